@@ -1,0 +1,46 @@
+package dev.delayq;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+
+/**
+ * A job leased to the caller by a claim.
+ *
+ * @param id             job id
+ * @param payload        payload bytes (exactly as enqueued)
+ * @param attempt        this attempt's number, from 1
+ * @param maxAttempts    attempts allowed (the job's own, else the claimer's default)
+ * @param dueAtMillis    when it became due (epoch ms, Redis clock)
+ * @param token          fencing token of this lease
+ * @param leaseUntilMillis when the lease expires unless renewed (epoch ms, Redis clock)
+ * @param lastError      the previous attempt's error summary, or {@code null}
+ */
+public record ClaimedJob(String id, byte[] payload, int attempt, int maxAttempts, long dueAtMillis, long token,
+                         long leaseUntilMillis, String lastError) {
+
+    /** The payload decoded as UTF-8. */
+    public String payloadUtf8() {
+        return new String(payload, StandardCharsets.UTF_8);
+    }
+
+    /** When it became due. */
+    public Instant dueAt() {
+        return Instant.ofEpochMilli(dueAtMillis);
+    }
+
+    /** The lease to pass to complete, fail, renew or release. */
+    public Lease lease() {
+        return new Lease(id, token);
+    }
+
+    /** {@code true} when this is the last attempt allowed. */
+    public boolean lastAttempt() {
+        return attempt >= maxAttempts;
+    }
+
+    @Override
+    public String toString() {
+        return "ClaimedJob[" + id + ", attempt " + attempt + "/" + maxAttempts + ", token " + token + ", due "
+                + dueAt() + ", " + payload.length + " bytes]";
+    }
+}

@@ -1,0 +1,215 @@
+package dev.delayq;
+
+import dev.delayq.internal.Keys;
+import dev.delayq.internal.RedisBackend;
+import dev.delayq.internal.RedisQueue;
+import dev.delayq.internal.Validation;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The delayq client: one connection to Redis shared by every {@link Queue} and worker made from it.
+ * Thread-safe; create one per application and close it at shutdown.
+ *
+ * <pre>{@code
+ * try (DelayQ dq = DelayQ.builder().redis("redis://localhost:6379").build()) {
+ *     Queue orders = dq.queue("orders");
+ *     orders.enqueue(Job.builder().id("order-731:timeout").payload("731").delay(Duration.ofMinutes(30)).build());
+ * }
+ * }</pre>
+ *
+ * <p>On connect the client checks the server's {@code maxmemory-policy}: any policy that evicts keys can
+ * silently lose jobs, so it is refused unless {@link Builder#allowEvictingMemoryPolicy(boolean)} is set.
+ */
+public final class DelayQ implements AutoCloseable {
+    private final RedisBackend redis;
+    private final Settings settings;
+    private final Map<String, RedisQueue> queues = new ConcurrentHashMap<>();
+
+    /**
+     * The client's settings (immutable).
+     *
+     * @param prefix          first part of every key name
+     * @param maxPayloadBytes largest payload accepted
+     * @param doneRetention   how long completed jobs are kept (0 = deleted on completion)
+     * @param deadRetention   how long dead jobs are kept
+     * @param retryPolicy     default retry policy (backoff, max attempts)
+     * @param clock           the client's clock: used only for client-side bookkeeping, never as "now"
+     *                        for queue logic (that is always Redis's {@code TIME})
+     */
+    public record Settings(String prefix, int maxPayloadBytes, Duration doneRetention, Duration deadRetention,
+                           RetryPolicy retryPolicy, Clock clock) {
+    }
+
+    private DelayQ(RedisBackend redis, Settings settings) {
+        this.redis = redis;
+        this.settings = settings;
+    }
+
+    /** Connects to {@code redisUri} with default settings. */
+    public static DelayQ connect(String redisUri) {
+        return builder().redis(redisUri).build();
+    }
+
+    /** A builder with the defaults: redis://127.0.0.1:6379, prefix {@code dq}, timeout 10 s. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The queue named {@code name}: 1-128 characters from {@code A-Z a-z 0-9 . _ - :}.
+     *
+     * @throws IllegalArgumentException when the name is invalid
+     */
+    public Queue queue(String name) {
+        Validation.queueName(name);
+        return queues.computeIfAbsent(name, n -> new RedisQueue(redis, new Keys(settings.prefix(), n), settings));
+    }
+
+    /** The names of the queues that have had jobs enqueued under this prefix, sorted. */
+    public List<String> queues() {
+        List<String> names = redis.await(redis.smembersUtf8(Keys.registry(settings.prefix())), "queues");
+        names.sort(null);
+        return names;
+    }
+
+    /** The settings this client was built with. */
+    public Settings settings() {
+        return settings;
+    }
+
+    /** The server, as {@code redis://host:port} (without credentials). */
+    public String server() {
+        return redis.server();
+    }
+
+    /** The Redis server's version, e.g. {@code 7.0.15}. */
+    public String serverVersion() {
+        return redis.info("server").getOrDefault("redis_version", "unknown");
+    }
+
+    /** Closes the connections. Workers made from this client must be closed first. */
+    @Override
+    public void close() {
+        redis.close();
+    }
+
+    /** Builder of a {@link DelayQ}; every setting is validated by {@link #build()}. */
+    public static final class Builder {
+        private String uri = "redis://127.0.0.1:6379";
+        private String prefix = "dq";
+        private Duration timeout = Duration.ofSeconds(10);
+        private int maxPayloadBytes = Limits.DEFAULT_MAX_PAYLOAD;
+        private Duration doneRetention = Duration.ofHours(1);
+        private Duration deadRetention = Duration.ofDays(7);
+        private RetryPolicy retryPolicy = RetryPolicy.defaults();
+        private boolean allowEviction;
+        private Clock clock = Clock.systemUTC();
+        private String clientName = "delayq";
+
+        private Builder() {
+        }
+
+        /** The server: {@code redis://[user:password@]host:port[/db]}, or {@code rediss://} for TLS. */
+        public Builder redis(String uri) {
+            this.uri = uri;
+            return this;
+        }
+
+        /** First part of every key name (default {@code dq}); 1-64 characters from {@code A-Z a-z 0-9 . _ - :}. */
+        public Builder prefix(String prefix) {
+            this.prefix = prefix;
+            return this;
+        }
+
+        /** Command and connect timeout (default 10 s). */
+        public Builder timeout(Duration timeout) {
+            this.timeout = timeout;
+            return this;
+        }
+
+        /** Largest payload accepted (default 1 MiB, at most 256 MiB). */
+        public Builder maxPayloadBytes(int bytes) {
+            this.maxPayloadBytes = bytes;
+            return this;
+        }
+
+        /** How long completed jobs are kept for inspection and id de-duplication (default 1 h; 0 = not kept). */
+        public Builder doneRetention(Duration retention) {
+            this.doneRetention = retention;
+            return this;
+        }
+
+        /** How long dead jobs are kept (default 7 days). */
+        public Builder deadRetention(Duration retention) {
+            this.deadRetention = retention;
+            return this;
+        }
+
+        /** Default retry policy for claims, failures and recoveries made through this client. */
+        public Builder retryPolicy(RetryPolicy policy) {
+            this.retryPolicy = policy;
+            return this;
+        }
+
+        /** Accept a server whose {@code maxmemory-policy} evicts keys (jobs may then be lost). */
+        public Builder allowEvictingMemoryPolicy(boolean allow) {
+            this.allowEviction = allow;
+            return this;
+        }
+
+        /** The client's clock (default UTC system clock); queue logic never uses it as "now". */
+        public Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** The connection name shown by {@code CLIENT LIST} (default {@code delayq}). */
+        public Builder clientName(String name) {
+            this.clientName = name;
+            return this;
+        }
+
+        /**
+         * Validates the settings, connects and checks the server.
+         *
+         * @throws IllegalArgumentException        naming an invalid setting
+         * @throws DelayQConnectionException       when Redis cannot be reached or refuses the credentials
+         * @throws DelayQConfigurationException    when the server evicts keys and that was not allowed
+         */
+        public DelayQ build() {
+            Validation.prefix(prefix);
+            Validation.positive("timeout", timeout);
+            Validation.range("max payload bytes", maxPayloadBytes, 0, Limits.MAX_PAYLOAD_LIMIT);
+            Validation.delay("done retention", doneRetention);
+            Validation.delay("dead retention", deadRetention);
+            if (retryPolicy == null || clock == null || uri == null) {
+                throw new IllegalArgumentException("redis URI, retry policy and clock must not be null");
+            }
+            RedisBackend redis = RedisBackend.connect(uri, timeout, clientName);
+            try {
+                if (!allowEviction) {
+                    Optional<String> policy = redis.configGet("maxmemory-policy");
+                    if (policy.isPresent() && !policy.get().equals("noeviction")) {
+                        throw new DelayQConfigurationException("Redis at " + redis.server() + " has maxmemory-policy "
+                                + policy.get() + ", which evicts keys and can silently lose jobs: set maxmemory-policy "
+                                + "noeviction, or accept the risk with allowEvictingMemoryPolicy(true)");
+                    }
+                }
+            } catch (RuntimeException e) {
+                redis.close();
+                throw e;
+            }
+            return new DelayQ(redis, new Settings(prefix, maxPayloadBytes, doneRetention, deadRetention, retryPolicy, clock));
+        }
+    }
+
+    /** Internal: the backend, for the worker runtime in this module. */
+    RedisBackend backend() {
+        return redis;
+    }
+}

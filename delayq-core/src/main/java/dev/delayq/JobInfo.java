@@ -1,0 +1,48 @@
+package dev.delayq;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+
+/**
+ * A job's full state, as read by get or list.
+ *
+ * @param id               job id
+ * @param state            where it is
+ * @param attempt          attempts started so far
+ * @param maxAttempts      the job's own max attempts, or 0 when the worker's retry policy decides
+ * @param dueAtMillis      when it is (scheduled) or was (otherwise) due, epoch ms; -1 if unknown
+ * @param leaseUntilMillis lease expiry while processing, else -1
+ * @param finishedAtMillis when it completed or died (done, dead), else -1
+ * @param token            fencing token of the current or last lease, 0 when never leased
+ * @param lastError        the last error summary, or {@code null}
+ * @param payload          payload bytes
+ */
+public record JobInfo(String id, JobState state, int attempt, int maxAttempts, long dueAtMillis, long leaseUntilMillis,
+                      long finishedAtMillis, long token, String lastError, byte[] payload) {
+
+    /** The payload decoded as UTF-8. */
+    public String payloadUtf8() {
+        return new String(payload, StandardCharsets.UTF_8);
+    }
+
+    /** The due time, or {@code null} when unknown. */
+    public Instant dueAt() {
+        return dueAtMillis >= 0 ? Instant.ofEpochMilli(dueAtMillis) : null;
+    }
+
+    /** The lease expiry, or {@code null} when not processing. */
+    public Instant leaseUntil() {
+        return leaseUntilMillis >= 0 ? Instant.ofEpochMilli(leaseUntilMillis) : null;
+    }
+
+    /** When it finished, or {@code null}. */
+    public Instant finishedAt() {
+        return finishedAtMillis >= 0 ? Instant.ofEpochMilli(finishedAtMillis) : null;
+    }
+
+    @Override
+    public String toString() {
+        return "JobInfo[" + id + ", " + state.label() + ", attempt " + attempt + ", due " + dueAt()
+                + (lastError != null ? ", error " + lastError : "") + ", " + payload.length + " bytes]";
+    }
+}

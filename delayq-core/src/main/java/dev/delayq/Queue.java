@@ -1,0 +1,132 @@
+package dev.delayq;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One delayed queue on Redis. Obtain it from {@link DelayQ#queue(String)}; it is thread-safe and cheap.
+ *
+ * <p>Every method that changes a job runs one Lua script: it happens whole or not at all. "Now" is always
+ * the Redis server's clock. Methods throw {@link DelayQConnectionException} when Redis cannot be reached,
+ * {@link DelayQTimeoutException} when it does not answer in time, and {@link IllegalArgumentException} for
+ * invalid input (the message names the field and the allowed range).
+ *
+ * <p>Most applications only {@link #enqueue} and run a {@link Worker}; the claim / complete / fail / renew
+ * methods are the primitives the worker is built on, available for custom runtimes.
+ */
+public interface Queue {
+    /** The queue's name. */
+    String name();
+
+    // ---- producing -------------------------------------------------------------------------------------
+
+    /**
+     * Enqueues one job.
+     *
+     * @return created (with the id, generated when the job had none) or duplicate (with the existing id)
+     * @throws IllegalArgumentException when the payload exceeds the client's limit or the due time would
+     *                                  fall beyond year 9999
+     */
+    EnqueueResult enqueue(Job job);
+
+    /** {@link #enqueue} without blocking; the stage fails with the same exceptions. */
+    CompletableFuture<EnqueueResult> enqueueAsync(Job job);
+
+    /**
+     * Enqueues many jobs in few round trips (batched scripts, pipelined). Each batch is atomic; the result
+     * has one entry per job, in order.
+     */
+    List<EnqueueResult> enqueueAll(List<Job> jobs);
+
+    /** {@link #enqueueAll} without blocking. */
+    CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs);
+
+    // ---- consuming (the worker's primitives) -------------------------------------------------------------
+
+    /**
+     * Leases up to {@code options.max()} due jobs: removes them from the due set, sets them processing with
+     * attempt + 1, a lease expiring after {@code options.lease()} and a fresh fencing token. Expired leases
+     * are recovered first. When fewer jobs are due than asked, the result names the next wake time.
+     */
+    ClaimBatch claim(ClaimOptions options);
+
+    /** {@link #claim} without blocking. */
+    CompletableFuture<ClaimBatch> claimAsync(ClaimOptions options);
+
+    /** Completes one job; refused ({@link Ack#STALE}) unless {@code lease} is the job's current lease. */
+    Ack complete(Lease lease);
+
+    /** Completes many jobs in one script; one answer per lease, each fenced by its own token. */
+    CompletableFuture<List<Ack>> completeAllAsync(List<Lease> leases);
+
+    /**
+     * Records a failed attempt: the job is retried after {@code backoff} when {@code retryable} and it has
+     * attempts left, else it goes to dead; {@code error} (cut to 2 KiB) is kept either way.
+     */
+    FailResult fail(Lease lease, String error, boolean retryable, Duration backoff);
+
+    /** {@link #fail} without blocking. */
+    CompletableFuture<FailResult> failAsync(Lease lease, String error, boolean retryable, Duration backoff);
+
+    /** Extends leases to now + {@code lease}; each refused when its token is stale (the holder must stop). */
+    RenewResult renew(List<Lease> leases, Duration lease);
+
+    /** {@link #renew} without blocking. */
+    CompletableFuture<RenewResult> renewAsync(List<Lease> leases, Duration lease);
+
+    /**
+     * Hands leased jobs back unfinished (graceful shutdown): each is due again at once (at its original
+     * due time) and the attempt is not counted.
+     */
+    List<Ack> release(List<Lease> leases);
+
+    /**
+     * Recovers up to {@code limit} expired leases without claiming: each job is rescheduled with the
+     * policy's backoff (the lost attempt counts, error "lease expired") or goes to dead.
+     */
+    RecoverResult recover(int limit, RetryPolicy policy);
+
+    // ---- administration ---------------------------------------------------------------------------------
+
+    /** Deletes a scheduled job; refused for jobs running or finished. */
+    ChangeResult cancel(String id);
+
+    /** Moves a scheduled job to now (Redis clock) + {@code delay}. */
+    ChangeResult reschedule(String id, Duration delay);
+
+    /** Moves a scheduled job to {@code at}. */
+    ChangeResult reschedule(String id, Instant at);
+
+    /** A job's full state, or empty when there is no such job. */
+    Optional<JobInfo> get(String id);
+
+    /**
+     * One page of the jobs in {@code state}, in index order (due time, lease expiry, or finish time),
+     * starting at position {@code offset}, at most {@code limit} (1 to 10,000).
+     */
+    List<JobInfo> list(JobState state, long offset, int limit);
+
+    /** Counts per state and running totals. */
+    QueueStats stats();
+
+    /** Moves one dead job back to the due set, due now, with a fresh budget of attempts. */
+    ChangeResult retryDead(String id);
+
+    /** Moves every dead job back to the due set; returns how many. */
+    long retryAllDead();
+
+    /** Deletes done and dead jobs older than the client's retention settings; returns how many. */
+    PurgeResult purge();
+
+    /** Deletes done and dead jobs that finished more than {@code olderThan} ago. */
+    PurgeResult purge(Duration olderThan);
+
+    /**
+     * Checks that every job record and every index entry agree (each job judged atomically, so it is safe
+     * while workers run); a clean report means no job is lost or double-indexed.
+     */
+    CheckReport check();
+}

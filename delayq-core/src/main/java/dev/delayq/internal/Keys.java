@@ -1,0 +1,110 @@
+package dev.delayq.internal;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The one place key names are built. Every key of a queue carries the hash tag {@code {<queue>}}, so one
+ * queue lives in one Redis Cluster slot and every script touching it is cluster-safe.
+ *
+ * <pre>
+ * &lt;prefix&gt;:{&lt;queue&gt;}:jobs      HASH  job id -&gt; packed record (state, attempts, token, error, payload)
+ * &lt;prefix&gt;:{&lt;queue&gt;}:due       ZSET  scheduled jobs; score = due ms, member = 6-byte seq + id
+ * &lt;prefix&gt;:{&lt;queue&gt;}:leases    ZSET  jobs being processed; score = lease expiry ms
+ * &lt;prefix&gt;:{&lt;queue&gt;}:done      ZSET  finished jobs kept for the retention; score = finish ms
+ * &lt;prefix&gt;:{&lt;queue&gt;}:dead      ZSET  dead jobs; score = time of death
+ * &lt;prefix&gt;:{&lt;queue&gt;}:meta      HASH  sequence, token counter, totals
+ * &lt;prefix&gt;:{&lt;queue&gt;}:dedupe:&lt;k&gt; STRING id of the job owning dedupe key k (with a TTL)
+ * &lt;prefix&gt;:{&lt;queue&gt;}:lock:&lt;n&gt;  STRING short maintenance lock
+ * &lt;prefix&gt;:{&lt;queue&gt;}:wake      pub/sub channel (not a key): "an earlier job is now the head"
+ * &lt;prefix&gt;:queues            SET   names of the queues used under this prefix
+ * </pre>
+ */
+public final class Keys {
+    private final String prefix;
+    private final String queue;
+    private final String base;
+    private final byte[] jobs;
+    private final byte[] due;
+    private final byte[] leases;
+    private final byte[] done;
+    private final byte[] dead;
+    private final byte[] meta;
+    private final byte[] wake;
+
+    /**
+     * Keys of one queue. Names are validated by the caller ({@link Validation}).
+     */
+    public Keys(String prefix, String queue) {
+        this.prefix = prefix;
+        this.queue = queue;
+        this.base = prefix + ":{" + queue + "}:";
+        this.jobs = bytes(base + "jobs");
+        this.due = bytes(base + "due");
+        this.leases = bytes(base + "leases");
+        this.done = bytes(base + "done");
+        this.dead = bytes(base + "dead");
+        this.meta = bytes(base + "meta");
+        this.wake = bytes(base + "wake");
+    }
+
+    /** The set of queue names used under {@code prefix}. */
+    public static byte[] registry(String prefix) {
+        return bytes(prefix + ":queues");
+    }
+
+    public String prefix() {
+        return prefix;
+    }
+
+    public String queue() {
+        return queue;
+    }
+
+    public byte[] jobs() {
+        return jobs;
+    }
+
+    public byte[] due() {
+        return due;
+    }
+
+    public byte[] leases() {
+        return leases;
+    }
+
+    public byte[] done() {
+        return done;
+    }
+
+    public byte[] dead() {
+        return dead;
+    }
+
+    public byte[] meta() {
+        return meta;
+    }
+
+    /** The pub/sub channel on which scripts announce an earlier head of the due set. */
+    public byte[] wakeChannel() {
+        return wake;
+    }
+
+    /** The key holding the owner of dedupe key {@code key}. */
+    public byte[] dedupe(String key) {
+        return bytes(base + "dedupe:" + key);
+    }
+
+    /** A short-lived lock named {@code name} (e.g. "purge"). */
+    public byte[] lock(String name) {
+        return bytes(base + "lock:" + name);
+    }
+
+    /** The pattern matching every key of this queue (for tests and clean-up). */
+    public String pattern() {
+        return prefix + ":{" + queue + "}:*";
+    }
+
+    static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,394 @@
+package dev.delayq.internal;
+
+import dev.delayq.DelayQConnectionException;
+import dev.delayq.DelayQException;
+import dev.delayq.DelayQTimeoutException;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandInterruptedException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * All Redis access: one multiplexed command connection (Lettuce pipelines every concurrent call on it),
+ * one pub/sub connection opened on first use, scripts run by EVALSHA with NOSCRIPT handled, and every
+ * Lettuce exception translated into delayq's exception family. This is the only class that imports
+ * Lettuce.
+ *
+ * <p>Lettuce options set here, and why: auto-reconnect on (a worker survives a Redis restart); commands
+ * issued while disconnected are queued and fail with a timeout if the connection does not come back
+ * within the command timeout (nothing hangs); commands that were in flight when a connection dropped are
+ * re-sent after reconnecting (Lettuce's at-least-once default). Every script is safe to run twice: a
+ * replayed enqueue finds its job and reports it, a replayed complete finds the job done with its own
+ * token, and a replayed claim leases jobs nobody receives, which come back when their lease expires.
+ */
+public final class RedisBackend implements AutoCloseable {
+    private final RedisClient client;
+    private final StatefulRedisConnection<byte[], byte[]> connection;
+    private final RedisAsyncCommands<byte[], byte[]> async;
+    private final String server;
+    private final Duration timeout;
+    private final Map<String, CopyOnWriteArrayList<Subscriber>> subscribers = new ConcurrentHashMap<>();
+    private volatile StatefulRedisPubSubConnection<byte[], byte[]> pubsub;
+
+    /** Receives pub/sub messages and reconnection notices of one channel. */
+    public interface Subscriber {
+        /** A message arrived on the channel. Runs on a Lettuce I/O thread: must not block. */
+        void onMessage(byte[] message);
+
+        /** The pub/sub connection came back; messages sent meanwhile may have been missed. */
+        void onReconnect();
+    }
+
+    private RedisBackend(RedisClient client, StatefulRedisConnection<byte[], byte[]> connection, String server, Duration timeout) {
+        this.client = client;
+        this.connection = connection;
+        this.async = connection.async();
+        this.server = server;
+        this.timeout = timeout;
+    }
+
+    /**
+     * Connects to the server named by {@code uri} ({@code redis://}, {@code rediss://} for TLS, user and
+     * password in the URI).
+     *
+     * @throws IllegalArgumentException when the URI is malformed
+     * @throws DelayQConnectionException when the server cannot be reached or refuses the credentials
+     */
+    public static RedisBackend connect(String uri, Duration timeout, String clientName) {
+        RedisURI redisUri;
+        try {
+            redisUri = RedisURI.create(uri);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("redis URI '" + uri + "' is invalid: " + e.getMessage()
+                    + " (expected redis://[user:password@]host:port[/db] or rediss://...)", e);
+        }
+        redisUri.setTimeout(timeout);
+        if (clientName != null) {
+            redisUri.setClientName(clientName);
+        }
+        String server = describe(redisUri);
+        RedisClient client = RedisClient.create(redisUri);
+        client.setOptions(ClientOptions.builder()
+                .autoReconnect(true)
+                .timeoutOptions(TimeoutOptions.enabled(timeout))
+                .socketOptions(SocketOptions.builder().connectTimeout(timeout).keepAlive(true).build())
+                .build());
+        try {
+            StatefulRedisConnection<byte[], byte[]> conn = client.connect(ByteArrayCodec.INSTANCE);
+            return new RedisBackend(client, conn, server, timeout);
+        } catch (RuntimeException e) {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            throw translate(e, "connect", server, timeout);
+        }
+    }
+
+    private static String describe(RedisURI uri) {
+        String scheme = uri.isSsl() ? "rediss" : "redis";
+        if (uri.getSentinels() != null && !uri.getSentinels().isEmpty()) {
+            return "redis-sentinel://" + uri.getSentinels().get(0).getHost() + ":" + uri.getSentinels().get(0).getPort()
+                    + " (master " + uri.getSentinelMasterId() + ")";
+        }
+        return scheme + "://" + uri.getHost() + ":" + uri.getPort();
+    }
+
+    /** The server, as {@code redis://host:port} (never with the password). */
+    public String server() {
+        return server;
+    }
+
+    /** The command timeout. */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /**
+     * Runs a script by EVALSHA; on NOSCRIPT (cache flushed by a restart or failover) loads it and runs it
+     * once more. The result is the script's reply: {@code Long}, {@code byte[]}, {@code null} or nested
+     * {@code List<Object>}.
+     */
+    public CompletableFuture<List<Object>> eval(Script script, byte[][] keys, byte[]... args) {
+        return evalsha(script, keys, args).handle((r, e) -> {
+            if (e == null) {
+                return CompletableFuture.completedFuture(r);
+            }
+            Throwable cause = unwrap(e);
+            if (cause instanceof RedisNoScriptException) {
+                return async.scriptLoad(script.sourceUnsafe()).toCompletableFuture()
+                        .thenCompose(sha -> evalsha(script, keys, args));
+            }
+            return CompletableFuture.<List<Object>>failedFuture(cause);
+        }).thenCompose(f -> f).exceptionallyCompose(e -> CompletableFuture.failedFuture(
+                translate(e, script.fileName(), server, timeout)));
+    }
+
+    private CompletableFuture<List<Object>> evalsha(Script script, byte[][] keys, byte[][] args) {
+        return async.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, args).toCompletableFuture();
+    }
+
+    /** SADD. */
+    public CompletableFuture<Long> sadd(byte[] key, byte[] member) {
+        return wrap(async.sadd(key, member).toCompletableFuture(), "sadd");
+    }
+
+    /** SMEMBERS, decoded as UTF-8. */
+    public CompletableFuture<List<String>> smembersUtf8(byte[] key) {
+        return wrap(async.smembers(key).toCompletableFuture().thenApply(set -> {
+            List<String> out = new ArrayList<>();
+            for (byte[] b : set) {
+                out.add(new String(b, StandardCharsets.UTF_8));
+            }
+            return out;
+        }), "smembers");
+    }
+
+    /** SREM. */
+    public CompletableFuture<Long> srem(byte[] key, byte[] member) {
+        return wrap(async.srem(key, member).toCompletableFuture(), "srem");
+    }
+
+    /** PUBLISH. */
+    public CompletableFuture<Long> publish(byte[] channel, byte[] message) {
+        return wrap(async.publish(channel, message).toCompletableFuture(), "publish");
+    }
+
+    /**
+     * {@code CONFIG GET name}; empty when the command is not allowed (managed services often disable
+     * CONFIG) or the parameter does not exist.
+     */
+    public Optional<String> configGet(String name) {
+        try {
+            Map<String, String> values = await(async.configGet(name).toCompletableFuture(), "config get");
+            return Optional.ofNullable(values.get(name));
+        } catch (DelayQException e) {
+            if (e instanceof DelayQConnectionException || e instanceof DelayQTimeoutException) {
+                throw e;
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** {@code INFO section} as a map of field to value. */
+    public Map<String, String> info(String section) {
+        String text = await(async.info(section).toCompletableFuture(), "info");
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String line : text.split("\r?\n")) {
+            int i = line.indexOf(':');
+            if (i > 0 && !line.startsWith("#")) {
+                out.put(line.substring(0, i), line.substring(i + 1).trim());
+            }
+        }
+        return out;
+    }
+
+    /** Deletes every key matching {@code pattern} (SCAN + UNLINK); returns how many. */
+    public long deleteMatching(String pattern) {
+        long deleted = 0;
+        ScanCursor cursor = ScanCursor.INITIAL;
+        ScanArgs args = ScanArgs.Builder.matches(pattern).limit(1000);
+        do {
+            KeyScanCursor<byte[]> page = await(async.scan(cursor, args).toCompletableFuture(), "scan");
+            if (!page.getKeys().isEmpty()) {
+                deleted += await(async.unlink(page.getKeys().toArray(new byte[0][])).toCompletableFuture(), "unlink");
+            }
+            cursor = page;
+        } while (!cursor.isFinished());
+        return deleted;
+    }
+
+    /** Every key matching {@code pattern} (SCAN), decoded as UTF-8. For tests and tools. */
+    public List<String> keys(String pattern) {
+        List<String> out = new ArrayList<>();
+        ScanCursor cursor = ScanCursor.INITIAL;
+        ScanArgs args = ScanArgs.Builder.matches(pattern).limit(1000);
+        do {
+            KeyScanCursor<byte[]> page = await(async.scan(cursor, args).toCompletableFuture(), "scan");
+            for (byte[] k : page.getKeys()) {
+                out.add(new String(k, StandardCharsets.ISO_8859_1));
+            }
+            cursor = page;
+        } while (!cursor.isFinished());
+        return out;
+    }
+
+    /**
+     * Subscribes to a channel on the shared pub/sub connection (opened on first use). Returns a handle
+     * whose {@code close()} unsubscribes.
+     */
+    public AutoCloseable subscribe(byte[] channel, Subscriber subscriber) {
+        StatefulRedisPubSubConnection<byte[], byte[]> ps = pubsub();
+        String name = new String(channel, StandardCharsets.ISO_8859_1);
+        CopyOnWriteArrayList<Subscriber> list = subscribers.computeIfAbsent(name, k -> new CopyOnWriteArrayList<>());
+        boolean first;
+        synchronized (list) {
+            first = list.isEmpty();
+            list.add(subscriber);
+        }
+        if (first) {
+            await(ps.async().subscribe(channel).toCompletableFuture(), "subscribe");
+        }
+        return () -> {
+            boolean last;
+            synchronized (list) {
+                list.remove(subscriber);
+                last = list.isEmpty();
+            }
+            if (last && ps.isOpen()) {
+                ps.async().unsubscribe(channel);
+            }
+        };
+    }
+
+    private StatefulRedisPubSubConnection<byte[], byte[]> pubsub() {
+        StatefulRedisPubSubConnection<byte[], byte[]> ps = pubsub;
+        if (ps != null) {
+            return ps;
+        }
+        synchronized (this) {
+            if (pubsub == null) {
+                try {
+                    ps = client.connectPubSub(ByteArrayCodec.INSTANCE);
+                } catch (RuntimeException e) {
+                    throw translate(e, "subscribe", server, timeout);
+                }
+                ps.addListener(new RedisPubSubAdapter<byte[], byte[]>() {
+                    @Override
+                    public void message(byte[] channel, byte[] message) {
+                        List<Subscriber> list = subscribers.get(new String(channel, StandardCharsets.ISO_8859_1));
+                        if (list != null) {
+                            for (Subscriber s : list) {
+                                s.onMessage(message);
+                            }
+                        }
+                    }
+                });
+                ps.addListener(new RedisConnectionStateListener() {
+                    private volatile boolean connectedOnce;
+
+                    @Override
+                    public void onRedisConnected(RedisChannelHandler<?, ?> c, SocketAddress address) {
+                        if (connectedOnce) {
+                            subscribers.values().forEach(list -> list.forEach(Subscriber::onReconnect));
+                        }
+                        connectedOnce = true;
+                    }
+                });
+                pubsub = ps;
+            }
+            return pubsub;
+        }
+    }
+
+    /** Waits for a future of this backend, translating failures into delayq exceptions. */
+    public <T> T await(CompletableFuture<T> future, String what) {
+        try {
+            // Lettuce enforces the command timeout; the extra margin only guards against a lost callback.
+            return future.get(timeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DelayQException(what + " was interrupted", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw translate(e, what, server, timeout);
+        }
+    }
+
+    private <T> CompletableFuture<T> wrap(CompletableFuture<T> f, String what) {
+        return f.exceptionallyCompose(e -> CompletableFuture.failedFuture(translate(e, what, server, timeout)));
+    }
+
+    /** Maps a Lettuce (or JDK concurrency) failure to delayq's exception family. */
+    static RuntimeException translate(Throwable e, String what, String server, Duration timeout) {
+        Throwable c = unwrap(e);
+        if (c instanceof DelayQException de) {
+            return de;
+        }
+        if (c instanceof IllegalArgumentException iae) {
+            return iae; // input errors found while decoding a reply keep their type and message
+        }
+        if (c instanceof RedisCommandTimeoutException || c instanceof TimeoutException) {
+            return new DelayQTimeoutException(what + ": Redis at " + server + " did not answer within "
+                    + timeout.toMillis() + " ms", c);
+        }
+        if (c instanceof RedisCommandInterruptedException) {
+            return new DelayQException(what + " was interrupted", c);
+        }
+        String msg = c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+        if (c instanceof RedisCommandExecutionException) {
+            if (msg.startsWith("NOAUTH") || msg.startsWith("WRONGPASS") || msg.contains("invalid password")) {
+                return new DelayQConnectionException("Redis at " + server + " refused the credentials: " + msg, c);
+            }
+            if (msg.startsWith("OOM")) {
+                return new DelayQException(what + " refused: Redis at " + server
+                        + " is out of memory (maxmemory reached); nothing was written: " + msg, c);
+            }
+            return new DelayQException(what + " failed on Redis at " + server + ": " + msg, c);
+        }
+        if (c instanceof RedisConnectionException || c instanceof RedisException) {
+            Throwable root = c;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            String detail = root == c ? msg : root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+            if (detail.contains("NOAUTH") || detail.contains("WRONGPASS")) {
+                return new DelayQConnectionException("Redis at " + server + " refused the credentials: " + detail, c);
+            }
+            return new DelayQConnectionException("cannot reach Redis at " + server + " (" + what + "): " + detail, c);
+        }
+        return new DelayQException(what + " failed: " + msg, c);
+    }
+
+    static Throwable unwrap(Throwable e) {
+        Throwable c = e;
+        while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
+            c = c.getCause();
+        }
+        return c;
+    }
+
+    @Override
+    public void close() {
+        StatefulRedisPubSubConnection<byte[], byte[]> ps = pubsub;
+        if (ps != null) {
+            ps.close();
+        }
+        connection.close();
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+
+    @Override
+    public String toString() {
+        return "RedisBackend[" + server + "]";
+    }
+}

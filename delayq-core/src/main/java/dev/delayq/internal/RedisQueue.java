@@ -1,0 +1,602 @@
+package dev.delayq.internal;
+
+import dev.delayq.Ack;
+import dev.delayq.ChangeResult;
+import dev.delayq.CheckReport;
+import dev.delayq.ClaimBatch;
+import dev.delayq.ClaimOptions;
+import dev.delayq.ClaimedJob;
+import dev.delayq.DelayQ;
+import dev.delayq.DelayQException;
+import dev.delayq.EnqueueResult;
+import dev.delayq.FailResult;
+import dev.delayq.Job;
+import dev.delayq.JobInfo;
+import dev.delayq.JobState;
+import dev.delayq.Lease;
+import dev.delayq.Limits;
+import dev.delayq.PurgeResult;
+import dev.delayq.Queue;
+import dev.delayq.QueueStats;
+import dev.delayq.RecoverResult;
+import dev.delayq.RenewResult;
+import dev.delayq.RetryPolicy;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The {@link Queue} on Redis: builds each script's KEYS and ARGV, runs it through {@link RedisBackend}
+ * and decodes its reply. Holds no job state of its own.
+ */
+public final class RedisQueue implements Queue {
+    /** Jobs per enqueue script call: bounds how long one call holds Redis. */
+    static final int ENQUEUE_BATCH = 500;
+    /** Payload bytes per enqueue script call (a batch holds at least one job). */
+    static final int ENQUEUE_BATCH_BYTES = 4 * 1024 * 1024;
+    /** Jobs per complete / renew / release call. */
+    static final int ACK_BATCH = 1000;
+    private static final int PAGE = 1000;
+    private static final int CHECK_PAGE = 500;
+    private static final int MAX_PROBLEMS = 1000;
+
+    private final RedisBackend redis;
+    private final Keys keys;
+    private final DelayQ.Settings settings;
+    private final byte[] channel;
+    private volatile boolean registered;
+
+    public RedisQueue(RedisBackend redis, Keys keys, DelayQ.Settings settings) {
+        this.redis = redis;
+        this.keys = keys;
+        this.settings = settings;
+        this.channel = keys.wakeChannel();
+    }
+
+    @Override
+    public String name() {
+        return keys.queue();
+    }
+
+    /** The key factory of this queue. */
+    public Keys keys() {
+        return keys;
+    }
+
+    /** The backend this queue runs on. */
+    public RedisBackend backend() {
+        return redis;
+    }
+
+    /** The client settings. */
+    public DelayQ.Settings settings() {
+        return settings;
+    }
+
+    // ---- enqueue ----------------------------------------------------------------------------------------
+
+    @Override
+    public EnqueueResult enqueue(Job job) {
+        return redis.await(enqueueAsync(job), "enqueue");
+    }
+
+    @Override
+    public CompletableFuture<EnqueueResult> enqueueAsync(Job job) {
+        return enqueueAllAsync(List.of(job)).thenApply(r -> r.get(0));
+    }
+
+    @Override
+    public List<EnqueueResult> enqueueAll(List<Job> jobs) {
+        return redis.await(enqueueAllAsync(jobs), "enqueue");
+    }
+
+    @Override
+    public CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs) {
+        if (jobs == null) {
+            throw new IllegalArgumentException("jobs must not be null");
+        }
+        for (int i = 0; i < jobs.size(); i++) {
+            Job job = jobs.get(i);
+            if (job == null) {
+                throw new IllegalArgumentException("job " + i + " is null");
+            }
+            int size = job.payloadUnsafe().length;
+            if (size > settings.maxPayloadBytes()) {
+                throw new IllegalArgumentException("payload of job " + (job.id() != null ? "'" + job.id() + "'" : i)
+                        + " is " + size + " bytes: the limit is " + settings.maxPayloadBytes() + " bytes");
+            }
+        }
+        if (jobs.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        register();
+        List<CompletableFuture<List<EnqueueResult>>> calls = new ArrayList<>();
+        int start = 0;
+        while (start < jobs.size()) {
+            int end = start;
+            long bytes = 0;
+            while (end < jobs.size() && end - start < ENQUEUE_BATCH
+                    && (end == start || bytes + jobs.get(end).payloadUnsafe().length <= ENQUEUE_BATCH_BYTES)) {
+                bytes += jobs.get(end).payloadUnsafe().length;
+                end++;
+            }
+            calls.add(enqueueBatch(jobs.subList(start, end)));
+            start = end;
+        }
+        return CompletableFuture.allOf(calls.toArray(new CompletableFuture[0])).thenApply(v -> {
+            List<EnqueueResult> out = new ArrayList<>(jobs.size());
+            for (CompletableFuture<List<EnqueueResult>> c : calls) {
+                out.addAll(c.join());
+            }
+            return out;
+        });
+    }
+
+    private CompletableFuture<List<EnqueueResult>> enqueueBatch(List<Job> batch) {
+        List<byte[]> keyList = new ArrayList<>(3);
+        keyList.add(keys.jobs());
+        keyList.add(keys.due());
+        keyList.add(keys.meta());
+        Map<String, Integer> dedupeIndex = new LinkedHashMap<>();
+        byte[][] args = new byte[2 + 7 * batch.size()][];
+        args[0] = channel;
+        args[1] = num(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            Job job = batch.get(i);
+            int a = 2 + 7 * i;
+            boolean generated = job.id() == null;
+            args[a] = utf8(generated ? Ids.generate() : job.id());
+            args[a + 1] = generated ? ONE : ZERO;
+            args[a + 2] = job.payloadUnsafe();
+            args[a + 3] = ascii(job.runAt() != null ? "a" + job.runAt().toEpochMilli() : "d" + job.delay().toMillis());
+            args[a + 4] = num(job.maxAttempts());
+            int dk = 0;
+            if (job.dedupeKey() != null) {
+                dk = dedupeIndex.computeIfAbsent(job.dedupeKey(), k -> {
+                    keyList.add(keys.dedupe(k));
+                    return keyList.size(); // Lua's KEYS is 1-based
+                });
+            }
+            args[a + 5] = num(dk);
+            args[a + 6] = num(dk > 0 ? job.dedupeTtl().toMillis() : 0);
+        }
+        return redis.eval(Script.ENQUEUE, keyList.toArray(new byte[0][]), args).thenApply(reply -> {
+            if (reply.size() == 2 && asLong(reply.get(0)) == -5) {
+                Job bad = batch.get((int) asLong(reply.get(1)) - 1);
+                throw new IllegalArgumentException("due time of job " + (bad.id() != null ? "'" + bad.id() + "'" : "")
+                        + " (delay " + bad.delay() + ") falls beyond year 9999 on the Redis clock");
+            }
+            List<EnqueueResult> out = new ArrayList<>(batch.size());
+            for (int i = 0; i < reply.size(); i += 2) {
+                out.add(new EnqueueResult(str(reply.get(i + 1)), asLong(reply.get(i)) == 1));
+            }
+            return out;
+        });
+    }
+
+    private void register() {
+        if (!registered) {
+            redis.sadd(Keys.registry(keys.prefix()), utf8(keys.queue())).thenRun(() -> registered = true);
+        }
+    }
+
+    // ---- claim / complete / fail / renew / release / recover -------------------------------------------
+
+    @Override
+    public ClaimBatch claim(ClaimOptions options) {
+        return redis.await(claimAsync(options), "claim");
+    }
+
+    @Override
+    public CompletableFuture<ClaimBatch> claimAsync(ClaimOptions o) {
+        RetryPolicy p = o.retryPolicy();
+        long leaseMs = o.lease().toMillis();
+        byte[][] k = {keys.due(), keys.leases(), keys.jobs(), keys.meta(), keys.dead()};
+        byte[][] a = {num(o.max()), num(leaseMs), num(o.lookahead().toMillis()), num(o.recoverLimit()),
+                num(p.base().toMillis()), num(p.cap().toMillis()), seed(), channel, num(p.maxAttempts())};
+        int defaultMax = p.maxAttempts();
+        return redis.eval(Script.CLAIM, k, a).thenApply(r -> {
+            long now = asLong(r.get(0));
+            int n = (r.size() - 4) / 2;
+            List<ClaimedJob> jobs = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                String id = str(r.get(4 + 2 * i));
+                Record rec = Record.decode((byte[]) r.get(5 + 2 * i));
+                jobs.add(new ClaimedJob(id, rec.payload(), rec.attempt(), rec.maxAttempts() > 0 ? rec.maxAttempts() : defaultMax,
+                        rec.due(), rec.token(), now + leaseMs, rec.error()));
+            }
+            return new ClaimBatch(jobs, now, asLong(r.get(1)), (int) asLong(r.get(2)), (int) asLong(r.get(3)));
+        });
+    }
+
+    @Override
+    public Ack complete(Lease lease) {
+        return redis.await(completeAllAsync(List.of(lease)), "complete").get(0);
+    }
+
+    @Override
+    public CompletableFuture<List<Ack>> completeAllAsync(List<Lease> leases) {
+        byte[][] k = {keys.leases(), keys.jobs(), keys.done(), keys.meta()};
+        byte[] retention = num(settings.doneRetention().toMillis());
+        return batched(leases, chunk -> redis.eval(Script.COMPLETE, k, leaseArgs(chunk, retention)).thenApply(RedisQueue::acks));
+    }
+
+    @Override
+    public FailResult fail(Lease lease, String error, boolean retryable, Duration backoff) {
+        return redis.await(failAsync(lease, error, retryable, backoff), "fail");
+    }
+
+    @Override
+    public CompletableFuture<FailResult> failAsync(Lease lease, String error, boolean retryable, Duration backoff) {
+        return failAsync(lease, error, retryable, backoff, settings.retryPolicy().maxAttempts());
+    }
+
+    /** {@link #failAsync(Lease, String, boolean, Duration)} for jobs without their own max attempts use {@code defaultMax}. */
+    public CompletableFuture<FailResult> failAsync(Lease lease, String error, boolean retryable, Duration backoff, int defaultMax) {
+        Validation.delay("backoff", backoff);
+        byte[][] k = {keys.leases(), keys.jobs(), keys.due(), keys.dead(), keys.meta()};
+        byte[][] a = {utf8(lease.id()), num(lease.token()), truncate(error == null ? "failed" : error),
+                retryable ? ONE : ZERO, num(backoff.toMillis()), channel, num(defaultMax)};
+        return redis.eval(Script.FAIL, k, a).thenApply(r -> {
+            long code = asLong(r.get(0));
+            if (code == 1) {
+                return new FailResult(FailResult.Outcome.RETRY_SCHEDULED, asLong(r.get(1)));
+            } else if (code == 2) {
+                return new FailResult(FailResult.Outcome.DEAD, asLong(r.get(1)));
+            }
+            return new FailResult(code == -2 ? FailResult.Outcome.STALE : FailResult.Outcome.NOT_FOUND, 0);
+        });
+    }
+
+    @Override
+    public RenewResult renew(List<Lease> leases, Duration lease) {
+        return redis.await(renewAsync(leases, lease), "renew");
+    }
+
+    @Override
+    public CompletableFuture<RenewResult> renewAsync(List<Lease> leases, Duration lease) {
+        Validation.positive("lease", lease);
+        if (leases.isEmpty()) {
+            return CompletableFuture.completedFuture(new RenewResult(0, List.of()));
+        }
+        byte[][] k = {keys.leases(), keys.jobs()};
+        byte[] ms = num(lease.toMillis());
+        long[] expiry = new long[1];
+        return batched(leases, chunk -> redis.eval(Script.RENEW, k, leaseArgs(chunk, ms)).thenApply(r -> {
+            synchronized (expiry) {
+                expiry[0] = Math.max(expiry[0], asLong(r.get(0)));
+            }
+            return acks(r.subList(1, r.size()));
+        })).thenApply(acks -> new RenewResult(expiry[0], acks));
+    }
+
+    @Override
+    public List<Ack> release(List<Lease> leases) {
+        return redis.await(releaseAsync(leases), "release");
+    }
+
+    /** {@link #release} without blocking. */
+    public CompletableFuture<List<Ack>> releaseAsync(List<Lease> leases) {
+        byte[][] k = {keys.leases(), keys.jobs(), keys.due(), keys.meta()};
+        return batched(leases, chunk -> redis.eval(Script.RELEASE, k, leaseArgs(chunk, channel)).thenApply(RedisQueue::acks));
+    }
+
+    @Override
+    public RecoverResult recover(int limit, RetryPolicy policy) {
+        Validation.range("recover limit", limit, 1, ClaimOptions.MAX_BATCH);
+        byte[][] k = {keys.due(), keys.leases(), keys.jobs(), keys.meta(), keys.dead()};
+        byte[][] a = {num(limit), num(policy.base().toMillis()), num(policy.cap().toMillis()), seed(), channel,
+                num(policy.maxAttempts())};
+        List<Object> r = redis.await(redis.eval(Script.RECOVER, k, a), "recover");
+        return new RecoverResult((int) asLong(r.get(0)), (int) asLong(r.get(1)), asLong(r.get(2)));
+    }
+
+    // ---- administration ---------------------------------------------------------------------------------
+
+    @Override
+    public ChangeResult cancel(String id) {
+        Validation.jobId(id);
+        List<Object> r = redis.await(redis.eval(Script.CANCEL, new byte[][] {keys.due(), keys.jobs(), keys.meta()}, utf8(id)), "cancel");
+        return change(r);
+    }
+
+    @Override
+    public ChangeResult reschedule(String id, Duration delay) {
+        Validation.jobId(id);
+        Validation.delay("delay", delay);
+        return reschedule(id, "d" + delay.toMillis());
+    }
+
+    @Override
+    public ChangeResult reschedule(String id, Instant at) {
+        Validation.jobId(id);
+        Validation.instant("instant", at);
+        return reschedule(id, "a" + at.toEpochMilli());
+    }
+
+    private ChangeResult reschedule(String id, String when) {
+        List<Object> r = redis.await(redis.eval(Script.RESCHEDULE, new byte[][] {keys.due(), keys.jobs(), keys.meta()},
+                utf8(id), ascii(when), channel), "reschedule");
+        if (asLong(r.get(0)) == -5) {
+            throw new IllegalArgumentException("new due time of job '" + id + "' falls beyond year 9999 on the Redis clock");
+        }
+        return change(r);
+    }
+
+    @Override
+    public Optional<JobInfo> get(String id) {
+        Validation.jobId(id);
+        byte[][] k = {keys.jobs(), keys.due(), keys.leases(), keys.done(), keys.dead()};
+        List<Object> r = redis.await(redis.eval(Script.GET, k, utf8(id)), "get");
+        if (r.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(info(id, Record.decode((byte[]) r.get(0)), asLong(r.get(1))));
+    }
+
+    private static JobInfo info(String id, Record rec, long score) {
+        JobState s = rec.state();
+        long due = s == JobState.SCHEDULED ? score : rec.due();
+        long lease = s == JobState.PROCESSING ? score : -1;
+        long finished = s == JobState.DONE || s == JobState.DEAD ? score : -1;
+        return new JobInfo(id, s, rec.attempt(), rec.maxAttempts(), due, lease, finished, rec.token(), rec.error(), rec.payload());
+    }
+
+    @Override
+    public List<JobInfo> list(JobState state, long offset, int limit) {
+        if (state == null) {
+            throw new IllegalArgumentException("state must not be null: use scheduled, processing, done or dead");
+        }
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset is " + offset + ": it must be zero or positive");
+        }
+        Validation.range("limit", limit, 1, 10_000);
+        List<JobInfo> out = new ArrayList<>(Math.min(limit, PAGE));
+        long pos = offset;
+        while (out.size() < limit) {
+            int page = Math.min(PAGE, limit - out.size());
+            List<Object> r = redis.await(redis.eval(Script.LIST, new byte[][] {index(state), keys.jobs()},
+                    state == JobState.SCHEDULED ? ONE : ZERO, num(pos), num(page)), "list");
+            int n = (r.size() - 1) / 3;
+            for (int i = 0; i < n; i++) {
+                Object raw = r.get(2 + 3 * i);
+                if (raw != null) {
+                    out.add(info(str(r.get(1 + 3 * i)), Record.decode((byte[]) raw), asLong(r.get(3 + 3 * i))));
+                }
+            }
+            if (n < page) {
+                break;
+            }
+            pos += n;
+        }
+        return out;
+    }
+
+    private byte[] index(JobState state) {
+        return switch (state) {
+            case SCHEDULED -> keys.due();
+            case PROCESSING -> keys.leases();
+            case DONE -> keys.done();
+            case DEAD -> keys.dead();
+        };
+    }
+
+    @Override
+    public QueueStats stats() {
+        byte[][] k = {keys.due(), keys.leases(), keys.done(), keys.dead(), keys.meta()};
+        List<Object> r = redis.await(redis.eval(Script.STATS, k), "stats");
+        Map<String, Long> meta = new LinkedHashMap<>();
+        for (int i = 4; i + 1 < r.size(); i += 2) {
+            meta.put(str(r.get(i)), Long.parseLong(str(r.get(i + 1))));
+        }
+        Map<String, Long> totals = new LinkedHashMap<>();
+        for (String t : QueueStats.TOTALS) {
+            totals.put(t, meta.getOrDefault(t.equals("claimed") ? "token" : t, 0L));
+        }
+        return new QueueStats(name(), asLong(r.get(0)), asLong(r.get(1)), asLong(r.get(2)), asLong(r.get(3)), totals);
+    }
+
+    @Override
+    public ChangeResult retryDead(String id) {
+        Validation.jobId(id);
+        byte[][] k = {keys.dead(), keys.due(), keys.jobs(), keys.meta()};
+        List<Object> r = redis.await(redis.eval(Script.RETRY_DEAD, k, channel, ascii("id"), utf8(id)), "retry");
+        return change(r);
+    }
+
+    @Override
+    public long retryAllDead() {
+        byte[][] k = {keys.dead(), keys.due(), keys.jobs(), keys.meta()};
+        long moved = 0;
+        while (true) {
+            List<Object> r = redis.await(redis.eval(Script.RETRY_DEAD, k, channel, ascii("all"), num(PAGE)), "retry");
+            moved += asLong(r.get(0));
+            if (asLong(r.get(0)) == 0 || asLong(r.get(1)) == 0) {
+                return moved;
+            }
+        }
+    }
+
+    @Override
+    public PurgeResult purge() {
+        return purge(settings.doneRetention().toMillis(), settings.deadRetention().toMillis());
+    }
+
+    @Override
+    public PurgeResult purge(Duration olderThan) {
+        Validation.delay("older-than", olderThan);
+        return purge(olderThan.toMillis(), olderThan.toMillis());
+    }
+
+    private PurgeResult purge(long doneAge, long deadAge) {
+        long done = 0;
+        long dead = 0;
+        while (true) {
+            PurgeStep step = purgeStep(doneAge, deadAge, 0, null);
+            done += step.done();
+            dead += step.dead();
+            if (!step.more()) {
+                return new PurgeResult(done, dead);
+            }
+        }
+    }
+
+    /**
+     * One bounded purge call. With {@code lockMillis > 0} it first takes the queue's purge lock (so only one
+     * worker of a fleet purges per period) and reports the lock's remaining time when someone else holds it.
+     *
+     * @param done        done jobs deleted
+     * @param dead        dead jobs deleted
+     * @param more        a limit was hit: call again
+     * @param lockedForMs &gt; 0 when another caller holds the lock
+     */
+    public record PurgeStep(long done, long dead, boolean more, long lockedForMs) {
+    }
+
+    /** See {@link PurgeStep}. */
+    public PurgeStep purgeStep(long doneAgeMs, long deadAgeMs, long lockMillis, String owner) {
+        byte[][] k = {keys.done(), keys.dead(), keys.jobs(), keys.lock("purge")};
+        List<Object> r = redis.await(redis.eval(Script.PURGE, k, num(doneAgeMs), num(deadAgeMs), num(PAGE),
+                num(lockMillis), utf8(owner == null ? "-" : owner)), "purge");
+        return new PurgeStep(asLong(r.get(0)), asLong(r.get(1)), asLong(r.get(2)) == 1, asLong(r.get(3)));
+    }
+
+    @Override
+    public CheckReport check() {
+        byte[][] k = {keys.jobs(), keys.due(), keys.leases(), keys.done(), keys.dead()};
+        List<String> problems = new ArrayList<>();
+        long records = 0;
+        long entries = 0;
+        for (String phase : List.of("jobs", "due", "leases", "done", "dead")) {
+            String cursor = "0";
+            do {
+                List<Object> r = redis.await(redis.eval(Script.CHECK, k, ascii(phase), ascii(cursor), num(CHECK_PAGE)), "check");
+                cursor = str(r.get(0));
+                long scanned = asLong(r.get(1));
+                if (phase.equals("jobs")) {
+                    records += scanned;
+                } else {
+                    entries += scanned;
+                }
+                for (int i = 2; i < r.size() && problems.size() < MAX_PROBLEMS; i++) {
+                    problems.add(str(r.get(i)));
+                }
+            } while (!cursor.equals("0"));
+        }
+        return new CheckReport(records, entries, List.copyOf(problems));
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------------------
+
+    private static final byte[] ONE = {'1'};
+    private static final byte[] ZERO = {'0'};
+
+    private interface Chunk<T> {
+        CompletableFuture<List<T>> run(List<Lease> chunk);
+    }
+
+    private static <T> CompletableFuture<List<T>> batched(List<Lease> leases, Chunk<T> call) {
+        if (leases.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        if (leases.size() <= ACK_BATCH) {
+            return call.run(leases);
+        }
+        List<CompletableFuture<List<T>>> parts = new ArrayList<>();
+        for (int i = 0; i < leases.size(); i += ACK_BATCH) {
+            parts.add(call.run(leases.subList(i, Math.min(leases.size(), i + ACK_BATCH))));
+        }
+        return CompletableFuture.allOf(parts.toArray(new CompletableFuture[0])).thenApply(v -> {
+            List<T> out = new ArrayList<>(leases.size());
+            parts.forEach(p -> out.addAll(p.join()));
+            return out;
+        });
+    }
+
+    private static byte[][] leaseArgs(List<Lease> leases, byte[] first) {
+        byte[][] a = new byte[1 + 2 * leases.size()][];
+        a[0] = first;
+        for (int i = 0; i < leases.size(); i++) {
+            a[1 + 2 * i] = utf8(leases.get(i).id());
+            a[2 + 2 * i] = num(leases.get(i).token());
+        }
+        return a;
+    }
+
+    private static List<Ack> acks(List<Object> codes) {
+        List<Ack> out = new ArrayList<>(codes.size());
+        for (Object c : codes) {
+            long v = asLong(c);
+            out.add(v == 1 ? Ack.OK : v == 2 ? Ack.ALREADY_APPLIED : v == -2 ? Ack.STALE : Ack.NOT_FOUND);
+        }
+        return out;
+    }
+
+    private static ChangeResult change(List<Object> r) {
+        long code = asLong(r.get(0));
+        if (code == 1) {
+            return new ChangeResult(ChangeResult.Status.CHANGED, null, r.size() > 1 ? asLong(r.get(1)) : 0);
+        }
+        if (code == -3) {
+            return new ChangeResult(ChangeResult.Status.WRONG_STATE, JobState.ofCode((int) asLong(r.get(1))), 0);
+        }
+        if (code == -1) {
+            return new ChangeResult(ChangeResult.Status.NOT_FOUND, null, 0);
+        }
+        if (code >= 0) { // retry_dead "id": { moved, dead_left }
+            return new ChangeResult(ChangeResult.Status.CHANGED, null, 0);
+        }
+        throw new DelayQException("unexpected script reply code " + code);
+    }
+
+    private static byte[] truncate(String error) {
+        byte[] b = utf8(error);
+        if (b.length <= Limits.MAX_ERROR_BYTES) {
+            return b;
+        }
+        int end = Limits.MAX_ERROR_BYTES;
+        while (end > 0 && (b[end] & 0xC0) == 0x80) {
+            end--; // never cut a UTF-8 sequence in half
+        }
+        byte[] out = new byte[end];
+        System.arraycopy(b, 0, out, 0, end);
+        return out;
+    }
+
+    private static byte[] seed() {
+        return num(ThreadLocalRandom.current().nextInt(1, Integer.MAX_VALUE));
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    static byte[] num(long n) {
+        return Long.toString(n).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    static String str(Object o) {
+        return o == null ? null : new String((byte[]) o, StandardCharsets.UTF_8);
+    }
+
+    static long asLong(Object o) {
+        if (o instanceof Long l) {
+            return l;
+        }
+        if (o instanceof byte[] b) {
+            return Long.parseLong(new String(b, StandardCharsets.US_ASCII));
+        }
+        throw new DelayQException("unexpected script reply element " + o);
+    }
+}

@@ -1,0 +1,37 @@
+-- fail: record a failed attempt, fenced by the lease token: retry at now + backoff, or dead.
+-- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] due zset   KEYS[4] dead zset   KEYS[5] meta hash
+-- ARGV[1] id   ARGV[2] token   ARGV[3] error summary
+-- ARGV[4] "1" retryable / "0" not (straight to dead)   ARGV[5] backoff ms   ARGV[6] wake channel
+-- ARGV[7] default max attempts (for records that carry 0)
+-- Returns { 1, retry_at } rescheduled; { 2, died_at } dead (attempts used up or not retryable);
+--   { -1 } no such job; { -2 } stale token, nothing changed.
+-- @include record
+-- @include notify
+redis.replicate_commands()
+local k_leases, k_jobs, k_due, k_dead, k_meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local id, token = ARGV[1], tonumber(ARGV[2])
+local raw = redis.call('HGET', k_jobs, id)
+if not raw then return { -1 } end
+local r = decode(raw)
+if r.state ~= PROCESSING or r.token ~= token then return { -2 } end
+local now = now_ms()
+r.err = ARGV[3]
+redis.call('ZREM', k_leases, id)
+local max = r.max > 0 and r.max or tonumber(ARGV[7])
+if ARGV[4] == '1' and r.attempt < max then
+  local head_before = head_score(k_due)
+  local at = now + tonumber(ARGV[5])
+  r.state = SCHEDULED
+  r.seq = next_seqs(k_meta, 1)
+  r.token = nil
+  redis.call('HSET', k_jobs, id, encode(r))
+  redis.call('ZADD', k_due, int(at), member(r.seq, id))
+  count(k_meta, 'retried', 1)
+  publish_if_earlier(k_due, ARGV[6], head_before)
+  return { 1, at }
+end
+r.state = DEAD
+redis.call('HSET', k_jobs, id, encode(r))
+redis.call('ZADD', k_dead, int(now), id)
+count(k_meta, 'dead', 1)
+return { 2, now }

@@ -1,0 +1,681 @@
+package dev.delayq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.delayq.testkit.RedisExtension;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The behaviour every deployment must show, whatever the server: subclasses run it on the machine's Redis
+ * (7.x), on the bundled Redis 6.2 and (later) on a cluster. After every test, every queue it used must pass
+ * {@link Queue#check()}.
+ */
+abstract class QueueContract {
+    private static final Duration HOUR = Duration.ofHours(1);
+    private static final RetryPolicy FAST = RetryPolicy.builder().base(Duration.ofMillis(1)).cap(Duration.ofMillis(1)).build();
+
+    TestSupport t;
+    DelayQ dq;
+    Queue q;
+
+    abstract RedisExtension redis();
+
+    @BeforeEach
+    void open() {
+        t = new TestSupport(redis().server(), redis().prefix());
+        dq = t.client();
+        q = t.queue(dq, "q");
+    }
+
+    @AfterEach
+    void closeAndCheck() {
+        t.close();
+    }
+
+    static Job due(String id) {
+        return Job.builder().id(id).payload("p-" + id).build();
+    }
+
+    static ClaimOptions claimOf(int n) {
+        return ClaimOptions.of(n, Duration.ofSeconds(60));
+    }
+
+    private void completeAll(Queue queue, List<ClaimedJob> jobs) {
+        List<Lease> leases = jobs.stream().map(ClaimedJob::lease).toList();
+        assertThat(queue.completeAllAsync(leases).join()).allMatch(a -> a == Ack.OK);
+    }
+
+    // ---- enqueue and claim ------------------------------------------------------------------------------
+
+    @Test
+    void enqueueThenClaimReturnsTheJobWithLeaseAndToken() {
+        EnqueueResult r = q.enqueue(Job.builder().id("order-731:timeout").payload("{\"order\":731}").build());
+        assertThat(r).isEqualTo(new EnqueueResult("order-731:timeout", true));
+
+        long before = t.redisNow();
+        ClaimBatch b = q.claim(ClaimOptions.of(10, Duration.ofSeconds(30)));
+        assertThat(b.jobs()).hasSize(1);
+        ClaimedJob j = b.jobs().get(0);
+        assertThat(j.id()).isEqualTo("order-731:timeout");
+        assertThat(j.payloadUtf8()).isEqualTo("{\"order\":731}");
+        assertThat(j.attempt()).isEqualTo(1);
+        assertThat(j.maxAttempts()).isEqualTo(RetryPolicy.defaults().maxAttempts());
+        assertThat(j.token()).isPositive();
+        assertThat(b.serverTimeMillis()).isBetween(before - 5, t.redisNow() + 5);
+        assertThat(j.leaseUntilMillis()).isEqualTo(b.serverTimeMillis() + 30_000);
+        assertThat(j.dueAtMillis()).isLessThanOrEqualTo(b.serverTimeMillis());
+        assertThat(b.nextWakeMillis()).isEqualTo(j.leaseUntilMillis()); // nothing due: the lease is next
+
+        assertThat(q.get(j.id())).get().satisfies(info -> {
+            assertThat(info.state()).isEqualTo(JobState.PROCESSING);
+            assertThat(info.attempt()).isEqualTo(1);
+            assertThat(info.token()).isEqualTo(j.token());
+            assertThat(info.leaseUntilMillis()).isEqualTo(j.leaseUntilMillis());
+        });
+        assertThat(q.complete(j.lease())).isEqualTo(Ack.OK);
+        assertThat(q.get(j.id()).orElseThrow().state()).isEqualTo(JobState.DONE);
+    }
+
+    @Test
+    void nothingDueReportsTheNextDueTimeAndClaimsNothing() {
+        long now = t.redisNow();
+        q.enqueue(Job.builder().id("later").delay(HOUR).build());
+        ClaimBatch b = q.claim(claimOf(10));
+        assertThat(b.jobs()).isEmpty();
+        long due = q.get("later").orElseThrow().dueAtMillis();
+        assertThat(due).isBetween(now + HOUR.toMillis() - 5, t.redisNow() + HOUR.toMillis() + 5);
+        assertThat(b.nextWakeMillis()).isEqualTo(due);
+
+        Queue empty = t.queue(dq, "empty");
+        assertThat(empty.claim(claimOf(10)).nextWakeMillis()).isEqualTo(ClaimBatch.NOTHING_PENDING);
+    }
+
+    @Test
+    void lookaheadLeasesJobsDueSoonButNotLater() {
+        q.enqueue(Job.builder().id("soon").delay(Duration.ofMillis(500)).build());
+        q.enqueue(Job.builder().id("late").delay(HOUR).build());
+        assertThat(q.claim(claimOf(10)).jobs()).isEmpty();
+        ClaimBatch b = q.claim(claimOf(10).withLookahead(Duration.ofSeconds(5)));
+        assertThat(b.jobs()).extracting(ClaimedJob::id).containsExactly("soon");
+        assertThat(b.jobs().get(0).dueAtMillis()).isGreaterThan(b.serverTimeMillis());
+        completeAll(q, b.jobs());
+    }
+
+    @Test
+    void concurrentClaimsFromTwoConnectionsLeaseEveryJobExactlyOnce() throws Exception {
+        int jobs = 20_000;
+        List<Job> batch = new ArrayList<>(jobs);
+        for (int i = 0; i < jobs; i++) {
+            batch.add(Job.builder().id("job-" + i).payload("x").build());
+        }
+        assertThat(q.enqueueAll(batch)).allMatch(EnqueueResult::created);
+
+        DelayQ second = t.client();
+        Queue q2 = second.queue("q");
+        TestSupport.ClaimLedger ledger = new TestSupport.ClaimLedger();
+        AtomicInteger claimed = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> workers = new ArrayList<>();
+            for (int w = 0; w < 16; w++) {
+                Queue mine = w % 2 == 0 ? q : q2;
+                workers.add(pool.submit(() -> {
+                    while (claimed.get() < jobs) {
+                        ClaimBatch b = mine.claim(claimOf(37));
+                        b.jobs().forEach(j -> ledger.record(j.id()));
+                        claimed.addAndGet(b.jobs().size());
+                        if (b.jobs().isEmpty() && b.nextWakeMillis() != ClaimBatch.NOT_COMPUTED
+                                && q.stats().scheduled() == 0) {
+                            return;
+                        }
+                        completeAll(mine, b.jobs());
+                    }
+                }));
+            }
+            for (Future<?> f : workers) {
+                f.get(2, TimeUnit.MINUTES);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(ledger.duplicates()).isEmpty();
+        assertThat(ledger.distinct()).isEqualTo(jobs);
+        assertThat(claimed.get()).isEqualTo(jobs);
+        QueueStats s = q.stats();
+        assertThat(s.scheduled()).isZero();
+        assertThat(s.processing()).isZero();
+        assertThat(s.done()).isEqualTo(jobs);
+        assertThat(s.total("claimed")).isEqualTo(jobs);
+    }
+
+    @Test
+    void equalDueTimesAreClaimedInEnqueueOrderNotIdOrder() {
+        int n = 10_000;
+        Instant same = Instant.parse("2021-03-04T05:06:07.089Z");
+        List<Job> jobs = new ArrayList<>(n);
+        List<String> order = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String id = "task_" + (n - i) + "_" + i; // lexicographic order differs from enqueue order
+            order.add(id);
+            jobs.add(Job.builder().id(id).runAt(same).build());
+        }
+        assertThat(order.stream().sorted().toList()).isNotEqualTo(order);
+        q.enqueueAll(jobs);
+
+        List<String> claimedOrder = new ArrayList<>(n);
+        while (claimedOrder.size() < n) {
+            ClaimBatch b = q.claim(claimOf(1000));
+            assertThat(b.jobs()).isNotEmpty();
+            b.jobs().forEach(j -> {
+                claimedOrder.add(j.id());
+                assertThat(j.dueAtMillis()).isEqualTo(same.toEpochMilli());
+            });
+            completeAll(q, b.jobs());
+        }
+        assertThat(claimedOrder).containsExactlyElementsOf(order);
+    }
+
+    @Test
+    void earlierDueTimesComeFirstAcrossMilliseconds() {
+        Instant base = Instant.parse("2022-01-01T00:00:00Z");
+        q.enqueue(Job.builder().id("c").runAt(base.plusMillis(2)).build());
+        q.enqueue(Job.builder().id("a").runAt(base).build());
+        q.enqueue(Job.builder().id("b2").runAt(base.plusMillis(1)).build());
+        q.enqueue(Job.builder().id("b1").runAt(base.plusMillis(1)).build());
+        ClaimBatch b = q.claim(claimOf(10));
+        assertThat(b.jobs()).extracting(ClaimedJob::id).containsExactly("a", "b2", "b1", "c");
+        completeAll(q, b.jobs());
+    }
+
+    // ---- ids and dedupe ---------------------------------------------------------------------------------
+
+    @Test
+    void liveAndRetainedIdsCannotBeEnqueuedTwice() {
+        assertThat(q.enqueue(due("a")).created()).isTrue();
+        assertThat(q.enqueue(due("a"))).isEqualTo(new EnqueueResult("a", false)); // scheduled
+        ClaimedJob j = q.claim(claimOf(1)).jobs().get(0);
+        assertThat(q.enqueue(due("a")).duplicate()).isTrue(); // processing
+        q.complete(j.lease());
+        assertThat(q.enqueue(due("a")).duplicate()).isTrue(); // retained as done
+        assertThat(q.purge(Duration.ZERO).done()).isEqualTo(1);
+        assertThat(q.enqueue(due("a")).created()).isTrue(); // gone: the id is free again
+    }
+
+    @Test
+    void eightThreadsEnqueueingTheSameIdCreateExactlyOneJob() throws Exception {
+        DelayQ other = t.client();
+        List<EnqueueResult> results = race(8, i -> (i % 2 == 0 ? q : other.queue("q"))
+                .enqueue(Job.builder().id("same").payload("from-" + i).build()));
+        assertThat(results).filteredOn(EnqueueResult::created).hasSize(1);
+        assertThat(results).allMatch(r -> r.id().equals("same"));
+        assertThat(q.stats().scheduled()).isEqualTo(1);
+    }
+
+    @Test
+    void eightThreadsWithTheSameDedupeKeyCreateExactlyOneJob() throws Exception {
+        DelayQ other = t.client();
+        List<EnqueueResult> results = race(8, i -> (i % 2 == 0 ? q : other.queue("q"))
+                .enqueue(Job.builder().id("pay-" + i).dedupe("order-1:charge", HOUR).build()));
+        List<EnqueueResult> created = results.stream().filter(EnqueueResult::created).toList();
+        assertThat(created).hasSize(1);
+        String winner = created.get(0).id();
+        assertThat(results).allMatch(r -> r.id().equals(winner));
+        assertThat(q.stats().scheduled()).isEqualTo(1);
+    }
+
+    private static List<EnqueueResult> race(int threads, java.util.function.IntFunction<EnqueueResult> call) throws Exception {
+        CyclicBarrier start = new CyclicBarrier(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<EnqueueResult>> fs = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                int n = i;
+                fs.add(pool.submit(() -> {
+                    start.await(10, TimeUnit.SECONDS);
+                    return call.apply(n);
+                }));
+            }
+            List<EnqueueResult> out = new ArrayList<>();
+            for (Future<EnqueueResult> f : fs) {
+                out.add(f.get(30, TimeUnit.SECONDS));
+            }
+            return out;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void dedupeKeyHoldsForItsTtlEvenAfterTheJobIsGone() {
+        Job first = Job.builder().id("one").dedupe("k", Duration.ofMillis(400)).build();
+        assertThat(q.enqueue(first).created()).isTrue();
+        assertThat(q.enqueue(Job.builder().id("two").dedupe("k", HOUR).build())).isEqualTo(new EnqueueResult("one", false));
+        assertThat(q.cancel("one").changed()).isTrue();
+        // the job is gone, the key still holds
+        assertThat(q.enqueue(Job.builder().id("three").dedupe("k", HOUR).build())).isEqualTo(new EnqueueResult("one", false));
+        assertThat(q.get("three")).isEmpty();
+        long end = t.redisNow() + 400;
+        t.awaitRedisTime(end + 5);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
+                .until(() -> q.enqueue(Job.builder().id("four").dedupe("k", HOUR).build()).created());
+    }
+
+    @Test
+    void generatedIdsAreDistinctAndShort() {
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            jobs.add(Job.of("payload " + i));
+        }
+        List<EnqueueResult> results = q.enqueueAll(jobs);
+        assertThat(results).allMatch(EnqueueResult::created);
+        assertThat(results.stream().map(EnqueueResult::id).distinct().count()).isEqualTo(1000);
+        assertThat(results).allMatch(r -> r.id().matches("[0-9A-Za-z]{12}"));
+        assertThat(q.get(results.get(7).id()).orElseThrow().payloadUtf8()).isEqualTo("payload 7");
+    }
+
+    @Test
+    void batchEnqueueKeepsOrderAndReportsDuplicatesWithinTheBatch() {
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 1200; i++) {
+            jobs.add(due("b-" + i));
+        }
+        jobs.add(due("b-5"));                                                       // same id again
+        jobs.add(Job.builder().id("d-1").dedupe("dk", HOUR).build());
+        jobs.add(Job.builder().id("d-2").dedupe("dk", HOUR).build());               // same dedupe key
+        List<EnqueueResult> r = q.enqueueAll(jobs);
+        assertThat(r).hasSize(1203);
+        assertThat(r.subList(0, 1200)).allMatch(EnqueueResult::created);
+        assertThat(r.get(300).id()).isEqualTo("b-300");
+        assertThat(r.get(1200)).isEqualTo(new EnqueueResult("b-5", false));
+        assertThat(r.get(1201)).isEqualTo(new EnqueueResult("d-1", true));
+        assertThat(r.get(1202)).isEqualTo(new EnqueueResult("d-1", false));
+        assertThat(q.stats().scheduled()).isEqualTo(1201);
+        assertThat(q.stats().total("enqueued")).isEqualTo(1201);
+    }
+
+    @Test
+    void asyncEnqueueCompletesWithoutBlockingTheCaller() {
+        CompletableFuture<EnqueueResult> one = q.enqueueAsync(due("async-1"));
+        CompletableFuture<List<EnqueueResult>> many = q.enqueueAllAsync(List.of(due("async-2"), due("async-1")));
+        assertThat(one.join()).isEqualTo(new EnqueueResult("async-1", true));
+        assertThat(many.join()).containsExactly(new EnqueueResult("async-2", true), new EnqueueResult("async-1", false));
+    }
+
+    // ---- payloads and times ----------------------------------------------------------------------------
+
+    @Test
+    void payloadBytesRoundTripExactly() {
+        byte[] all = new byte[256];
+        for (int i = 0; i < 256; i++) {
+            all[i] = (byte) i;
+        }
+        byte[] invalidUtf8 = {(byte) 0xC3, 0x28, (byte) 0xFF, (byte) 0xFE, 0, (byte) 0x80};
+        byte[] big = new byte[Limits.DEFAULT_MAX_PAYLOAD];
+        new Random(42).nextBytes(big);
+        q.enqueueAll(List.of(
+                Job.builder().id("all").payload(all).build(),
+                Job.builder().id("bad-utf8").payload(invalidUtf8).build(),
+                Job.builder().id("empty").payload(new byte[0]).build(),
+                Job.builder().id("big").payload(big).build(),
+                Job.builder().id("text").payload("żółw 🐢 \n\t\"").build()));
+        assertThat(q.get("bad-utf8").orElseThrow().payload()).isEqualTo(invalidUtf8);
+        List<ClaimedJob> jobs = q.claim(claimOf(10)).jobs();
+        assertThat(jobs).hasSize(5);
+        for (ClaimedJob j : jobs) {
+            byte[] want = switch (j.id()) {
+                case "all" -> all;
+                case "bad-utf8" -> invalidUtf8;
+                case "empty" -> new byte[0];
+                case "big" -> big;
+                default -> "żółw 🐢 \n\t\"".getBytes(StandardCharsets.UTF_8);
+            };
+            assertThat(Arrays.equals(j.payload(), want)).as("payload of %s", j.id()).isTrue();
+        }
+        completeAll(q, jobs);
+        assertThat(q.get("all").orElseThrow().payload()).isEqualTo(all);
+    }
+
+    @Test
+    void dueTimesUpToYear9999RoundTripExactly() {
+        Instant max = Limits.MAX_DUE;
+        Instant odd = Instant.parse("9876-05-04T03:02:01.987Z");
+        Instant early = Instant.ofEpochMilli(1);
+        q.enqueueAll(List.of(Job.builder().id("max").runAt(max).build(),
+                Job.builder().id("odd").runAt(odd).build(),
+                Job.builder().id("early").runAt(early).build()));
+        assertThat(q.get("max").orElseThrow().dueAt()).isEqualTo(max);
+        assertThat(q.get("odd").orElseThrow().dueAt()).isEqualTo(odd);
+        assertThat(q.list(JobState.SCHEDULED, 0, 10)).extracting(JobInfo::dueAt).containsExactly(early, odd, max);
+        ClaimedJob j = q.claim(claimOf(10)).jobs().get(0);
+        assertThat(j.dueAt()).isEqualTo(early);
+        q.complete(j.lease());
+        assertThat(q.reschedule("odd", max).changed()).isTrue();
+        assertThat(q.get("odd").orElseThrow().dueAt()).isEqualTo(max);
+        assertThatThrownBy(() -> q.enqueue(Job.builder().id("too-far").delay(Duration.ofDays(3_000_000)).build()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("beyond year 9999");
+        assertThat(q.get("too-far")).isEmpty();
+    }
+
+    @Test
+    void delaysAndClaimsFollowTheRedisClockNotTheClients() {
+        for (Duration skew : List.of(HOUR, HOUR.negated())) {
+            DelayQ skewed = t.client(b -> b.clock(Clock.offset(Clock.systemUTC(), skew)));
+            Queue sq = t.queue(skewed, "skew" + (skew.isNegative() ? "m" : "p"));
+            long before = t.redisNow();
+            sq.enqueue(Job.builder().id("j").delay(Duration.ofMillis(300)).build());
+            long due = sq.get("j").orElseThrow().dueAtMillis();
+            assertThat(due).isBetween(before + 300, t.redisNow() + 300);
+            ClaimBatch early = sq.claim(claimOf(1));
+            if (early.serverTimeMillis() < due) {
+                assertThat(early.jobs()).isEmpty();
+                assertThat(early.nextWakeMillis()).isEqualTo(due);
+            }
+            t.awaitRedisTime(due);
+            ClaimBatch b = sq.claim(claimOf(1));
+            assertThat(b.jobs()).extracting(ClaimedJob::id).containsExactly("j");
+            assertThat(b.serverTimeMillis()).isGreaterThanOrEqualTo(due);
+            assertThat(b.serverTimeMillis() - b.jobs().get(0).dueAtMillis()).isLessThan(60_000);
+            completeAll(sq, b.jobs());
+        }
+    }
+
+    // ---- leases and fencing -----------------------------------------------------------------------------
+
+    @Test
+    void expiredLeaseIsRecoveredAndTheFirstHoldersCompletionIsRefused() {
+        q.enqueue(Job.builder().id("lease").maxAttempts(3).build());
+        ClaimedJob first = q.claim(ClaimOptions.of(1, Duration.ofMillis(300))).jobs().get(0);
+
+        RenewResult renewed = q.renew(List.of(first.lease()), Duration.ofMillis(300));
+        assertThat(renewed.acks()).containsExactly(Ack.OK);
+        assertThat(renewed.leaseUntilMillis()).isGreaterThanOrEqualTo(first.leaseUntilMillis());
+        assertThat(q.get("lease").orElseThrow().leaseUntilMillis()).isEqualTo(renewed.leaseUntilMillis());
+
+        t.awaitRedisTime(renewed.leaseUntilMillis());
+        RecoverResult rec = q.recover(10, FAST);
+        assertThat(rec.recovered()).isEqualTo(1);
+        JobInfo info = q.get("lease").orElseThrow();
+        assertThat(info.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(info.attempt()).isEqualTo(1);
+        assertThat(info.lastError()).isEqualTo("lease expired");
+
+        t.awaitRedisTime(info.dueAtMillis());
+        ClaimedJob second = q.claim(claimOf(1)).jobs().get(0);
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(second.token()).isGreaterThan(first.token());
+        assertThat(second.lastError()).isEqualTo("lease expired");
+
+        assertThat(q.complete(first.lease())).isEqualTo(Ack.STALE);
+        assertThat(q.renew(List.of(first.lease()), HOUR).acks()).containsExactly(Ack.STALE);
+        assertThat(q.fail(first.lease(), "late", true, Duration.ZERO).outcome()).isEqualTo(FailResult.Outcome.STALE);
+        assertThat(q.release(List.of(first.lease()))).containsExactly(Ack.STALE);
+        assertThat(q.get("lease").orElseThrow().state()).isEqualTo(JobState.PROCESSING);
+
+        assertThat(q.complete(second.lease())).isEqualTo(Ack.OK);
+        assertThat(q.complete(second.lease())).isEqualTo(Ack.ALREADY_APPLIED);
+        assertThat(q.complete(new Lease("nobody", 1))).isEqualTo(Ack.NOT_FOUND);
+    }
+
+    @Test
+    void claimRecoversExpiredLeasesByItself() {
+        q.enqueue(Job.builder().id("r").build());
+        ClaimedJob first = q.claim(ClaimOptions.of(1, Duration.ofMillis(100)).withRetryPolicy(FAST)).jobs().get(0);
+        t.awaitRedisTime(first.leaseUntilMillis() + 2);
+        ClaimBatch b = q.claim(claimOf(1).withRetryPolicy(FAST));
+        assertThat(b.recovered()).isEqualTo(1);
+        List<ClaimedJob> jobs = new ArrayList<>(b.jobs());
+        if (jobs.isEmpty()) { // the 1 ms backoff had not passed within the same call
+            t.awaitRedisTime(b.nextWakeMillis());
+            jobs = q.claim(claimOf(1)).jobs();
+        }
+        assertThat(jobs).extracting(ClaimedJob::attempt).containsExactly(2);
+        completeAll(q, jobs);
+    }
+
+    @Test
+    void expiredLeaseOnTheLastAttemptGoesToDead() {
+        q.enqueue(Job.builder().id("once").maxAttempts(1).build());
+        ClaimedJob j = q.claim(ClaimOptions.of(1, Duration.ofMillis(50))).jobs().get(0);
+        t.awaitRedisTime(j.leaseUntilMillis());
+        assertThat(q.recover(10, FAST)).isEqualTo(new RecoverResult(0, 1, -1));
+        JobInfo info = q.get("once").orElseThrow();
+        assertThat(info.state()).isEqualTo(JobState.DEAD);
+        assertThat(info.lastError()).isEqualTo("lease expired");
+        assertThat(q.stats().total("dead")).isEqualTo(1);
+    }
+
+    @Test
+    void releaseHandsJobsBackAtOnceWithoutCountingTheAttempt() {
+        q.enqueueAll(List.of(due("h1"), due("h2")));
+        List<ClaimedJob> jobs = q.claim(claimOf(2)).jobs();
+        assertThat(q.release(jobs.stream().map(ClaimedJob::lease).toList())).containsExactly(Ack.OK, Ack.OK);
+        assertThat(q.get("h1").orElseThrow().attempt()).isZero();
+        ClaimBatch again = q.claim(claimOf(2));
+        assertThat(again.jobs()).extracting(ClaimedJob::id).containsExactly("h1", "h2");
+        assertThat(again.jobs()).allMatch(j -> j.attempt() == 1);
+        completeAll(q, again.jobs());
+    }
+
+    // ---- failure, retry, dead ---------------------------------------------------------------------------
+
+    @Test
+    void failuresRetryWithBackoffThenDieAndRetryDeadBringsThemBack() {
+        q.enqueue(Job.builder().id("f").maxAttempts(2).payload("work").build());
+        ClaimedJob a1 = q.claim(claimOf(1)).jobs().get(0);
+        FailResult r1 = q.fail(a1.lease(), "boom 1", true, Duration.ofMillis(200));
+        assertThat(r1.outcome()).isEqualTo(FailResult.Outcome.RETRY_SCHEDULED);
+        JobInfo scheduled = q.get("f").orElseThrow();
+        assertThat(scheduled.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(scheduled.dueAtMillis()).isEqualTo(r1.atMillis());
+        assertThat(scheduled.lastError()).isEqualTo("boom 1");
+        assertThat(q.claim(claimOf(1)).jobs()).isEmpty(); // backoff not over
+
+        t.awaitRedisTime(r1.atMillis());
+        ClaimedJob a2 = q.claim(claimOf(1)).jobs().get(0);
+        assertThat(a2.attempt()).isEqualTo(2);
+        assertThat(a2.lastError()).isEqualTo("boom 1");
+        assertThat(a2.lastAttempt()).isTrue();
+        FailResult r2 = q.fail(a2.lease(), "boom 2", true, Duration.ZERO);
+        assertThat(r2.outcome()).isEqualTo(FailResult.Outcome.DEAD);
+        JobInfo dead = q.get("f").orElseThrow();
+        assertThat(dead.state()).isEqualTo(JobState.DEAD);
+        assertThat(dead.attempt()).isEqualTo(2);
+        assertThat(dead.lastError()).isEqualTo("boom 2");
+        assertThat(dead.finishedAtMillis()).isEqualTo(r2.atMillis());
+
+        assertThat(q.retryDead("f").changed()).isTrue();
+        JobInfo back = q.get("f").orElseThrow();
+        assertThat(back.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(back.attempt()).isZero();
+        ClaimedJob a3 = q.claim(claimOf(1)).jobs().get(0);
+        assertThat(a3.attempt()).isEqualTo(1);
+        assertThat(a3.payloadUtf8()).isEqualTo("work");
+        assertThat(q.complete(a3.lease())).isEqualTo(Ack.OK);
+        QueueStats s = q.stats();
+        assertThat(s.total("retried")).isEqualTo(1);
+        assertThat(s.total("dead")).isEqualTo(1);
+        assertThat(s.total("completed")).isEqualTo(1);
+    }
+
+    @Test
+    void nonRetryableErrorGoesStraightToDeadAndRetryAllBringsEveryoneBack() {
+        q.enqueueAll(List.of(due("n1"), due("n2"), due("n3")));
+        for (ClaimedJob j : q.claim(claimOf(3)).jobs()) {
+            assertThat(q.fail(j.lease(), "invalid order", false, Duration.ZERO).outcome()).isEqualTo(FailResult.Outcome.DEAD);
+        }
+        assertThat(q.stats().dead()).isEqualTo(3);
+        assertThat(q.get("n2").orElseThrow().attempt()).isEqualTo(1);
+        assertThat(q.retryDead("nope").status()).isEqualTo(ChangeResult.Status.NOT_FOUND);
+        assertThat(q.retryAllDead()).isEqualTo(3);
+        assertThat(q.stats().dead()).isZero();
+        assertThat(q.retryDead("n1")).isEqualTo(new ChangeResult(ChangeResult.Status.WRONG_STATE, JobState.SCHEDULED, 0));
+        completeAll(q, q.claim(claimOf(3)).jobs());
+    }
+
+    @Test
+    void longErrorsAreCutToTheLimitWithoutBreakingUtf8() {
+        q.enqueue(due("e"));
+        ClaimedJob j = q.claim(claimOf(1)).jobs().get(0);
+        q.fail(j.lease(), "ż".repeat(5000), false, Duration.ZERO);
+        String kept = q.get("e").orElseThrow().lastError();
+        assertThat(kept.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(Limits.MAX_ERROR_BYTES);
+        assertThat(kept).matches("ż+");
+    }
+
+    // ---- cancel, reschedule -----------------------------------------------------------------------------
+
+    @Test
+    void cancelDeletesOnlyScheduledJobs() {
+        q.enqueueAll(List.of(Job.builder().id("c1").delay(HOUR).build(), due("c2")));
+        assertThat(q.cancel("c1").changed()).isTrue();
+        assertThat(q.get("c1")).isEmpty();
+        assertThat(q.cancel("c1").status()).isEqualTo(ChangeResult.Status.NOT_FOUND);
+        assertThat(q.enqueue(Job.builder().id("c1").delay(HOUR).build()).created()).isTrue(); // the id is free
+
+        ClaimedJob running = q.claim(claimOf(1)).jobs().get(0);
+        assertThat(q.cancel("c2")).isEqualTo(new ChangeResult(ChangeResult.Status.WRONG_STATE, JobState.PROCESSING, 0));
+        q.complete(running.lease());
+        assertThat(q.cancel("c2").status()).isEqualTo(ChangeResult.Status.WRONG_STATE);
+        assertThat(q.stats().total("cancelled")).isEqualTo(1);
+    }
+
+    @Test
+    void rescheduleMovesAScheduledJobBehindJobsAlreadyDueAtThatTime() {
+        Instant at = Instant.parse("2020-02-02T02:02:02.002Z");
+        q.enqueueAll(List.of(Job.builder().id("x").delay(HOUR).build(), Job.builder().id("y").runAt(at).build()));
+        ChangeResult r = q.reschedule("x", at);
+        assertThat(r.changed()).isTrue();
+        assertThat(r.at()).isEqualTo(at);
+        ClaimBatch b = q.claim(claimOf(5));
+        assertThat(b.jobs()).extracting(ClaimedJob::id).containsExactly("y", "x");
+        assertThat(q.reschedule("x", Duration.ZERO).status()).isEqualTo(ChangeResult.Status.WRONG_STATE);
+        assertThat(q.reschedule("zzz", Duration.ZERO).status()).isEqualTo(ChangeResult.Status.NOT_FOUND);
+        completeAll(q, b.jobs());
+
+        q.enqueue(Job.builder().id("later").delay(HOUR).build());
+        long before = t.redisNow();
+        ChangeResult soon = q.reschedule("later", Duration.ofMillis(10));
+        assertThat(soon.atMillis()).isBetween(before + 10, t.redisNow() + 10);
+        t.awaitRedisTime(soon.atMillis());
+        completeAll(q, q.claim(claimOf(1)).jobs());
+    }
+
+    // ---- inspection, purge, check -----------------------------------------------------------------------
+
+    @Test
+    void statsAndListShowEveryState() {
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 2500; i++) {
+            jobs.add(Job.builder().id(String.format("s-%04d", i)).runAt(Instant.ofEpochMilli(1_000_000 + i)).build());
+        }
+        q.enqueueAll(jobs);
+        List<ClaimedJob> claimed = q.claim(claimOf(10)).jobs();
+        completeAll(q, claimed.subList(0, 5));
+        for (ClaimedJob j : claimed.subList(5, 7)) {
+            q.fail(j.lease(), "no", false, Duration.ZERO);
+        }
+        QueueStats s = q.stats();
+        assertThat(List.of(s.scheduled(), s.processing(), s.done(), s.dead())).containsExactly(2490L, 3L, 5L, 2L);
+        assertThat(s.total("enqueued")).isEqualTo(2500);
+        assertThat(s.total("claimed")).isEqualTo(10);
+
+        List<JobInfo> all = q.list(JobState.SCHEDULED, 0, 10_000);
+        assertThat(all).hasSize(2490);
+        assertThat(all.get(0).id()).isEqualTo("s-0010");
+        assertThat(all.get(2489).id()).isEqualTo("s-2499");
+        assertThat(q.list(JobState.SCHEDULED, 1000, 2)).extracting(JobInfo::id).containsExactly("s-1010", "s-1011");
+        assertThat(q.list(JobState.PROCESSING, 0, 100)).extracting(JobInfo::id).containsExactly("s-0007", "s-0008", "s-0009");
+        assertThat(q.list(JobState.DONE, 0, 100)).hasSize(5).allMatch(i -> i.finishedAtMillis() > 0);
+        assertThat(q.list(JobState.DEAD, 0, 100)).extracting(JobInfo::lastError).containsOnly("no");
+        claimed.subList(7, 10).forEach(j -> q.complete(j.lease()));
+    }
+
+    @Test
+    void purgeDeletesFinishedJobsAndLeavesNoOrphans() {
+        q.enqueueAll(List.of(due("p1"), due("p2"), due("p3"), due("p4")));
+        List<ClaimedJob> jobs = q.claim(claimOf(4)).jobs();
+        completeAll(q, jobs.subList(0, 3));
+        q.fail(jobs.get(3).lease(), "x", false, Duration.ZERO);
+        assertThat(q.purge()).isEqualTo(new PurgeResult(0, 0)); // within the 1 h / 7 d retention
+        assertThat(q.purge(Duration.ZERO)).isEqualTo(new PurgeResult(3, 1));
+        assertThat(q.get("p1")).isEmpty();
+        assertThat(q.stats().done()).isZero();
+        List<String> keys = dq.backend().keys(t.prefix() + ":*");
+        assertThat(keys).containsExactlyInAnyOrder(t.prefix() + ":{q}:meta", t.prefix() + ":queues");
+    }
+
+    @Test
+    void zeroDoneRetentionDeletesJobsOnCompletion() {
+        DelayQ noHistory = t.client(b -> b.doneRetention(Duration.ZERO));
+        Queue nq = t.queue(noHistory, "nohistory");
+        nq.enqueue(due("z"));
+        ClaimedJob j = nq.claim(claimOf(1)).jobs().get(0);
+        assertThat(nq.complete(j.lease())).isEqualTo(Ack.OK);
+        assertThat(nq.get("z")).isEmpty();
+        assertThat(nq.stats().done()).isZero();
+        assertThat(nq.complete(j.lease())).isEqualTo(Ack.NOT_FOUND);
+    }
+
+    @Test
+    void checkReportsInconsistenciesItFinds() {
+        q.enqueue(due("ok"));
+        assertThat(q.check().clean()).isTrue();
+        // Break the index by hand: a due entry without a record, a lease without a record.
+        t.server().call("ZADD", t.prefix() + ":{q}:due", "1", "\0\0\0\0\0\7ghost");
+        t.server().call("ZADD", t.prefix() + ":{q}:leases", "1", "phantom");
+        CheckReport report = q.check();
+        assertThat(report.problems()).hasSize(2);
+        assertThat(report.problems()).anyMatch(p -> p.startsWith("ghost: in the due index without a record"));
+        assertThat(report.problems()).anyMatch(p -> p.startsWith("phantom: in the leases index without a record"));
+        // Repair so the after-test check passes: the next claim drops the ghost entry; recovery drops the phantom.
+        t.server().call("ZREM", t.prefix() + ":{q}:leases", "phantom");
+        List<ClaimedJob> jobs = q.claim(claimOf(5)).jobs();
+        assertThat(jobs).extracting(ClaimedJob::id).containsExactly("ok");
+        completeAll(q, jobs);
+        assertThat(q.check().clean()).isTrue();
+    }
+
+    @Test
+    void scriptsSurviveAFlushedScriptCache() {
+        q.enqueue(due("s1"));
+        t.server().call("SCRIPT", "FLUSH");
+        assertThat(q.enqueue(due("s2")).created()).isTrue();
+        t.server().call("SCRIPT", "FLUSH");
+        List<ClaimedJob> jobs = q.claim(claimOf(5)).jobs();
+        assertThat(jobs).hasSize(2);
+        t.server().call("SCRIPT", "FLUSH");
+        completeAll(q, jobs);
+    }
+
+    @Test
+    void queueRegistryListsQueuesThatHadJobs() {
+        Queue other = t.queue(dq, "other-queue");
+        other.enqueue(due("x"));
+        q.enqueue(due("y"));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
+                .until(() -> dq.queues().containsAll(List.of("q", "other-queue")));
+        assertThat(dq.queues()).containsExactly("other-queue", "q");
+        Optional<JobInfo> none = t.queue(dq, "never-used").get("x");
+        assertThat(none).isEmpty();
+        assertThat(dq.queues()).doesNotContain("never-used");
+    }
+}

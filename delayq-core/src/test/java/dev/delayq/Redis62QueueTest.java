@@ -1,0 +1,16 @@
+package dev.delayq;
+
+import dev.delayq.testkit.RedisBinary;
+import dev.delayq.testkit.RedisExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The queue contract on the bundled Redis 6.2, the oldest version delayq supports. */
+class Redis62QueueTest extends QueueContract {
+    @RegisterExtension
+    static final RedisExtension REDIS = RedisExtension.dedicated(b -> b.binary(RedisBinary.bundled()));
+
+    @Override
+    RedisExtension redis() {
+        return REDIS;
+    }
+}

@@ -1,0 +1,108 @@
+package dev.delayq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.delayq.testkit.RedisServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.awaitility.Awaitility;
+
+/** Helpers shared by the tests: clients that are checked and closed after each test, Redis time. */
+final class TestSupport implements AutoCloseable {
+    private final RedisServer server;
+    private final String prefix;
+    private final List<DelayQ> clients = new ArrayList<>();
+    private final List<Queue> queues = new ArrayList<>();
+
+    TestSupport(RedisServer server, String prefix) {
+        this.server = server;
+        this.prefix = prefix;
+    }
+
+    /** A client on the test's server and prefix; {@code config} may change the defaults. */
+    DelayQ client(Consumer<DelayQ.Builder> config) {
+        DelayQ.Builder b = DelayQ.builder().redis(server.uri()).prefix(prefix).timeout(Duration.ofSeconds(10));
+        config.accept(b);
+        DelayQ dq = b.build();
+        synchronized (clients) {
+            clients.add(dq);
+        }
+        return dq;
+    }
+
+    DelayQ client() {
+        return client(b -> { });
+    }
+
+    /** A queue whose consistency is checked when the test ends. */
+    Queue queue(DelayQ dq, String name) {
+        Queue q = dq.queue(name);
+        synchronized (queues) {
+            queues.add(q);
+        }
+        return q;
+    }
+
+    /** Redis's clock, in epoch ms. */
+    long redisNow() {
+        @SuppressWarnings("unchecked")
+        List<Object> t = (List<Object>) server.call("TIME");
+        return Long.parseLong((String) t.get(0)) * 1000 + Long.parseLong((String) t.get(1)) / 1000;
+    }
+
+    /** Waits (with a deadline) until Redis's clock has passed {@code epochMillis}. */
+    void awaitRedisTime(long epochMillis) {
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
+                .until(() -> redisNow() > epochMillis);
+    }
+
+    RedisServer server() {
+        return server;
+    }
+
+    String prefix() {
+        return prefix;
+    }
+
+    /** Asserts every queue used by the test is consistent, then closes every client. */
+    @Override
+    public void close() {
+        try {
+            for (Queue q : queues) {
+                CheckReport report = q.check();
+                assertThat(report.problems()).as("consistency of queue %s after the test", q.name()).isEmpty();
+            }
+        } finally {
+            clients.forEach(DelayQ::close);
+        }
+    }
+
+    /** Counts claims per job id: the race detector shared by the race tests. */
+    static final class ClaimLedger {
+        private final Map<String, AtomicInteger> claims = new ConcurrentHashMap<>();
+
+        void record(String id) {
+            claims.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
+        }
+
+        int distinct() {
+            return claims.size();
+        }
+
+        /** Ids claimed more than once. */
+        List<String> duplicates() {
+            List<String> d = new ArrayList<>();
+            claims.forEach((id, n) -> {
+                if (n.get() > 1) {
+                    d.add(id);
+                }
+            });
+            return d;
+        }
+    }
+}
