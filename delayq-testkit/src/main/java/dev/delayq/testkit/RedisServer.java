@@ -185,8 +185,13 @@ public final class RedisServer implements AutoCloseable {
                 if ("PONG".equals(r.callString("PING"))) {
                     return;
                 }
+            } catch (Resp.ErrorReply e) {
+                if (e.getMessage().startsWith("NOAUTH")) {
+                    return; // up, and protected by requirepass
+                }
+                lastError = e.getMessage(); // -LOADING while it reads its AOF
             } catch (IOException e) {
-                lastError = e.getMessage(); // not listening yet, or -LOADING while it reads its AOF
+                lastError = e.getMessage(); // not listening yet
             }
             try {
                 // Readiness poll of a process we just started; the interval only bounds start-up latency.
@@ -238,10 +243,15 @@ public final class RedisServer implements AutoCloseable {
         return p != null && p.isAlive();
     }
 
-    /** A new raw connection to this server (the caller closes it). */
+    /** A new raw connection to this server, authenticated when it has a {@code requirepass} (the caller closes it). */
     public Resp connect() {
         try {
-            return new Resp(HOST, port, 10_000);
+            Resp r = new Resp(HOST, port, 10_000);
+            String password = config.get("requirepass");
+            if (password != null && !password.isEmpty()) {
+                r.call("AUTH", password);
+            }
+            return r;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot connect to " + uri(), e);
         }
@@ -340,9 +350,9 @@ public final class RedisServer implements AutoCloseable {
         closed = true;
         Process p = process;
         if (p != null && p.isAlive()) {
-            try (Resp r = new Resp(HOST, port, 2000)) {
+            try (Resp r = connect()) {
                 r.call("SHUTDOWN", "NOSAVE");
-            } catch (IOException expected) {
+            } catch (IOException | RuntimeException expected) {
                 // SHUTDOWN closes the connection without a reply; a dead or paused server lands here too.
             }
             try {

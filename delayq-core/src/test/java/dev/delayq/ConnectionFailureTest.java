@@ -1,0 +1,116 @@
+package dev.delayq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.delayq.testkit.RedisServer;
+import java.time.Duration;
+import java.util.List;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/** Redis unreachable, slow, dead, restarted, misconfigured or full: typed errors, bounded waits, nothing half-written. */
+class ConnectionFailureTest {
+
+    @Test
+    void unreachableServerIsAConnectionError() {
+        int port = RedisServer.freePort();
+        assertThatThrownBy(() -> DelayQ.builder().redis("redis://127.0.0.1:" + port).timeout(Duration.ofSeconds(2)).build())
+                .isInstanceOf(DelayQConnectionException.class)
+                .hasMessageStartingWith("cannot reach Redis at redis://127.0.0.1:" + port);
+    }
+
+    @Test
+    void wrongPasswordIsAConnectionErrorNamingTheCredentials() {
+        try (RedisServer server = RedisServer.builder().config("requirepass", "s3cret").start()) {
+            String uri = "redis://:wrong@127.0.0.1:" + server.port();
+            assertThatThrownBy(() -> DelayQ.builder().redis(uri).timeout(Duration.ofSeconds(2)).build())
+                    .isInstanceOf(DelayQConnectionException.class)
+                    .hasMessageContaining("refused the credentials")
+                    .hasMessageNotContaining("wrong");
+            try (DelayQ ok = DelayQ.connect("redis://:s3cret@127.0.0.1:" + server.port())) {
+                assertThat(ok.queue("q").enqueue(Job.of("x")).created()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void aServerThatStopsAnsweringGivesATimeoutWithinTheConfiguredBound() {
+        try (RedisServer server = RedisServer.start();
+             DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofMillis(500)).build()) {
+            Queue q = dq.queue("q");
+            q.enqueue(Job.builder().id("a").build());
+            server.pause();
+            try {
+                long start = System.nanoTime();
+                assertThatThrownBy(() -> q.claim(ClaimOptions.of(1, Duration.ofSeconds(30))))
+                        .isInstanceOf(DelayQTimeoutException.class)
+                        .hasMessageContaining("did not answer within 500 ms");
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+            } finally {
+                server.resume();
+            }
+            // The claim may have run after all (it was sent before the pause); either way the job is whole.
+            Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> q.check().clean());
+            JobInfo info = q.get("a").orElseThrow();
+            assertThat(info.state()).isIn(JobState.SCHEDULED, JobState.PROCESSING);
+        }
+    }
+
+    @Test
+    void aKilledServerFailsCallsQuicklyAndARestartedOneIsUsedAgain() {
+        try (RedisServer server = RedisServer.builder().config("appendonly", "yes").config("appendfsync", "always").start();
+             DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(1)).build()) {
+            Queue q = dq.queue("q");
+            q.enqueue(Job.builder().id("before-crash").build());
+            server.kill();
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> q.stats()).isInstanceOf(DelayQException.class)
+                    .satisfies(e -> assertThat(e).isInstanceOfAny(DelayQTimeoutException.class, DelayQConnectionException.class));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+
+            server.restart(); // empty script cache: the NOSCRIPT path reloads transparently
+            Awaitility.await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+                    .until(() -> q.enqueue(Job.builder().id("after-restart").build()).created());
+            List<ClaimedJob> jobs = q.claim(ClaimOptions.of(10, Duration.ofSeconds(30))).jobs();
+            assertThat(jobs).extracting(ClaimedJob::id).containsExactly("before-crash", "after-restart");
+            jobs.forEach(j -> q.complete(j.lease()));
+            assertThat(q.check().clean()).isTrue();
+        }
+    }
+
+    @Test
+    void anEvictingMemoryPolicyIsRefusedUnlessAllowed() {
+        try (RedisServer server = RedisServer.builder().config("maxmemory", "100mb").config("maxmemory-policy", "allkeys-lru").start()) {
+            assertThatThrownBy(() -> DelayQ.connect(server.uri()))
+                    .isInstanceOf(DelayQConfigurationException.class)
+                    .hasMessageContaining("maxmemory-policy allkeys-lru")
+                    .hasMessageContaining("noeviction");
+            try (DelayQ dq = DelayQ.builder().redis(server.uri()).allowEvictingMemoryPolicy(true).build()) {
+                assertThat(dq.queue("q").enqueue(Job.of("x")).created()).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void aFullServerRefusesEnqueuesWithAClearErrorAndWritesNothingHalfWay() {
+        try (RedisServer server = RedisServer.builder().config("maxmemory", "3mb").config("maxmemory-policy", "noeviction").start();
+             DelayQ dq = DelayQ.connect(server.uri())) {
+            Queue q = dq.queue("q");
+            int created = 0;
+            DelayQException refused = null;
+            for (int i = 0; i < 1000 && refused == null; i++) {
+                try {
+                    q.enqueue(Job.builder().id("j" + i).payload(new byte[20_000]).build());
+                    created++;
+                } catch (DelayQException e) {
+                    refused = e;
+                }
+            }
+            assertThat(refused).isNotNull().hasMessageContaining("out of memory");
+            assertThat(created).isPositive();
+            assertThat(q.stats().scheduled()).isEqualTo(created);
+            assertThat(q.check().clean()).isTrue();
+        }
+    }
+}

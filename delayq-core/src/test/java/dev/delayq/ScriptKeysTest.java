@@ -1,0 +1,258 @@
+package dev.delayq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.delayq.internal.Record;
+import dev.delayq.internal.RedisQueue;
+import dev.delayq.testkit.RedisExtension;
+import dev.delayq.testkit.Resp;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * One test per script: seed the keys, run the one operation, and assert every key it touched (and that it
+ * touched no other), read raw from Redis.
+ */
+class ScriptKeysTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = RedisExtension.shared();
+
+    private TestSupport t;
+    private Queue q;
+    private Resp raw;
+    private String p;
+
+    @BeforeEach
+    void open() {
+        t = new TestSupport(REDIS.server(), REDIS.prefix());
+        q = t.queue(t.client(), "k");
+        raw = REDIS.server().connect();
+        p = REDIS.prefix() + ":{k}:";
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        raw.close();
+        t.close();
+    }
+
+    private Object call(String... args) {
+        try {
+            return raw.callRaw(args);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private Set<String> keys() {
+        Set<String> out = new TreeSet<>();
+        for (Object k : (List<?>) call("KEYS", REDIS.prefix() + ":*")) {
+            out.add(new String((byte[]) k, StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
+    private Record record(String id) {
+        return Record.decode((byte[]) call("HGET", p + "jobs", id));
+    }
+
+    private List<?> zrange(String key) {
+        return (List<?>) call("ZRANGE", p + key, "0", "-1", "WITHSCORES");
+    }
+
+    private static String s(Object o) {
+        return new String((byte[]) o, StandardCharsets.ISO_8859_1);
+    }
+
+    private String meta(String field) {
+        Object v = call("HGET", p + "meta", field);
+        return v == null ? null : s(v);
+    }
+
+    private static String member(long seq, String id) {
+        byte[] b = new byte[6];
+        for (int i = 5; i >= 0; i--) {
+            b[i] = (byte) (seq & 0xff);
+            seq >>= 8;
+        }
+        return new String(b, StandardCharsets.ISO_8859_1) + id;
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void enqueueWritesRecordDueEntryMetaDedupeKeyAndAnnouncesTheNewHead() throws IOException {
+        try (Resp sub = REDIS.server().connect()) {
+            sub.call("SUBSCRIBE", p + "wake");
+            long before = t.redisNow();
+            q.enqueue(Job.builder().id("a").payload("hello").delay(Duration.ofSeconds(60)).maxAttempts(3)
+                    .dedupe("key-1", Duration.ofSeconds(100)).build());
+            assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "dedupe:key-1", p + "due", p + "jobs", p + "meta");
+
+            Record r = record("a");
+            assertThat(r.state()).isEqualTo(JobState.SCHEDULED);
+            assertThat(List.of(r.attempt(), r.maxAttempts(), (int) r.seq())).containsExactly(0, 3, 1);
+            assertThat(r.due()).isEqualTo(-1); // while scheduled, the due-set score is the due time
+            assertThat(r.token()).isZero();
+            assertThat(r.error()).isNull();
+            assertThat(new String(r.payload(), StandardCharsets.UTF_8)).isEqualTo("hello");
+            assertThat(r.raw().length).isEqualTo(4 + 5); // 4-byte header + payload
+
+            List<?> due = zrange("due");
+            assertThat(due).hasSize(2);
+            assertThat(s(due.get(0))).isEqualTo(member(1, "a"));
+            long dueMs = Long.parseLong(s(due.get(1)));
+            assertThat(dueMs).isBetween(before + 60_000, t.redisNow() + 60_000);
+
+            assertThat(meta("seq")).isEqualTo("1");
+            assertThat(meta("enqueued")).isEqualTo("1");
+            assertThat(s(call("GET", p + "dedupe:key-1"))).isEqualTo("a");
+            assertThat((Long) call("PTTL", p + "dedupe:key-1")).isBetween(90_000L, 100_000L);
+
+            List<Object> msg = (List<Object>) sub.receive();
+            assertThat(msg).containsExactly("message", p + "wake", Long.toString(dueMs));
+
+            // A job behind the head is not announced; an earlier one is.
+            q.enqueue(Job.builder().id("b").delay(Duration.ofSeconds(120)).build());
+            q.enqueue(Job.builder().id("c").delay(Duration.ofSeconds(1)).build());
+            List<Object> msg2 = (List<Object>) sub.receive();
+            long cDue = q.get("c").orElseThrow().dueAtMillis();
+            assertThat(msg2.get(2)).isEqualTo(Long.toString(cDue));
+            q.cancel("a");
+            q.cancel("b");
+            q.cancel("c");
+        }
+    }
+
+    @Test
+    void claimMovesTheJobFromDueToLeasesWithAFreshToken() {
+        q.enqueue(Job.builder().id("a").build());
+        ClaimBatch b = q.claim(ClaimOptions.of(5, Duration.ofSeconds(30)));
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "jobs", p + "leases", p + "meta");
+        Record r = record("a");
+        assertThat(r.state()).isEqualTo(JobState.PROCESSING);
+        assertThat(r.attempt()).isEqualTo(1);
+        assertThat(r.token()).isEqualTo(1);
+        assertThat(r.due()).isEqualTo(b.jobs().get(0).dueAtMillis());
+        assertThat(zrange("leases")).extracting(ScriptKeysTest::s).containsExactly("a", Long.toString(b.serverTimeMillis() + 30_000));
+        assertThat(meta("token")).isEqualTo("1");
+        q.complete(b.jobs().get(0).lease());
+    }
+
+    @Test
+    void completeMovesTheJobToDoneOrDeletesItWithoutRetention() {
+        q.enqueue(Job.builder().id("a").build());
+        ClaimedJob j = q.claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
+        long before = t.redisNow();
+        q.complete(j.lease());
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "done", p + "jobs", p + "meta");
+        assertThat(record("a").state()).isEqualTo(JobState.DONE);
+        assertThat(record("a").token()).isEqualTo(j.token());
+        List<?> done = zrange("done");
+        assertThat(s(done.get(0))).isEqualTo("a");
+        assertThat(Long.parseLong(s(done.get(1)))).isBetween(before, t.redisNow());
+        assertThat(meta("completed")).isEqualTo("1");
+
+        Queue noRetention = t.queue(t.client(c -> c.doneRetention(Duration.ZERO)), "n");
+        noRetention.enqueue(Job.builder().id("b").build());
+        noRetention.complete(noRetention.claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0).lease());
+        assertThat(keys()).filteredOn(k -> k.contains("{n}")).containsExactly(REDIS.prefix() + ":{n}:meta");
+    }
+
+    @Test
+    void failReschedulesWithANewSequenceOrMovesToDead() {
+        q.enqueue(Job.builder().id("a").maxAttempts(2).build());
+        ClaimedJob j = q.claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
+        FailResult f = q.fail(j.lease(), "boom", true, Duration.ofSeconds(10));
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "jobs", p + "meta");
+        assertThat(zrange("due")).extracting(ScriptKeysTest::s).containsExactly(member(2, "a"), Long.toString(f.atMillis()));
+        Record r = record("a");
+        assertThat(r.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(r.seq()).isEqualTo(2);
+        assertThat(r.error()).isEqualTo("boom");
+        assertThat(r.attempt()).isEqualTo(1);
+        assertThat(meta("retried")).isEqualTo("1");
+
+        q.reschedule("a", Duration.ZERO);
+        ClaimedJob j2 = q.claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
+        FailResult dead = q.fail(j2.lease(), "boom again", true, Duration.ZERO);
+        assertThat(dead.outcome()).isEqualTo(FailResult.Outcome.DEAD);
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "dead", p + "jobs", p + "meta");
+        assertThat(zrange("dead")).extracting(ScriptKeysTest::s).containsExactly("a", Long.toString(dead.atMillis()));
+        assertThat(record("a").state()).isEqualTo(JobState.DEAD);
+        assertThat(meta("dead")).isEqualTo("1");
+    }
+
+    @Test
+    void renewOnlyMovesTheLeaseExpiry() {
+        q.enqueue(Job.builder().id("a").build());
+        ClaimedJob j = q.claim(ClaimOptions.of(1, Duration.ofSeconds(1))).jobs().get(0);
+        byte[] before = (byte[]) call("HGET", p + "jobs", "a");
+        RenewResult r = q.renew(List.of(j.lease()), Duration.ofSeconds(90));
+        assertThat(Arrays.equals(before, (byte[]) call("HGET", p + "jobs", "a"))).isTrue();
+        assertThat(zrange("leases")).extracting(ScriptKeysTest::s).containsExactly("a", Long.toString(r.leaseUntilMillis()));
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "jobs", p + "leases", p + "meta");
+        q.complete(j.lease());
+    }
+
+    @Test
+    void releaseReturnsTheJobAtItsOriginalDueTimeWithTheAttemptUncounted() {
+        q.enqueue(Job.builder().id("a").build());
+        ClaimedJob j = q.claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
+        q.release(List.of(j.lease()));
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "jobs", p + "meta");
+        assertThat(zrange("due")).extracting(ScriptKeysTest::s).containsExactly(member(2, "a"), Long.toString(j.dueAtMillis()));
+        assertThat(record("a").attempt()).isZero();
+        assertThat(record("a").state()).isEqualTo(JobState.SCHEDULED);
+        q.cancel("a");
+    }
+
+    @Test
+    void recoverMovesExpiredLeasesBackCountingTheAttempt() {
+        q.enqueue(Job.builder().id("a").build());
+        ClaimedJob j = q.claim(ClaimOptions.of(1, Duration.ofMillis(20))).jobs().get(0);
+        t.awaitRedisTime(j.leaseUntilMillis());
+        RetryPolicy policy = RetryPolicy.builder().base(Duration.ofSeconds(5)).cap(Duration.ofSeconds(5)).build();
+        long before = t.redisNow();
+        assertThat(q.recover(10, policy).recovered()).isEqualTo(1);
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "jobs", p + "meta");
+        List<?> due = zrange("due");
+        assertThat(s(due.get(0))).isEqualTo(member(2, "a"));
+        assertThat(Long.parseLong(s(due.get(1)))).isBetween(before + 5000, t.redisNow() + 5000);
+        Record r = record("a");
+        assertThat(r.attempt()).isEqualTo(1);
+        assertThat(r.error()).isEqualTo("lease expired");
+        assertThat(meta("recovered")).isEqualTo("1");
+        q.cancel("a");
+    }
+
+    @Test
+    void cancelDeletesRecordAndDueEntry() {
+        q.enqueue(Job.builder().id("a").delay(Duration.ofHours(1)).build());
+        q.cancel("a");
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "meta");
+        assertThat(meta("cancelled")).isEqualTo("1");
+    }
+
+    @Test
+    void purgeTakesItsLockAndDeletesRecordsAndIndexEntries() {
+        q.enqueue(Job.builder().id("a").build());
+        q.complete(q.claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0).lease());
+        RedisQueue rq = (RedisQueue) q;
+        RedisQueue.PurgeStep step = rq.purgeStep(0, 0, 60_000, "worker-1");
+        assertThat(step.done()).isEqualTo(1);
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "lock:purge", p + "meta");
+        assertThat(s(call("GET", p + "lock:purge"))).isEqualTo("worker-1");
+        RedisQueue.PurgeStep locked = rq.purgeStep(0, 0, 60_000, "worker-2");
+        assertThat(locked.lockedForMs()).isBetween(1L, 60_000L);
+        call("DEL", p + "lock:purge");
+    }
+}

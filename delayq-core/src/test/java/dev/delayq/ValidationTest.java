@@ -1,0 +1,141 @@
+package dev.delayq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.delayq.testkit.RedisExtension;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Every input check, with the message a user sees. */
+class ValidationTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = RedisExtension.shared();
+
+    private TestSupport t;
+    private Queue q;
+
+    @BeforeEach
+    void open() {
+        t = new TestSupport(REDIS.server(), REDIS.prefix());
+        q = t.queue(t.client(b -> b.maxPayloadBytes(1000)), "v");
+    }
+
+    @AfterEach
+    void close() {
+        t.close();
+    }
+
+    @Test
+    void emptyIdIsRejected() {
+        assertThatThrownBy(() -> Job.builder().id("").build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("job id must not be empty: use 1-512 bytes of UTF-8 text");
+    }
+
+    @Test
+    void overLongIdIsRejectedWithItsLength() {
+        assertThat(Job.builder().id("a".repeat(512)).build().id()).hasSize(512);
+        assertThatThrownBy(() -> Job.builder().id("é".repeat(257)).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("job id is 514 bytes long: the limit is 512 bytes of UTF-8");
+    }
+
+    @Test
+    void controlCharactersInIdsAreRejected() {
+        assertThatThrownBy(() -> Job.builder().id("a\nb").build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("job id 'a\\u000ab' contains the control character U+000A at index 1: control characters are not allowed");
+        assertThatThrownBy(() -> Job.builder().id("bad\uD800").build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unpaired surrogate");
+        // Braces, colons and stars are fine in ids: ids never become part of a key name.
+        assertThat(q.enqueue(Job.builder().id("{x}:*").build()).created()).isTrue();
+        assertThat(q.cancel("{x}:*").changed()).isTrue();
+    }
+
+    @Test
+    void payloadOverTheLimitIsRejectedAndNothingIsWritten() {
+        assertThat(q.enqueue(Job.builder().id("fits").payload(new byte[1000]).build()).created()).isTrue();
+        Job big = Job.builder().id("big").payload(new byte[1001]).build();
+        assertThatThrownBy(() -> q.enqueue(big)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("payload of job 'big' is 1001 bytes: the limit is 1000 bytes");
+        assertThatThrownBy(() -> q.enqueueAll(List.of(Job.builder().id("ok").build(), big)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(q.get("ok")).isEmpty();
+        assertThat(q.get("big")).isEmpty();
+        assertThat(q.cancel("fits").changed()).isTrue();
+    }
+
+    @Test
+    void negativeDelayIsRejected() {
+        assertThatThrownBy(() -> Job.builder().delay(Duration.ofMillis(-1)).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("delay is PT-0.001S: it must be zero or positive");
+        assertThatThrownBy(() -> q.reschedule("x", Duration.ofSeconds(-5))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("delay is PT-5S: it must be zero or positive");
+    }
+
+    @Test
+    void instantsOutsideYears1970To9999AreRejected() {
+        Instant tooLate = Instant.parse("+10000-01-01T00:00:00Z");
+        assertThatThrownBy(() -> Job.builder().runAt(tooLate).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("run-at instant is +10000-01-01T00:00:00Z: it must lie between 1970-01-01T00:00:00Z and "
+                        + "9999-12-31T23:59:59.999Z (year 9999)");
+        assertThatThrownBy(() -> Job.builder().runAt(Instant.parse("1969-12-31T23:59:59Z")).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must lie between 1970-01-01T00:00:00Z");
+        assertThat(Job.builder().runAt(Limits.MAX_DUE).build().runAt()).isEqualTo(Limits.MAX_DUE);
+    }
+
+    @Test
+    void maxAttemptsBelowOneIsRejected() {
+        assertThatThrownBy(() -> Job.builder().maxAttempts(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("max attempts is 0: it must be between 1 and 1000000");
+        assertThatThrownBy(() -> RetryPolicy.builder().maxAttempts(1_000_001).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("max attempts is 1000001: it must be between 1 and 1000000");
+    }
+
+    @Test
+    void queueNamesThatWouldBreakTheKeyLayoutAreRejected() {
+        DelayQ dq = t.client();
+        for (String bad : List.of("{q}", "a}b", "with space", "tab\there", "star*", "")) {
+            assertThatThrownBy(() -> dq.queue(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("queue name")
+                    .hasMessageContaining("A-Z a-z 0-9 . _ - :");
+        }
+        assertThatThrownBy(() -> dq.queue("x".repeat(129))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("use 1-128 characters");
+        assertThat(dq.queue("orders.eu-1:v2").name()).isEqualTo("orders.eu-1:v2");
+        assertThatThrownBy(() -> DelayQ.builder().redis(REDIS.uri()).prefix("a{b").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("key prefix 'a{b' is invalid");
+    }
+
+    @Test
+    void dedupeKeyNeedsATtl() {
+        assertThatThrownBy(() -> Job.builder().dedupe("k", Duration.ZERO).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("dedupe TTL is PT0S: it must be positive");
+        assertThatThrownBy(() -> Job.builder().dedupe("", Duration.ofHours(1)).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("dedupe key must not be empty: use 1-512 bytes of UTF-8 text");
+    }
+
+    @Test
+    void claimAndPolicyBoundsAreChecked() {
+        assertThatThrownBy(() -> ClaimOptions.of(1001, Duration.ofSeconds(1))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("claim batch size is 1001: it must be between 0 and 1000");
+        assertThatThrownBy(() -> ClaimOptions.of(1, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("lease is PT0S: it must be positive");
+        assertThatThrownBy(() -> RetryPolicy.builder().base(Duration.ofSeconds(10)).cap(Duration.ofSeconds(1)).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("backoff cap PT1S is shorter than the base PT10S: the cap must be at least the base");
+        assertThatThrownBy(() -> q.list(JobState.DONE, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("limit is 0: it must be between 1 and 10000");
+        assertThatThrownBy(() -> JobState.parse("finished")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown state 'finished': use scheduled, processing, done or dead");
+    }
+
+    @Test
+    void malformedRedisUriIsAnInputError() {
+        assertThatThrownBy(() -> DelayQ.connect("http://nope")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("redis URI 'http://nope' is invalid");
+    }
+}
