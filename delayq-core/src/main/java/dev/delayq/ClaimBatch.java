@@ -5,18 +5,34 @@ import java.util.List;
 /**
  * The result of one claim.
  *
- * @param jobs             jobs leased to the caller, in due order (equal due times in enqueue order)
- * @param serverTimeMillis Redis's clock when the claim ran (epoch ms)
- * @param nextWakeMillis   when fewer jobs than asked were claimed: the earliest next due time or lease
- *                         expiry (epoch ms, Redis clock), or {@link #NOTHING_PENDING}; {@link #NOT_COMPUTED}
- *                         when the batch was full (claim again when there is room)
- * @param recovered        expired leases returned to the due set by this call
- * @param recoveredDead    expired leases that had used their attempts and went to dead
+ * @param jobs                  jobs leased to the caller, in due order (equal due times in enqueue order)
+ * @param serverTimeMillis      Redis's clock when the claim ran (epoch ms)
+ * @param nextDueMillis         when fewer jobs than asked were claimed: the earliest due time still
+ *                              scheduled (epoch ms, Redis clock), or {@link #NONE}; {@link #NOT_COMPUTED}
+ *                              when the batch was full (claim again when there is room)
+ * @param nextLeaseExpiryMillis the earliest lease still held, this claim's included, or {@link #NONE};
+ *                              when it has passed, a claim would recover that job
+ * @param recovered             expired leases returned to the due set by this call
+ * @param recoveredDead         expired leases that had used their attempts and went to dead
  */
-public record ClaimBatch(List<ClaimedJob> jobs, long serverTimeMillis, long nextWakeMillis, int recovered,
-                         int recoveredDead) {
-    /** Nothing is scheduled or leased. */
-    public static final long NOTHING_PENDING = -1;
-    /** The batch was full, so the next wake time was not looked up. */
+public record ClaimBatch(List<ClaimedJob> jobs, long serverTimeMillis, long nextDueMillis, long nextLeaseExpiryMillis,
+                         int recovered, int recoveredDead) {
+    /** Nothing of that kind is pending. */
+    public static final long NONE = -1;
+    /** The batch was full, so the next due time was not looked up. */
     public static final long NOT_COMPUTED = -2;
+
+    /**
+     * The earliest of {@link #nextDueMillis()} and {@link #nextLeaseExpiryMillis()} (epoch ms, Redis clock),
+     * {@link #NONE} when nothing is scheduled or leased, {@link #NOT_COMPUTED} when the batch was full.
+     */
+    public long nextWakeMillis() {
+        if (nextDueMillis == NOT_COMPUTED) {
+            return NOT_COMPUTED;
+        }
+        if (nextDueMillis == NONE) {
+            return nextLeaseExpiryMillis;
+        }
+        return nextLeaseExpiryMillis == NONE ? nextDueMillis : Math.min(nextDueMillis, nextLeaseExpiryMillis);
+    }
 }

@@ -25,12 +25,12 @@ public record ClaimOptions(int max, Duration lease, Duration lookahead, RetryPol
         if (retryPolicy == null) {
             throw new IllegalArgumentException("retry policy must not be null");
         }
-        Validation.range("recover limit", recoverLimit, 0, MAX_BATCH);
+        Validation.range("recover limit", recoverLimit, 1, MAX_BATCH);
     }
 
     /** Lease up to {@code max} due jobs for {@code lease}, default retry policy, no lookahead. */
     public static ClaimOptions of(int max, Duration lease) {
-        return new ClaimOptions(max, lease, Duration.ZERO, RetryPolicy.defaults(), 100);
+        return new ClaimOptions(max, lease, Duration.ZERO, RetryPolicy.defaults(), 10);
     }
 
     /** The same options with another lookahead. */

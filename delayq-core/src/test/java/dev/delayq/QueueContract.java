@@ -83,6 +83,8 @@ abstract class QueueContract {
         assertThat(b.serverTimeMillis()).isBetween(before - 5, t.redisNow() + 5);
         assertThat(j.leaseUntilMillis()).isEqualTo(b.serverTimeMillis() + 30_000);
         assertThat(j.dueAtMillis()).isLessThanOrEqualTo(b.serverTimeMillis());
+        assertThat(b.nextDueMillis()).isEqualTo(ClaimBatch.NONE);
+        assertThat(b.nextLeaseExpiryMillis()).isEqualTo(j.leaseUntilMillis());
         assertThat(b.nextWakeMillis()).isEqualTo(j.leaseUntilMillis()); // nothing due: the lease is next
 
         assertThat(q.get(j.id())).get().satisfies(info -> {
@@ -106,7 +108,7 @@ abstract class QueueContract {
         assertThat(b.nextWakeMillis()).isEqualTo(due);
 
         Queue empty = t.queue(dq, "empty");
-        assertThat(empty.claim(claimOf(10)).nextWakeMillis()).isEqualTo(ClaimBatch.NOTHING_PENDING);
+        assertThat(empty.claim(claimOf(10)).nextWakeMillis()).isEqualTo(ClaimBatch.NONE);
     }
 
     @Test
@@ -444,7 +446,7 @@ abstract class QueueContract {
         assertThat(b.recovered()).isEqualTo(1);
         List<ClaimedJob> jobs = new ArrayList<>(b.jobs());
         if (jobs.isEmpty()) { // the 1 ms backoff had not passed within the same call
-            t.awaitRedisTime(b.nextWakeMillis());
+            t.awaitRedisTime(b.nextDueMillis());
             jobs = q.claim(claimOf(1)).jobs();
         }
         assertThat(jobs).extracting(ClaimedJob::attempt).containsExactly(2);

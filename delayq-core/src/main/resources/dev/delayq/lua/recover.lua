@@ -3,16 +3,12 @@
 -- KEYS[1] due zset   KEYS[2] leases zset   KEYS[3] jobs hash   KEYS[4] meta hash   KEYS[5] dead zset
 -- ARGV[1] max leases to recover   ARGV[2] backoff base ms   ARGV[3] backoff cap ms   ARGV[4] random seed
 -- ARGV[5] wake channel   ARGV[6] default max attempts (for records that carry 0)
--- Returns { recovered, dead, next_expiry (-1 when no lease is held) }
+-- Returns { recovered, dead, next_expiry (-1 when no lease is held; now when more are expired) }
 -- @include record
 -- @include notify
 -- @include recover
 redis.replicate_commands()
 math.randomseed(tonumber(ARGV[4]))
-local now = now_ms()
-local head_before = head_score(KEYS[1])
-local recovered, dead = recover_expired(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], now,
-  tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[6]))
-if recovered > 0 then publish_if_earlier(KEYS[1], ARGV[5], head_before) end
-local l = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-return { recovered, dead, l[2] and tonumber(l[2]) or -1 }
+local recovered, dead, next_expiry = recover_expired(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[5],
+  now_ms(), tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[6]))
+return { recovered, dead, next_expiry }
