@@ -1,0 +1,21 @@
+package dev.delayq;
+
+/**
+ * Runs one job. Return normally to complete it; throw to fail the attempt (retried with the worker's
+ * backoff while attempts remain); throw {@link NonRetryableException} to send it straight to dead; throw
+ * {@link RetryLaterException} to choose the retry delay.
+ *
+ * <p>Delivery is at-least-once: a job whose worker dies mid-run runs again after its lease expires, so
+ * side effects should be idempotent (key them by {@link JobContext#id()}; the fencing token
+ * {@link JobContext#token()} orders attempts).
+ */
+@FunctionalInterface
+public interface JobHandler {
+    /**
+     * Runs the job.
+     *
+     * @param job the job and its lease
+     * @throws Exception to fail this attempt
+     */
+    void handle(JobContext job) throws Exception;
+}

@@ -1,0 +1,274 @@
+package dev.delayq;
+
+import dev.delayq.internal.RedisQueue;
+import dev.delayq.internal.Validation;
+import dev.delayq.internal.worker.WorkerConfig;
+import dev.delayq.internal.worker.WorkerEngine;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Runs a {@link JobHandler} for every due job of a queue: at most {@code concurrency} at once, each on
+ * exactly one worker at a time, with its lease renewed while it runs and handed back on shutdown.
+ *
+ * <pre>{@code
+ * Worker worker = Worker.builder(dq.queue("orders"), job -> {
+ *             cancelUnpaidOrder(job.payloadUtf8());      // return = complete, throw = retry with backoff
+ *         })
+ *         .concurrency(16)
+ *         .leaseDuration(Duration.ofSeconds(30))
+ *         .retryPolicy(RetryPolicy.builder().maxAttempts(8).base(Duration.ofSeconds(2)).build())
+ *         .build()
+ *         .start();
+ * // ...
+ * worker.close(); // stops claiming, lets running jobs finish, hands back the rest
+ * }</pre>
+ *
+ * <p>Idle workers sleep until the next due time, woken early by a notice when an enqueue makes an earlier
+ * job the head of the queue; they cost Redis a claim per due time, not a poll per interval. Expired leases
+ * of dead workers are recovered inside claims. Done and dead jobs past retention are purged periodically
+ * by one worker per queue. Redis outages are survived with bounded backoff and logged once.
+ */
+public final class Worker implements AutoCloseable {
+    private final WorkerEngine engine;
+    private final String name;
+    private final String queue;
+    private final boolean shutdownHook;
+    private volatile Thread hook;
+    private volatile State state = State.NEW;
+
+    private enum State { NEW, RUNNING, CLOSED }
+
+    private Worker(WorkerEngine engine, String name, String queue, boolean shutdownHook) {
+        this.engine = engine;
+        this.name = name;
+        this.queue = queue;
+        this.shutdownHook = shutdownHook;
+    }
+
+    /**
+     * A builder for a worker running {@code handler} on the jobs of {@code queue}.
+     *
+     * @throws IllegalArgumentException when either is null or the queue is not from {@link DelayQ#queue}
+     */
+    public static Builder builder(Queue queue, JobHandler handler) {
+        return new Builder(queue, handler);
+    }
+
+    /**
+     * Starts claiming and running jobs.
+     *
+     * @return this worker
+     * @throws IllegalStateException when already started
+     */
+    public synchronized Worker start() {
+        if (state != State.NEW) {
+            throw new IllegalStateException("worker " + name + " was already started");
+        }
+        engine.start();
+        state = State.RUNNING;
+        if (shutdownHook) {
+            hook = new Thread(this::close, name + "-shutdown-hook");
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
+        return this;
+    }
+
+    /** The worker's name (logs, lock owner). */
+    public String name() {
+        return name;
+    }
+
+    /** The queue's name. */
+    public String queue() {
+        return queue;
+    }
+
+    /** Jobs leased and not yet acknowledged by Redis. */
+    public int inFlight() {
+        return engine.inFlight();
+    }
+
+    /** Whether it was started and not closed. */
+    public boolean isRunning() {
+        return state == State.RUNNING;
+    }
+
+    /**
+     * Graceful shutdown: stops claiming, lets running handlers finish within the shutdown grace period,
+     * then hands back the jobs still running (due again at once, attempt not counted; their handler threads
+     * are interrupted and their contexts report the lease lost), and waits for outstanding
+     * acknowledgements. Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+        if (state != State.RUNNING) {
+            state = State.CLOSED;
+            return;
+        }
+        state = State.CLOSED;
+        try {
+            engine.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Thread h = hook;
+        if (h != null && Thread.currentThread() != h) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(h);
+            } catch (IllegalStateException shuttingDown) {
+                // the JVM is already exiting
+            }
+        }
+    }
+
+    /** Builder of a {@link Worker}; every setting is validated by {@link #build()}. */
+    public static final class Builder {
+        private final RedisQueue queue;
+        private final JobHandler handler;
+        private int concurrency = 10;
+        private int batchSize = 100;
+        private Duration lease = Duration.ofSeconds(30);
+        private Duration lookahead = Duration.ZERO;
+        private RetryPolicy retryPolicy;
+        private Duration shutdownGrace = Duration.ofSeconds(10);
+        private Duration maxIdleSleep = Duration.ofSeconds(60);
+        private Duration purgeInterval = Duration.ofMinutes(5);
+        private Executor executor;
+        private WorkerMetrics metrics = WorkerMetrics.NONE;
+        private boolean shutdownHook;
+        private String name;
+
+        private Builder(Queue queue, JobHandler handler) {
+            if (!(queue instanceof RedisQueue rq)) {
+                throw new IllegalArgumentException("queue must come from DelayQ.queue(name), got " + queue);
+            }
+            if (handler == null) {
+                throw new IllegalArgumentException("handler must not be null");
+            }
+            this.queue = rq;
+            this.handler = handler;
+        }
+
+        /** Most handlers running at once (default 10, at most 10,000). */
+        public Builder concurrency(int concurrency) {
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        /** Most jobs leased per claim (default 100, at most 1,000); never more than free slots. */
+        public Builder batchSize(int batchSize) {
+            this.batchSize = batchSize;
+            return this;
+        }
+
+        /** Lease length (default 30 s, at least 100 ms); renewed every third of it while a job runs. */
+        public Builder leaseDuration(Duration lease) {
+            this.lease = lease;
+            return this;
+        }
+
+        /**
+         * Lease jobs due within this much of now, then start each exactly at its due time by Redis's clock
+         * (default zero: lease only due jobs). Lowers dispatch lag and claim calls for steady streams; must be
+         * under half the lease.
+         */
+        public Builder lookahead(Duration lookahead) {
+            this.lookahead = lookahead;
+            return this;
+        }
+
+        /** Backoff and default max attempts (default: the client's). */
+        public Builder retryPolicy(RetryPolicy policy) {
+            this.retryPolicy = policy;
+            return this;
+        }
+
+        /** How long {@link Worker#close()} lets running handlers finish (default 10 s). */
+        public Builder shutdownGrace(Duration grace) {
+            this.shutdownGrace = grace;
+            return this;
+        }
+
+        /**
+         * Longest sleep without claiming when nothing is due (default 60 s): a safety net in case a wake-up
+         * notice is lost; the worker wakes for due times and notices regardless.
+         */
+        public Builder maxIdleSleep(Duration sleep) {
+            this.maxIdleSleep = sleep;
+            return this;
+        }
+
+        /** How often done and dead jobs past retention are purged (default 5 min; zero disables). */
+        public Builder purgeInterval(Duration interval) {
+            this.purgeInterval = interval;
+            return this;
+        }
+
+        /** Runs handlers on this executor instead of a fixed pool of {@code concurrency} threads (e.g. virtual threads). */
+        public Builder executor(Executor executor) {
+            this.executor = executor;
+            return this;
+        }
+
+        /** Where measurements go (default: nowhere). */
+        public Builder metrics(WorkerMetrics metrics) {
+            this.metrics = metrics;
+            return this;
+        }
+
+        /** Close the worker gracefully when the JVM shuts down (default off). */
+        public Builder shutdownHook(boolean enabled) {
+            this.shutdownHook = enabled;
+            return this;
+        }
+
+        /** The worker's name in logs and locks (default host-pid-random). */
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * Validates the settings and builds the worker (not started).
+         *
+         * @throws IllegalArgumentException naming the invalid setting and what is allowed
+         */
+        public Worker build() {
+            Validation.range("concurrency", concurrency, 1, 10_000);
+            Validation.range("batch size", batchSize, 1, ClaimOptions.MAX_BATCH);
+            Validation.positive("lease duration", lease);
+            if (lease.toMillis() < 100) {
+                throw new IllegalArgumentException("lease duration is " + lease + ": it must be at least 100 ms");
+            }
+            Validation.delay("lookahead", lookahead);
+            if (lookahead.multipliedBy(2).compareTo(lease) >= 0) {
+                throw new IllegalArgumentException("lookahead " + lookahead + " must be under half the lease duration " + lease);
+            }
+            Validation.delay("shutdown grace", shutdownGrace);
+            Validation.positive("max idle sleep", maxIdleSleep);
+            Validation.delay("purge interval", purgeInterval);
+            if (metrics == null) {
+                throw new IllegalArgumentException("metrics must not be null (use WorkerMetrics.NONE)");
+            }
+            RetryPolicy policy = retryPolicy != null ? retryPolicy : queue.settings().retryPolicy();
+            String n = name != null ? name : defaultName();
+            WorkerConfig config = new WorkerConfig(n, concurrency, batchSize, lease, lookahead, policy, shutdownGrace,
+                    maxIdleSleep, purgeInterval, 10);
+            return new Worker(new WorkerEngine(queue, handler, executor, config, metrics), n, queue.name(), shutdownHook);
+        }
+
+        private static String defaultName() {
+            String host;
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (Exception e) {
+                host = "host";
+            }
+            long pid = ProcessHandle.current().pid();
+            return host + "-" + pid + "-" + Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.delayq;
+
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Receives the worker's measurements. The default does nothing; {@code dev.delayq.micrometer.MicrometerMetrics}
+ * publishes them to a Micrometer registry (Micrometer is an optional dependency). Calls come from worker
+ * threads and must not block.
+ */
+public interface WorkerMetrics {
+    /** Records nothing. */
+    WorkerMetrics NONE = new WorkerMetrics() {
+    };
+
+    /** Called once when a worker starts, with live views for gauges. */
+    default void bind(String queue, IntSupplier inFlight, Supplier<QueueStats> stats) {
+    }
+
+    /** {@code n} jobs were leased. */
+    default void claimed(String queue, int n) {
+    }
+
+    /** A handler started {@code lagMillis} after the job's due time. */
+    default void started(String queue, double lagMillis) {
+    }
+
+    /** A job completed; its handler ran for {@code nanos}. */
+    default void completed(String queue, long nanos) {
+    }
+
+    /** A handler failed after running for {@code nanos}. */
+    default void failed(String queue, long nanos) {
+    }
+
+    /** A failed job was rescheduled. */
+    default void retried(String queue) {
+    }
+
+    /** A job went to dead. */
+    default void dead(String queue) {
+    }
+
+    /** {@code n} expired leases were recovered by this worker. */
+    default void recovered(String queue, int n) {
+    }
+
+    /** A lease was lost, or a completion or failure was refused as stale. */
+    default void leaseLost(String queue) {
+    }
+
+    /** A Redis call of the worker failed ({@code operation}: claim, complete, fail, renew, purge). */
+    default void redisError(String queue, String operation) {
+    }
+}

@@ -1,0 +1,144 @@
+package dev.delayq.internal.worker;
+
+import dev.delayq.Ack;
+import dev.delayq.FailResult;
+import dev.delayq.Lease;
+import dev.delayq.WorkerMetrics;
+import dev.delayq.internal.RedisQueue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends handler outcomes to Redis. Completions are batched naturally: one complete script is in flight
+ * at a time and everything that finishes meanwhile goes into the next one (each job still checked against
+ * its own fencing token), so a busy worker acknowledges hundreds of jobs per call and an idle one
+ * acknowledges each at once. Failures go one by one. A call that fails is retried with backoff; the
+ * lease keeper keeps renewing the job meanwhile, so a pending acknowledgement never loses the job.
+ */
+final class Acker {
+    private static final Logger LOG = LoggerFactory.getLogger(Acker.class);
+    private static final int MAX_BATCH = 1000;
+
+    private final RedisQueue queue;
+    private final InFlight inFlight;
+    private final ScheduledExecutorService timer;
+    private final WorkerMetrics metrics;
+    private final int defaultMaxAttempts;
+    private final String worker;
+    private final OutageLog outage;
+    private final ConcurrentLinkedQueue<Running> pending = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private final AtomicInteger failing = new AtomicInteger();
+    private final Runnable progress;
+
+    Acker(RedisQueue queue, InFlight inFlight, ScheduledExecutorService timer, WorkerMetrics metrics, int defaultMaxAttempts,
+          String worker, Runnable progress) {
+        this.progress = progress;
+        this.queue = queue;
+        this.inFlight = inFlight;
+        this.timer = timer;
+        this.metrics = metrics;
+        this.defaultMaxAttempts = defaultMaxAttempts;
+        this.worker = worker;
+        this.outage = new OutageLog(LOG, "worker " + worker + " acknowledging jobs of " + queue.name());
+    }
+
+    void complete(Running r) {
+        pending.add(r);
+        flush();
+    }
+
+    private void flush() {
+        if (!busy.compareAndSet(false, true)) {
+            return;
+        }
+        List<Running> batch = new ArrayList<>();
+        Running r;
+        while (batch.size() < MAX_BATCH && (r = pending.poll()) != null) {
+            batch.add(r);
+        }
+        if (batch.isEmpty()) {
+            busy.set(false);
+            if (!pending.isEmpty()) {
+                flush();
+            }
+            return;
+        }
+        List<Lease> leases = new ArrayList<>(batch.size());
+        batch.forEach(j -> leases.add(j.lease()));
+        queue.completeAllAsync(leases).whenComplete((acks, e) -> {
+            if (e != null) {
+                metrics.redisError(queue.name(), "complete");
+                long wait = outage.failure(e);
+                pending.addAll(batch);
+                busy.set(false);
+                timer.schedule(this::flush, wait, TimeUnit.MILLISECONDS);
+                return;
+            }
+            outage.success();
+            for (int i = 0; i < batch.size(); i++) {
+                Running job = batch.get(i);
+                Ack ack = acks.get(i);
+                if (ack.applied()) {
+                    metrics.completed(queue.name(), job.finishedNanos - job.startNanos);
+                } else {
+                    metrics.leaseLost(queue.name());
+                    LOG.warn("worker {}: completion of {} in queue {} refused ({}): its lease was lost and the job "
+                            + "was or will be run again", worker, job, queue.name(), ack);
+                }
+                inFlight.remove(job);
+            }
+            busy.set(false);
+            progress.run();
+            flush();
+        });
+    }
+
+    void fail(Running r, String error, boolean retryable, Duration backoff) {
+        failing.incrementAndGet();
+        sendFail(r, error, retryable, backoff);
+    }
+
+    private void sendFail(Running r, String error, boolean retryable, Duration backoff) {
+        queue.failAsync(r.lease(), error, retryable, backoff, defaultMaxAttempts).whenComplete((res, e) -> {
+            if (e != null) {
+                metrics.redisError(queue.name(), "fail");
+                timer.schedule(() -> sendFail(r, error, retryable, backoff), outage.failure(e), TimeUnit.MILLISECONDS);
+                return;
+            }
+            outage.success();
+            if (res.outcome() == FailResult.Outcome.RETRY_SCHEDULED) {
+                metrics.retried(queue.name());
+            } else if (res.outcome() == FailResult.Outcome.DEAD) {
+                metrics.dead(queue.name());
+                LOG.warn("worker {}: {} in queue {} is dead after attempt {}/{}: {}", worker, r, queue.name(),
+                        r.attempt(), r.maxAttempts(), firstLine(error));
+            } else {
+                metrics.leaseLost(queue.name());
+                LOG.warn("worker {}: failure of {} in queue {} refused ({}): its lease was lost", worker, r, queue.name(),
+                        res.outcome());
+            }
+            inFlight.remove(r);
+            failing.decrementAndGet();
+            progress.run();
+        });
+    }
+
+    private static String firstLine(String s) {
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    /** Whether every outcome handed in has been acknowledged by Redis. */
+    boolean idle() {
+        return pending.isEmpty() && !busy.get() && failing.get() == 0;
+    }
+}

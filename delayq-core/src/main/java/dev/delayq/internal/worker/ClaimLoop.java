@@ -1,0 +1,216 @@
+package dev.delayq.internal.worker;
+
+import dev.delayq.ClaimBatch;
+import dev.delayq.ClaimOptions;
+import dev.delayq.ClaimedJob;
+import dev.delayq.WorkerMetrics;
+import dev.delayq.internal.RedisQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The worker's one claiming thread. It claims only as many jobs as it has free handler slots, then sleeps
+ * until the next due time that the claim reported (timed on the local monotonic clock against Redis's
+ * clock, not by a blocking command's timeout, which Redis checks only on its 10 Hz tick), until a slot
+ * frees up, or until a pub/sub notice says an earlier job became the head of the due set.
+ *
+ * <p>When nothing is scheduled it sleeps at most {@code maxIdleSleep}: a safety net should a notice be
+ * lost, kept long so that idle workers cost Redis almost nothing. Wake-ups for lease expiries (to recover
+ * a dead worker's jobs) get a random delay so that a fleet of idle workers does not stampede.
+ */
+final class ClaimLoop implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClaimLoop.class);
+    private static final long NO_NOTICE = Long.MAX_VALUE;
+    private static final long REFILL_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    private final RedisQueue queue;
+    private final WorkerConfig config;
+    private final Semaphore slots;
+    private final ServerClock clock;
+    private final Consumer<ClaimedJob> dispatch;
+    private final WorkerMetrics metrics;
+    private final OutageLog outage;
+    private final ClaimOptions options;
+    private final int refill;
+    /** Earliest head announced by a notice since the current claim was sent (Redis ms). */
+    private final AtomicLong noticedHead = new AtomicLong(NO_NOTICE);
+    private volatile Thread thread;
+    private volatile boolean stopping;
+    private long targetNanos;
+    private int needed = 1;
+    private long shortSinceNanos;
+
+    ClaimLoop(RedisQueue queue, WorkerConfig config, Semaphore slots, ServerClock clock, Consumer<ClaimedJob> dispatch,
+              WorkerMetrics metrics) {
+        this.queue = queue;
+        this.config = config;
+        this.slots = slots;
+        this.clock = clock;
+        this.dispatch = dispatch;
+        this.metrics = metrics;
+        this.outage = new OutageLog(LOG, "worker " + config.name() + " claiming from " + queue.name());
+        this.options = new ClaimOptions(1, config.lease(), config.lookahead(), config.retryPolicy(), config.recoverLimit());
+        // After a full batch (a backlog is waiting) claim again once a quarter of a batch is free, not
+        // after every single job: one script call then leases many jobs.
+        this.refill = Math.max(1, Math.min(config.batch(), config.concurrency()) / 4);
+        this.targetNanos = System.nanoTime();
+    }
+
+    void start(Thread t) {
+        thread = t;
+        t.start();
+    }
+
+    /** Wakes the loop: a slot was freed, a notice arrived, or it must stop. */
+    void wake() {
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** A notice: an earlier job (due at {@code headMillis}, Redis clock) is now the head of the due set. */
+    void onHead(long headMillis) {
+        noticedHead.accumulateAndGet(headMillis, Math::min);
+        wake();
+    }
+
+    /** The pub/sub connection was re-established: notices may have been missed, so claim now. */
+    void onReconnect() {
+        noticedHead.set(0);
+        wake();
+    }
+
+    void stop() {
+        stopping = true;
+        wake();
+    }
+
+    void join(long millis) throws InterruptedException {
+        Thread t = thread;
+        if (t != null) {
+            t.join(millis);
+        }
+    }
+
+    @Override
+    public void run() {
+        while (!stopping) {
+            try {
+                step();
+            } catch (Throwable e) { // the loop never dies: log with context, count, go on
+                LOG.error("worker {}: unexpected error in the claim loop of queue {}", config.name(), queue.name(), e);
+                metrics.redisError(queue.name(), "claim");
+                pause(TimeUnit.SECONDS.toNanos(1));
+            }
+        }
+    }
+
+    private void step() {
+        long head = noticedHead.get();
+        if (head != NO_NOTICE && clock.known()) {
+            targetNanos = Math.min(targetNanos, clock.nanosAt(head));
+        } else if (head != NO_NOTICE) {
+            targetNanos = System.nanoTime();
+        }
+        long now = System.nanoTime();
+        if (now - targetNanos < 0) {
+            pause(targetNanos - now);
+            return;
+        }
+        int free = slots.availablePermits();
+        if (free < needed) {
+            if (free == 0) {
+                shortSinceNanos = 0;
+                pause(config.maxIdleSleep().toNanos()); // a finishing job wakes us
+                return;
+            }
+            // Some slots are free but fewer than a refill: wait briefly for more, then take what there is,
+            // so slow jobs never leave a slot idle while a backlog waits.
+            if (shortSinceNanos == 0) {
+                shortSinceNanos = now;
+            }
+            long waited = now - shortSinceNanos;
+            if (waited < REFILL_WAIT_NANOS) {
+                pause(REFILL_WAIT_NANOS - waited);
+                return;
+            }
+        }
+        shortSinceNanos = 0;
+        int n = Math.min(config.batch(), free);
+        if (!slots.tryAcquire(n)) {
+            return;
+        }
+        noticedHead.set(NO_NOTICE);
+        ClaimBatch batch;
+        try {
+            batch = queue.claimAsync(options.withMax(n)).thenApply(b -> {
+                clock.sample(b.serverTimeMillis(), System.nanoTime());
+                return b;
+            }).join();
+        } catch (RuntimeException e) {
+            slots.release(n);
+            metrics.redisError(queue.name(), "claim");
+            targetNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(outage.failure(e));
+            needed = 1;
+            return;
+        }
+        outage.success();
+        slots.release(n - batch.jobs().size());
+        if (!batch.jobs().isEmpty()) {
+            metrics.claimed(queue.name(), batch.jobs().size());
+        }
+        if (batch.recovered() + batch.recoveredDead() > 0) {
+            metrics.recovered(queue.name(), batch.recovered() + batch.recoveredDead());
+            LOG.info("worker {}: recovered {} expired lease(s) in queue {} ({} to dead)", config.name(),
+                    batch.recovered() + batch.recoveredDead(), queue.name(), batch.recoveredDead());
+        }
+        for (ClaimedJob job : batch.jobs()) {
+            dispatch.accept(job);
+        }
+        plan(batch);
+    }
+
+    /** Chooses when to claim next from what the claim reported. */
+    private void plan(ClaimBatch b) {
+        long now = System.nanoTime();
+        long idle = now + jitter(config.maxIdleSleep().toNanos(), 0.1);
+        if (b.nextDueMillis() == ClaimBatch.NOT_COMPUTED) {
+            targetNanos = now; // more jobs are due: claim as soon as enough slots are free
+            needed = refill;
+            return;
+        }
+        needed = 1;
+        long target = idle;
+        if (b.nextDueMillis() >= 0) {
+            // Without lookahead, wake exactly at the due time; with it, that much earlier.
+            target = Math.min(target, clock.nanosAt(b.nextDueMillis()) - config.lookahead().toNanos());
+        }
+        if (b.nextLeaseExpiryMillis() >= 0) {
+            long expiry = clock.nanosAt(b.nextLeaseExpiryMillis());
+            target = Math.min(target, expiry + jitter(Math.min(TimeUnit.SECONDS.toNanos(1), config.lease().toNanos() / 10), 1.0));
+        }
+        long head = noticedHead.get();
+        if (head != NO_NOTICE) {
+            target = Math.min(target, clock.nanosAt(head));
+        }
+        targetNanos = target;
+    }
+
+    private static long jitter(long nanos, double fraction) {
+        long span = (long) (nanos * fraction);
+        return nanos - span + (span > 0 ? ThreadLocalRandom.current().nextLong(span + 1) : 0);
+    }
+
+    private void pause(long nanos) {
+        if (!stopping && nanos > 0) {
+            LockSupport.parkNanos(this, nanos);
+        }
+    }
+}

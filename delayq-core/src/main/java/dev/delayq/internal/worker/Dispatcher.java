@@ -1,0 +1,148 @@
+package dev.delayq.internal.worker;
+
+import dev.delayq.ClaimedJob;
+import dev.delayq.JobHandler;
+import dev.delayq.NonRetryableException;
+import dev.delayq.RetryLaterException;
+import dev.delayq.RetryPolicy;
+import dev.delayq.WorkerMetrics;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs claimed jobs on the executor: waits for a job's due time when it was leased ahead (never starting it
+ * before Redis's clock reaches it), calls the handler, frees the slot, and routes the outcome (complete,
+ * retry, dead) to the {@link Acker}. A handler that throws never harms the worker.
+ */
+final class Dispatcher {
+    private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+    private static final int SUMMARY_FRAMES = 5;
+
+    private final String queue;
+    private final JobHandler handler;
+    private final Executor executor;
+    private final Semaphore slots;
+    private final ServerClock clock;
+    private final InFlight inFlight;
+    private final Acker acker;
+    private final RetryPolicy policy;
+    private final WorkerMetrics metrics;
+    private final Runnable slotFreed;
+    private final Consumer<Running> handBack;
+    private final String worker;
+
+    Dispatcher(String queue, JobHandler handler, Executor executor, Semaphore slots, ServerClock clock, InFlight inFlight,
+               Acker acker, RetryPolicy policy, WorkerMetrics metrics, Runnable slotFreed, Consumer<Running> handBack,
+               String worker) {
+        this.queue = queue;
+        this.handler = handler;
+        this.executor = executor;
+        this.slots = slots;
+        this.clock = clock;
+        this.inFlight = inFlight;
+        this.acker = acker;
+        this.policy = policy;
+        this.metrics = metrics;
+        this.slotFreed = slotFreed;
+        this.handBack = handBack;
+        this.worker = worker;
+    }
+
+    void dispatch(ClaimedJob job) {
+        Running r = new Running(queue, job, System.nanoTime());
+        inFlight.add(r);
+        try {
+            executor.execute(() -> run(r));
+        } catch (RejectedExecutionException e) {
+            LOG.warn("worker {}: executor refused {}; handing it back", worker, r);
+            freeSlot();
+            handBack.accept(r);
+        }
+    }
+
+    private void run(Running r) {
+        Outcome outcome;
+        try {
+            if (!awaitDue(r)) {
+                return; // handed back before it was due (shutdown)
+            }
+            r.thread = Thread.currentThread();
+            r.startNanos = System.nanoTime();
+            r.started = true;
+            metrics.started(queue, Math.max(0, clock.nowMillis() - r.job.dueAtMillis()));
+            outcome = invoke(r);
+        } finally {
+            r.thread = null;
+            r.finishedNanos = System.nanoTime();
+            r.finished = true;
+            Thread.interrupted(); // never hand an interrupted thread back to the pool
+            freeSlot();
+        }
+        if (r.released) {
+            return; // handed back at shutdown: its outcome would be refused
+        }
+        if (outcome.error == null) {
+            acker.complete(r);
+        } else {
+            metrics.failed(queue, r.finishedNanos - r.startNanos);
+            acker.fail(r, outcome.error, outcome.retryable, outcome.backoff);
+        }
+    }
+
+    private boolean awaitDue(Running r) {
+        if (!clock.known()) {
+            return !r.released;
+        }
+        long dueNanos = clock.nanosAt(r.job.dueAtMillis());
+        long wait;
+        while (!r.released && (wait = dueNanos - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(this, wait);
+        }
+        return !r.released;
+    }
+
+    private Outcome invoke(Running r) {
+        try {
+            handler.handle(r);
+            return Outcome.OK;
+        } catch (NonRetryableException e) {
+            return new Outcome(summary(e), false, Duration.ZERO);
+        } catch (RetryLaterException e) {
+            return new Outcome(summary(e), true, e.delay());
+        } catch (Throwable e) {
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("worker {}: handler failed on {} in queue {}", worker, r, queue, e);
+            }
+            return new Outcome(summary(e), true, Duration.ofMillis(policy.backoffMillis(r.attempt(),
+                    java.util.concurrent.ThreadLocalRandom.current().nextDouble())));
+        }
+    }
+
+    private void freeSlot() {
+        slots.release();
+        slotFreed.run();
+    }
+
+    /** The error summary kept with the job: the exception, its first frames and its causes. */
+    static String summary(Throwable e) {
+        StringBuilder b = new StringBuilder(e.toString());
+        StackTraceElement[] frames = e.getStackTrace();
+        for (int i = 0; i < Math.min(SUMMARY_FRAMES, frames.length); i++) {
+            b.append("\n\tat ").append(frames[i]);
+        }
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            b.append("\nCaused by: ").append(c);
+        }
+        return b.toString();
+    }
+
+    private record Outcome(String error, boolean retryable, Duration backoff) {
+        static final Outcome OK = new Outcome(null, false, Duration.ZERO);
+    }
+}

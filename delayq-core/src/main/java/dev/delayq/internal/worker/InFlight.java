@@ -1,0 +1,42 @@
+package dev.delayq.internal.worker;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** The jobs this worker holds a lease on, keyed by fencing token, from claim until Redis acknowledges them. */
+final class InFlight {
+    private final ConcurrentHashMap<Long, Running> jobs = new ConcurrentHashMap<>();
+
+    void add(Running r) {
+        jobs.put(r.token(), r);
+    }
+
+    void remove(Running r) {
+        jobs.remove(r.token(), r);
+    }
+
+    int size() {
+        return jobs.size();
+    }
+
+    boolean isEmpty() {
+        return jobs.isEmpty();
+    }
+
+    /** Jobs whose lease is still held (neither lost nor handed back). */
+    List<Running> held() {
+        List<Running> out = new ArrayList<>(jobs.size());
+        for (Running r : jobs.values()) {
+            if (!r.lost && !r.released) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /** Every job, whatever its state. */
+    List<Running> all() {
+        return new ArrayList<>(jobs.values());
+    }
+}

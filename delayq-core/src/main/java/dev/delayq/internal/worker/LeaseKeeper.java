@@ -1,0 +1,120 @@
+package dev.delayq.internal.worker;
+
+import dev.delayq.Ack;
+import dev.delayq.Lease;
+import dev.delayq.RenewResult;
+import dev.delayq.WorkerMetrics;
+import dev.delayq.internal.RedisQueue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Renews the lease of every job the worker holds, all in one script call per tick (a third of the lease
+ * length), so a job that runs for many lease lengths is never recovered while it runs. A refused renewal
+ * means the job was recovered and may run elsewhere: its context is marked lost so the handler can stop,
+ * and its completion will be refused. When Redis cannot be reached, a job whose lease has passed by the
+ * estimated Redis clock is marked lost too.
+ */
+final class LeaseKeeper {
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
+
+    private final RedisQueue queue;
+    private final InFlight inFlight;
+    private final ServerClock clock;
+    private final Duration lease;
+    private final WorkerMetrics metrics;
+    private final String worker;
+    private final OutageLog outage;
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private ScheduledFuture<?> task;
+
+    LeaseKeeper(RedisQueue queue, InFlight inFlight, ServerClock clock, Duration lease, WorkerMetrics metrics, String worker) {
+        this.queue = queue;
+        this.inFlight = inFlight;
+        this.clock = clock;
+        this.lease = lease;
+        this.metrics = metrics;
+        this.worker = worker;
+        this.outage = new OutageLog(LOG, "worker " + worker + " renewing leases in " + queue.name());
+    }
+
+    void start(ScheduledExecutorService timer) {
+        long every = Math.max(10, lease.toMillis() / 3);
+        task = timer.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    void stop() {
+        if (task != null) {
+            task.cancel(false);
+        }
+    }
+
+    private void tick() {
+        try {
+            renew();
+        } catch (Throwable e) { // a scheduled task that throws stops forever: never let it
+            busy.set(false);
+            LOG.error("worker {}: unexpected error renewing leases in queue {}", worker, queue.name(), e);
+        }
+    }
+
+    private void renew() {
+        if (!busy.compareAndSet(false, true)) {
+            return; // the previous renewal has not answered yet
+        }
+        List<Running> held = inFlight.held();
+        if (held.isEmpty()) {
+            busy.set(false);
+            return;
+        }
+        List<Lease> leases = new ArrayList<>(held.size());
+        held.forEach(r -> leases.add(r.lease()));
+        queue.renewAsync(leases, lease).whenComplete((res, e) -> {
+            try {
+                if (e != null) {
+                    metrics.redisError(queue.name(), "renew");
+                    outage.failure(e);
+                    double now = clock.nowMillis();
+                    for (Running r : held) {
+                        if (!r.finished && now > r.leaseUntilMillis) {
+                            lose(r, "could not be renewed before it expired");
+                        }
+                    }
+                    return;
+                }
+                outage.success();
+                apply(held, res);
+            } finally {
+                busy.set(false);
+            }
+        });
+    }
+
+    private void apply(List<Running> held, RenewResult res) {
+        for (int i = 0; i < held.size(); i++) {
+            Running r = held.get(i);
+            if (res.acks().get(i) == Ack.OK) {
+                r.leaseUntilMillis = res.leaseUntilMillis();
+            } else if (!r.finished) {
+                // A finished job's acknowledgement may have landed first; only a running one has lost its lease.
+                lose(r, "was refused (" + res.acks().get(i) + ")");
+            }
+        }
+    }
+
+    private void lose(Running r, String why) {
+        if (!r.lost) {
+            r.markLost();
+            metrics.leaseLost(queue.name());
+            LOG.warn("worker {}: lease of {} in queue {} {}: the job may run elsewhere; its handler should stop",
+                    worker, r, queue.name(), why);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package dev.delayq.internal.worker;
+
+import dev.delayq.ClaimedJob;
+import dev.delayq.JobContext;
+import dev.delayq.Lease;
+import java.time.Instant;
+
+/** A job this worker holds, from claim to acknowledgement; the handler sees it as its {@link JobContext}. */
+final class Running implements JobContext {
+    final ClaimedJob job;
+    final String queue;
+    final long claimedNanos;
+    volatile long leaseUntilMillis;
+    volatile boolean lost;
+    volatile boolean released;
+    volatile boolean started;
+    volatile boolean finished;
+    volatile long startNanos;
+    volatile long finishedNanos;
+    volatile Thread thread;
+
+    Running(String queue, ClaimedJob job, long claimedNanos) {
+        this.queue = queue;
+        this.job = job;
+        this.claimedNanos = claimedNanos;
+        this.leaseUntilMillis = job.leaseUntilMillis();
+    }
+
+    Lease lease() {
+        return job.lease();
+    }
+
+    void markLost() {
+        lost = true;
+    }
+
+    @Override
+    public String queue() {
+        return queue;
+    }
+
+    @Override
+    public String id() {
+        return job.id();
+    }
+
+    @Override
+    public byte[] payload() {
+        return job.payload();
+    }
+
+    @Override
+    public String payloadUtf8() {
+        return job.payloadUtf8();
+    }
+
+    @Override
+    public int attempt() {
+        return job.attempt();
+    }
+
+    @Override
+    public int maxAttempts() {
+        return job.maxAttempts();
+    }
+
+    @Override
+    public Instant dueAt() {
+        return job.dueAt();
+    }
+
+    @Override
+    public long token() {
+        return job.token();
+    }
+
+    @Override
+    public String lastError() {
+        return job.lastError();
+    }
+
+    @Override
+    public boolean leaseLost() {
+        return lost || released;
+    }
+
+    @Override
+    public String toString() {
+        return "job '" + job.id() + "' (attempt " + job.attempt() + ", token " + job.token() + ")";
+    }
+}

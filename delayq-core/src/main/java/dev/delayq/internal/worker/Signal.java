@@ -1,0 +1,30 @@
+package dev.delayq.internal.worker;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/** A condition to wait on with a deadline, signalled whenever the state it guards may have changed. */
+final class Signal {
+    private final Object monitor = new Object();
+
+    void signal() {
+        synchronized (monitor) {
+            monitor.notifyAll();
+        }
+    }
+
+    /** Waits until {@code done} holds or the deadline passes; returns whether it holds. */
+    boolean awaitUntil(BooleanSupplier done, long deadlineNanos) throws InterruptedException {
+        synchronized (monitor) {
+            while (!done.getAsBoolean()) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                // The timeout only bounds a missed notify; progress is signalled.
+                TimeUnit.NANOSECONDS.timedWait(monitor, Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
+            }
+            return true;
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package dev.delayq.internal.worker;
+
+import dev.delayq.Ack;
+import dev.delayq.JobHandler;
+import dev.delayq.Lease;
+import dev.delayq.WorkerMetrics;
+import dev.delayq.internal.RedisBackend;
+import dev.delayq.internal.RedisQueue;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wires a worker's parts (claim loop, dispatcher, acker, lease keeper, maintenance, wake-up subscription)
+ * and runs its graceful shutdown.
+ */
+public final class WorkerEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerEngine.class);
+
+    private final RedisQueue queue;
+    private final WorkerConfig config;
+    private final WorkerMetrics metrics;
+    private final Semaphore slots;
+    private final ServerClock clock = new ServerClock();
+    private final InFlight inFlight = new InFlight();
+    private final ScheduledExecutorService timer;
+    private final ExecutorService ownExecutor;
+    private final ClaimLoop claimLoop;
+    private final LeaseKeeper leaseKeeper;
+    private final Maintenance maintenance;
+    private final Acker acker;
+    private final Thread loopThread;
+    private final Signal progress = new Signal();
+    private AutoCloseable subscription;
+
+    public WorkerEngine(RedisQueue queue, JobHandler handler, Executor executor, WorkerConfig config, WorkerMetrics metrics) {
+        this.queue = queue;
+        this.config = config;
+        this.metrics = metrics;
+        this.slots = new Semaphore(config.concurrency());
+        this.timer = new ScheduledThreadPoolExecutor(1, threads(config.name() + "-timer", true));
+        this.ownExecutor = executor == null
+                ? Executors.newFixedThreadPool(config.concurrency(), threads(config.name() + "-handler", false)) : null;
+        this.acker = new Acker(queue, inFlight, timer, metrics, config.retryPolicy().maxAttempts(), config.name(),
+                progress::signal);
+        ClaimLoop[] loop = new ClaimLoop[1];
+        Dispatcher dispatcher = new Dispatcher(queue.name(), handler, executor != null ? executor : ownExecutor, slots, clock,
+                inFlight, acker, config.retryPolicy(), metrics, () -> {
+                    loop[0].wake();
+                    progress.signal();
+                }, this::handBack, config.name());
+        this.claimLoop = new ClaimLoop(queue, config, slots, clock, dispatcher::dispatch, metrics);
+        loop[0] = claimLoop;
+        this.leaseKeeper = new LeaseKeeper(queue, inFlight, clock, config.lease(), metrics, config.name());
+        this.maintenance = new Maintenance(queue, config.purgeInterval(), metrics, config.name());
+        this.loopThread = threads(config.name() + "-claim", false).newThread(claimLoop);
+    }
+
+    private static ThreadFactory threads(String name, boolean daemon) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(daemon);
+            return t;
+        };
+    }
+
+    /** Subscribes to wake-up notices, then starts claiming, renewing and purging. */
+    public void start() {
+        metrics.bind(queue.name(), inFlight::size, queue::stats);
+        subscription = queue.backend().subscribe(queue.keys().wakeChannel(), new RedisBackend.Subscriber() {
+            @Override
+            public void onMessage(byte[] message) {
+                try {
+                    claimLoop.onHead(Long.parseLong(new String(message, StandardCharsets.US_ASCII)));
+                } catch (NumberFormatException e) {
+                    claimLoop.onReconnect();
+                }
+            }
+
+            @Override
+            public void onReconnect() {
+                claimLoop.onReconnect();
+            }
+        });
+        leaseKeeper.start(timer);
+        maintenance.start(timer);
+        claimLoop.start(loopThread);
+        LOG.info("worker {} started on queue {} (concurrency {}, batch {}, lease {})", config.name(), queue.name(),
+                config.concurrency(), config.batch(), config.lease());
+    }
+
+    /** Jobs leased and not yet acknowledged. */
+    public int inFlight() {
+        return inFlight.size();
+    }
+
+    /**
+     * Stops claiming; lets running handlers finish within the grace period; hands back (due again at once,
+     * attempt not counted) jobs whose handlers are still running then, or that were leased ahead and not
+     * started; waits for acknowledgements; stops the background tasks.
+     */
+    public void close() throws InterruptedException {
+        claimLoop.stop();
+        closeQuietly(subscription);
+        claimLoop.join(config.lease().toMillis() + 10_000);
+        handBackNotStarted();
+        progress.awaitUntil(() -> running() == 0, System.nanoTime() + config.shutdownGrace().toNanos());
+        List<Running> unfinished = new ArrayList<>();
+        for (Running r : inFlight.all()) {
+            if (!r.finished && !r.released) {
+                unfinished.add(r);
+            }
+        }
+        if (!unfinished.isEmpty()) {
+            LOG.warn("worker {}: {} job(s) of queue {} still running after the {} grace period: handing them back",
+                    config.name(), unfinished.size(), queue.name(), config.shutdownGrace());
+            handBack(unfinished);
+            unfinished.forEach(r -> {
+                Thread t = r.thread;
+                if (t != null) {
+                    t.interrupt();
+                }
+            });
+        }
+        if (!progress.awaitUntil(acker::idle, System.nanoTime() + TimeUnit.SECONDS.toNanos(10))) {
+            LOG.warn("worker {}: some outcomes of queue {} were not acknowledged by Redis before shutdown; those jobs "
+                    + "return when their leases expire", config.name(), queue.name());
+        }
+        leaseKeeper.stop();
+        maintenance.stop();
+        timer.shutdownNow();
+        if (ownExecutor != null) {
+            ownExecutor.shutdownNow();
+        }
+        LOG.info("worker {} stopped on queue {}", config.name(), queue.name());
+    }
+
+    private long running() {
+        return inFlight.all().stream().filter(r -> r.started && !r.finished && !r.released).count();
+    }
+
+    private void handBackNotStarted() {
+        List<Running> waiting = new ArrayList<>();
+        for (Running r : inFlight.all()) {
+            if (!r.started && !r.released) {
+                waiting.add(r);
+            }
+        }
+        handBack(waiting);
+    }
+
+    private void handBack(Running r) {
+        handBack(List.of(r));
+    }
+
+    private void handBack(List<Running> jobs) {
+        if (jobs.isEmpty()) {
+            return;
+        }
+        jobs.forEach(r -> r.released = true);
+        List<Lease> leases = new ArrayList<>(jobs.size());
+        jobs.forEach(r -> leases.add(r.lease()));
+        try {
+            List<Ack> acks = queue.release(leases);
+            for (int i = 0; i < jobs.size(); i++) {
+                if (acks.get(i) != Ack.OK) {
+                    LOG.debug("worker {}: hand-back of {} refused ({})", config.name(), jobs.get(i), acks.get(i));
+                }
+                inFlight.remove(jobs.get(i));
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("worker {}: could not hand back {} job(s) of queue {} ({}); they return when their leases expire",
+                    config.name(), jobs.size(), queue.name(), e.getMessage());
+        }
+        claimLoop.wake();
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.debug("closing the wake-up subscription failed", e);
+        }
+    }
+}

@@ -1,0 +1,323 @@
+package dev.delayq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.delayq.micrometer.MicrometerMetrics;
+import dev.delayq.testkit.RedisExtension;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The worker runtime's behaviour; subclasses run it on a single node and (later) a cluster. */
+abstract class WorkerContract {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final RetryPolicy QUICK = RetryPolicy.builder().maxAttempts(3).base(Duration.ofMillis(100))
+            .cap(Duration.ofMillis(100)).build();
+
+    TestSupport t;
+    DelayQ dq;
+    Queue q;
+    final List<Worker> workers = new CopyOnWriteArrayList<>();
+
+    abstract RedisExtension redis();
+
+    @BeforeEach
+    void open() {
+        t = new TestSupport(redis().server(), redis().prefix());
+        dq = t.client();
+        q = t.queue(dq, "w");
+    }
+
+    @AfterEach
+    void closeAll() {
+        workers.forEach(Worker::close);
+        t.close();
+    }
+
+    Worker start(Worker.Builder b) {
+        Worker w = b.build();
+        workers.add(w);
+        return w.start();
+    }
+
+    private void awaitDone(long n) {
+        Awaitility.await().atMost(WAIT).until(() -> q.stats().done() >= n);
+    }
+
+    @Test
+    void fourWorkersOfConcurrencyEightRunTwentyThousandJobsEachOnceNeverAboveTheCap() {
+        int jobs = 20_000;
+        List<Job> batch = new ArrayList<>(jobs);
+        for (int i = 0; i < jobs; i++) {
+            batch.add(Job.builder().id("j" + i).build());
+        }
+        q.enqueueAll(batch);
+        TestSupport.ClaimLedger ledger = new TestSupport.ClaimLedger();
+        List<AtomicInteger> maxRunning = new ArrayList<>();
+        for (int w = 0; w < 4; w++) {
+            AtomicInteger running = new AtomicInteger();
+            AtomicInteger max = new AtomicInteger();
+            maxRunning.add(max);
+            start(Worker.builder(q, job -> {
+                int now = running.incrementAndGet();
+                max.accumulateAndGet(now, Math::max);
+                ledger.record(job.id());
+                running.decrementAndGet();
+            }).concurrency(8).name("w" + w));
+        }
+        awaitDone(jobs);
+        assertThat(ledger.distinct()).isEqualTo(jobs);
+        assertThat(ledger.duplicates()).isEmpty();
+        assertThat(maxRunning).allMatch(m -> m.get() <= 8);
+        QueueStats s = q.stats();
+        assertThat(s.scheduled() + s.processing()).isZero();
+        assertThat(s.total("claimed")).isEqualTo(jobs);
+    }
+
+    @Test
+    void slowHandlersNeverExceedTheConcurrencyCap() {
+        for (int i = 0; i < 60; i++) {
+            q.enqueue(Job.builder().id("s" + i).build());
+        }
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger max = new AtomicInteger();
+        start(Worker.builder(q, job -> {
+            max.accumulateAndGet(running.incrementAndGet(), Math::max);
+            TimeUnit.MILLISECONDS.sleep(20);
+            running.decrementAndGet();
+        }).concurrency(5).batchSize(100));
+        awaitDone(60);
+        assertThat(max.get()).isBetween(2, 5);
+    }
+
+    @Test
+    void failingHandlersRetryWithBackoffThenSucceed() {
+        q.enqueue(Job.builder().id("flaky").build());
+        List<Long> starts = new CopyOnWriteArrayList<>();
+        start(Worker.builder(q, job -> {
+            starts.add(t.redisNow());
+            if (job.attempt() < 3) {
+                throw new IllegalStateException("downstream unavailable (attempt " + job.attempt() + ")");
+            }
+        }).retryPolicy(QUICK));
+        awaitDone(1);
+        JobInfo info = q.get("flaky").orElseThrow();
+        assertThat(info.attempt()).isEqualTo(3);
+        assertThat(info.lastError()).startsWith("java.lang.IllegalStateException: downstream unavailable (attempt 2)")
+                .contains("\n\tat ");
+        assertThat(starts).hasSize(3);
+        assertThat(starts.get(1) - starts.get(0)).isGreaterThanOrEqualTo(100);
+        assertThat(starts.get(2) - starts.get(1)).isGreaterThanOrEqualTo(100);
+        assertThat(q.stats().total("retried")).isEqualTo(2);
+    }
+
+    @Test
+    void nonRetryableErrorsGoStraightToDeadAndExhaustedJobsDieToo() {
+        q.enqueue(Job.builder().id("poison").build());
+        q.enqueue(Job.builder().id("hopeless").maxAttempts(2).build());
+        start(Worker.builder(q, job -> {
+            if (job.id().equals("poison")) {
+                throw new NonRetryableException("order 42 does not exist");
+            }
+            throw new RuntimeException("always");
+        }).retryPolicy(QUICK));
+        Awaitility.await().atMost(WAIT).until(() -> q.stats().dead() == 2);
+        JobInfo poison = q.get("poison").orElseThrow();
+        assertThat(poison.attempt()).isEqualTo(1);
+        assertThat(poison.lastError()).startsWith("dev.delayq.NonRetryableException: order 42 does not exist");
+        assertThat(q.get("hopeless").orElseThrow().attempt()).isEqualTo(2); // the job's own max beats the policy's 3
+    }
+
+    @Test
+    void aHandlerCanAskForItsRetryDelay() {
+        q.enqueue(Job.builder().id("later").build());
+        List<JobContext> seen = new CopyOnWriteArrayList<>();
+        List<Long> failedAt = new CopyOnWriteArrayList<>();
+        start(Worker.builder(q, job -> {
+            seen.add(job);
+            if (job.attempt() == 1) {
+                failedAt.add(t.redisNow());
+                throw new RetryLaterException(Duration.ofMillis(700), "rate limited, retry in 700 ms");
+            }
+        }).retryPolicy(QUICK));
+        awaitDone(1);
+        assertThat(seen).hasSize(2);
+        assertThat(seen.get(1).dueAt().toEpochMilli() - failedAt.get(0)).isGreaterThanOrEqualTo(700);
+        assertThat(seen.get(1).lastError()).startsWith("dev.delayq.RetryLaterException: rate limited");
+    }
+
+    @Test
+    void aJobRunningForTenLeaseLengthsRunsExactlyOnce() {
+        q.enqueue(Job.builder().id("long").build());
+        AtomicInteger runs = new AtomicInteger();
+        List<Boolean> lost = new CopyOnWriteArrayList<>();
+        JobHandler slow = job -> {
+            runs.incrementAndGet();
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3000);
+            while (System.nanoTime() < end) {
+                TimeUnit.MILLISECONDS.sleep(50);
+                job.ensureLease();
+            }
+            lost.add(job.leaseLost());
+        };
+        start(Worker.builder(q, slow).leaseDuration(Duration.ofMillis(300)).name("a"));
+        start(Worker.builder(q, slow).leaseDuration(Duration.ofMillis(300)).name("b"));
+        awaitDone(1);
+        assertThat(runs.get()).isEqualTo(1);
+        assertThat(lost).containsExactly(false);
+        JobInfo info = q.get("long").orElseThrow();
+        assertThat(info.attempt()).isEqualTo(1);
+        assertThat(info.lastError()).isNull();
+    }
+
+    @Test
+    void aLostLeaseIsReportedToTheHandlerAndItsCompletionIsRefused() {
+        q.enqueue(Job.builder().id("victim").build());
+        CountDownLatch firstRunSawLoss = new CountDownLatch(1);
+        Map<Integer, Boolean> completedNormally = new ConcurrentHashMap<>();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        start(Worker.builder(q, job -> {
+            if (job.attempt() == 1) {
+                Awaitility.await().atMost(WAIT).until(job::leaseLost);
+                firstRunSawLoss.countDown();
+            }
+            completedNormally.put(job.attempt(), true); // returns normally: asks to complete
+        }).concurrency(2).leaseDuration(Duration.ofMillis(600)).retryPolicy(QUICK).metrics(new MicrometerMetrics(registry)));
+
+        Awaitility.await().atMost(WAIT).until(() -> q.get("victim").orElseThrow().state() == JobState.PROCESSING);
+        // Another party takes the job away: its lease is made to look expired and is recovered.
+        t.server().call("ZADD", t.prefix() + ":{w}:leases", "1", "victim");
+        assertThat(q.recover(10, QUICK).recovered()).isEqualTo(1);
+
+        awaitDone(1);
+        assertThat(firstRunSawLoss.getCount()).isZero();
+        assertThat(completedNormally).containsOnlyKeys(1, 2);
+        JobInfo info = q.get("victim").orElseThrow();
+        assertThat(info.attempt()).isEqualTo(2);
+        assertThat(q.stats().total("completed")).isEqualTo(1); // the first run's completion was refused
+        Awaitility.await().atMost(WAIT).until(() -> registry.counter("delayq.leases.lost", "queue", "w").count() >= 1);
+    }
+
+    @Test
+    void anEarlierJobWakesASleepingWorkerAtOnce() {
+        q.enqueue(Job.builder().id("in-an-hour").delay(Duration.ofHours(1)).build());
+        List<Long> started = new CopyOnWriteArrayList<>();
+        long claimsBefore = evalshaCalls();
+        start(Worker.builder(q, job -> started.add(t.redisNow())).maxIdleSleep(Duration.ofHours(2)));
+        // The worker has claimed once and learned that the head is an hour away: it sleeps toward it.
+        Awaitility.await().atMost(WAIT).until(() -> evalshaCalls() > claimsBefore);
+        long enqueuedAt = t.redisNow();
+        q.enqueue(Job.builder().id("soon").delay(Duration.ofMillis(50)).build());
+        Awaitility.await().atMost(WAIT).until(() -> !started.isEmpty());
+        assertThat(started.get(0)).isLessThan(enqueuedAt + Duration.ofHours(1).toMillis());
+        assertThat(q.get("soon").orElseThrow().state()).isEqualTo(JobState.DONE);
+        assertThat(q.get("in-an-hour").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+    }
+
+    private long evalshaCalls() {
+        String line = t.server().info("commandstats").getOrDefault("cmdstat_evalsha", "calls=0,");
+        return Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(',', line.indexOf("calls="))));
+    }
+
+    @Test
+    void closeHandsBackUnfinishedJobsAtOnceAndLetsQuickOnesFinish() throws Exception {
+        for (String id : List.of("quick-1", "quick-2", "stuck-1", "stuck-2")) {
+            q.enqueue(Job.builder().id(id).build());
+        }
+        CountDownLatch allStarted = new CountDownLatch(4);
+        AtomicInteger interrupted = new AtomicInteger();
+        Worker w = start(Worker.builder(q, job -> {
+            allStarted.countDown();
+            if (job.id().startsWith("stuck")) {
+                try {
+                    TimeUnit.HOURS.sleep(1);
+                } catch (InterruptedException e) {
+                    interrupted.incrementAndGet();
+                    throw e;
+                }
+            } else {
+                allStarted.await(10, TimeUnit.SECONDS);
+            }
+        }).concurrency(4).shutdownGrace(Duration.ofMillis(300)));
+        assertThat(allStarted.await(30, TimeUnit.SECONDS)).isTrue();
+        long closeAt = t.redisNow();
+        w.close();
+        assertThat(q.get("quick-1").orElseThrow().state()).isEqualTo(JobState.DONE);
+        assertThat(q.get("quick-2").orElseThrow().state()).isEqualTo(JobState.DONE);
+        for (String id : List.of("stuck-1", "stuck-2")) {
+            JobInfo info = q.get(id).orElseThrow();
+            assertThat(info.state()).isEqualTo(JobState.SCHEDULED);
+            assertThat(info.attempt()).isZero();
+            assertThat(info.dueAtMillis()).isLessThanOrEqualTo(closeAt); // claimable at once, no lease wait
+        }
+        Awaitility.await().atMost(WAIT).until(() -> interrupted.get() == 2);
+        assertThat(q.claim(ClaimOptions.of(10, Duration.ofSeconds(30))).jobs()).hasSize(2)
+                .allSatisfy(j -> q.complete(j.lease()));
+    }
+
+    @Test
+    void metricsCountWhatHappened() {
+        for (int i = 0; i < 10; i++) {
+            q.enqueue(Job.builder().id("m" + i).build());
+        }
+        q.enqueue(Job.builder().id("bad").build());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        start(Worker.builder(q, job -> {
+            if (job.id().equals("bad")) {
+                throw new NonRetryableException("bad");
+            }
+        }).metrics(new MicrometerMetrics(registry, Duration.ZERO)));
+        Awaitility.await().atMost(WAIT).until(() -> registry.counter("delayq.jobs.completed", "queue", "w").count() == 10
+                && registry.counter("delayq.jobs.dead", "queue", "w").count() == 1);
+        assertThat(registry.counter("delayq.jobs.claimed", "queue", "w").count()).isEqualTo(11);
+        assertThat(registry.counter("delayq.jobs.failed", "queue", "w").count()).isEqualTo(1);
+        assertThat(registry.timer("delayq.dispatch.lag", "queue", "w").count()).isEqualTo(11);
+        assertThat(registry.timer("delayq.processing.time", "queue", "w").count()).isEqualTo(11);
+        assertThat(registry.get("delayq.queue.depth").tags("queue", "w", "state", "done").gauge().value()).isEqualTo(10);
+        assertThat(registry.get("delayq.queue.depth").tags("queue", "w", "state", "dead").gauge().value()).isEqualTo(1);
+        assertThat(registry.get("delayq.jobs.in_flight").tags("queue", "w").gauge().value()).isZero();
+    }
+
+    @Test
+    void workersPurgeFinishedJobsPastRetention() {
+        DelayQ shortHistory = t.client(b -> b.doneRetention(Duration.ofMillis(100)));
+        Queue sq = t.queue(shortHistory, "purged");
+        for (int i = 0; i < 5; i++) {
+            sq.enqueue(Job.builder().id("p" + i).build());
+        }
+        start(Worker.builder(sq, job -> { }).purgeInterval(Duration.ofMillis(200)));
+        Awaitility.await().atMost(WAIT).until(() -> sq.stats().total("completed") == 5 && sq.stats().done() == 0);
+        assertThat(sq.get("p0")).isEmpty();
+    }
+
+    @Test
+    void lookaheadNeverStartsAJobBeforeItsDueTime() {
+        int n = 200;
+        long base = t.redisNow() + 500;
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            jobs.add(Job.builder().id("la" + i).runAt(java.time.Instant.ofEpochMilli(base + i * 5L)).build());
+        }
+        q.enqueueAll(jobs);
+        Map<String, Long> early = new ConcurrentHashMap<>();
+        start(Worker.builder(q, job -> {
+            long now = t.redisNow();
+            if (now < job.dueAt().toEpochMilli()) {
+                early.put(job.id(), job.dueAt().toEpochMilli() - now);
+            }
+        }).lookahead(Duration.ofMillis(200)).concurrency(50));
+        awaitDone(n);
+        assertThat(early).isEmpty();
+    }
+}
