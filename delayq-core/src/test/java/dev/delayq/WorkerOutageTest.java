@@ -21,7 +21,10 @@ class WorkerOutageTest {
             DelayQ dq = t.client(b -> b.timeout(Duration.ofSeconds(1)));
             Queue q = t.queue(dq, "outage");
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
-            try (Worker w = Worker.builder(q, job -> { }).metrics(new MicrometerMetrics(registry)).build().start()) {
+            // A short idle sleep makes the worker call Redis during the outage (a wake-up notice published just
+            // before the crash may never be delivered; the reconnect wakes the worker in that case).
+            try (Worker w = Worker.builder(q, job -> { }).metrics(new MicrometerMetrics(registry))
+                    .maxIdleSleep(Duration.ofMillis(200)).build().start()) {
                 for (int i = 0; i < 10; i++) {
                     q.enqueue(Job.builder().id("before-" + i).build());
                 }

@@ -1,0 +1,61 @@
+package dev.delayq.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.delayq.JobInfo;
+import dev.delayq.QueueStats;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** JSON output: one object per line. */
+public final class Json {
+    public static final ObjectMapper MAPPER = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
+
+    private Json() {
+    }
+
+    /** The object as one line of JSON. */
+    public static String line(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Stats as {@code {queue, scheduled, processing, done, dead, totals: {...}}}. */
+    public static Map<String, Object> stats(QueueStats s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("queue", s.queue());
+        m.put("scheduled", s.scheduled());
+        m.put("processing", s.processing());
+        m.put("done", s.done());
+        m.put("dead", s.dead());
+        m.put("totals", new LinkedHashMap<>(s.totals()));
+        return m;
+    }
+
+    /**
+     * Every field of a job: {@code id, state, attempt} (attempts made so far), {@code maxAttempts} (null when the
+     * worker's policy decides), {@code dueAt, leaseUntil, finishedAt} (ISO-8601 or null), {@code token},
+     * {@code error} (last error summary or null), {@code payload} (UTF-8 text, or null when not valid UTF-8),
+     * {@code payloadBase64}, {@code payloadBytes}.
+     */
+    public static Map<String, Object> job(JobInfo j) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", j.id());
+        m.put("state", j.state().label());
+        m.put("attempt", j.attempt());
+        m.put("maxAttempts", j.maxAttempts() > 0 ? j.maxAttempts() : null);
+        m.put("dueAt", j.dueAt() != null ? j.dueAt().toString() : null);
+        m.put("leaseUntil", j.leaseUntil() != null ? j.leaseUntil().toString() : null);
+        m.put("finishedAt", j.finishedAt() != null ? j.finishedAt().toString() : null);
+        m.put("token", j.token());
+        m.put("error", j.lastError());
+        m.put("payload", Text.utf8OrNull(j.payload()));
+        m.put("payloadBase64", java.util.Base64.getEncoder().encodeToString(j.payload()));
+        m.put("payloadBytes", j.payload().length);
+        return m;
+    }
+}
