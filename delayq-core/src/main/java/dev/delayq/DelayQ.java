@@ -87,9 +87,26 @@ public final class DelayQ implements AutoCloseable {
         return redis.server();
     }
 
+    /**
+     * The Redis server's clock ({@code TIME}), the one time base of every queue: due times, leases and
+     * delays are all measured on it.
+     */
+    public java.time.Instant serverTime() {
+        long micros = redis.timeMicros();
+        return java.time.Instant.ofEpochSecond(micros / 1_000_000L, (micros % 1_000_000L) * 1000L);
+    }
+
     /** The Redis server's version, e.g. {@code 7.0.15}. */
     public String serverVersion() {
         return redis.info("server").getOrDefault("redis_version", "unknown");
+    }
+
+    /**
+     * Deletes every key under this client's prefix: all its queues, jobs, dedupe keys and the queue registry.
+     * For throw-away prefixes (demos, benchmarks, tests); returns how many keys were deleted.
+     */
+    public long deleteAll() {
+        return redis.deleteMatching(settings.prefix() + ":*");
     }
 
     /** Closes the connections. Workers made from this client must be closed first. */
@@ -192,6 +209,7 @@ public final class DelayQ implements AutoCloseable {
             }
             RedisBackend redis = RedisBackend.connect(uri, timeout, clientName);
             try {
+                redis.loadScripts();
                 if (!allowEviction) {
                     Optional<String> policy = redis.configGet("maxmemory-policy");
                     if (policy.isPresent() && !policy.get().equals("noeviction")) {

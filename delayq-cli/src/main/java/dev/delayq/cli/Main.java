@@ -23,6 +23,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "delayq", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "A delayed job queue on Redis: run the demo, enqueue and inspect jobs, run workers, benchmark.",
         subcommands = {
+                dev.delayq.cli.demo.DemoCommand.class,
                 StatsCommand.class,
                 QueuesCommand.class,
                 CommandLine.HelpCommand.class,
@@ -89,6 +90,10 @@ public final class Main implements Callable<Integer> {
 
     public Duration timeout() {
         return timeout;
+    }
+
+    public boolean verbose() {
+        return verbose;
     }
 
     public boolean allowEviction() {

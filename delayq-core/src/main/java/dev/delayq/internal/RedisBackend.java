@@ -154,6 +154,18 @@ public final class RedisBackend implements AutoCloseable {
                 translate(e, script.fileName(), server, timeout)));
     }
 
+    /**
+     * Loads every script into the server's cache (pipelined), so the first calls do not all meet NOSCRIPT
+     * at once. Scripts flushed later (restart, failover, SCRIPT FLUSH) are reloaded on demand by {@link #eval}.
+     */
+    public void loadScripts() {
+        List<CompletableFuture<String>> loads = new java.util.ArrayList<>();
+        for (Script s : Script.values()) {
+            loads.add(async.scriptLoad(s.sourceUnsafe()).toCompletableFuture());
+        }
+        await(CompletableFuture.allOf(loads.toArray(new CompletableFuture[0])), "script load");
+    }
+
     private CompletableFuture<List<Object>> evalsha(Script script, byte[][] keys, byte[][] args) {
         return async.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, args).toCompletableFuture();
     }
@@ -198,6 +210,13 @@ public final class RedisBackend implements AutoCloseable {
             }
             return Optional.empty();
         }
+    }
+
+    /** Redis's clock ({@code TIME}) in epoch microseconds. */
+    public long timeMicros() {
+        List<byte[]> t = await(async.time().toCompletableFuture(), "time");
+        return Long.parseLong(new String(t.get(0), StandardCharsets.US_ASCII)) * 1_000_000L
+                + Long.parseLong(new String(t.get(1), StandardCharsets.US_ASCII));
     }
 
     /** {@code INFO section} as a map of field to value. */

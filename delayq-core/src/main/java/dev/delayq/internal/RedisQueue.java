@@ -25,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -144,40 +145,49 @@ public final class RedisQueue implements Queue {
         keyList.add(keys.jobs());
         keyList.add(keys.due());
         keyList.add(keys.meta());
-        Map<String, Integer> dedupeIndex = new LinkedHashMap<>();
-        byte[][] args = new byte[2 + 7 * batch.size()][];
+        Map<String, Integer> dedupeIndex = null;
+        String[] ids = new String[batch.size()];
+        byte[][] args = new byte[2 + 4 * batch.size()][];
         args[0] = channel;
         args[1] = num(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             Job job = batch.get(i);
-            int a = 2 + 7 * i;
+            int a = 2 + 4 * i;
             boolean generated = job.id() == null;
-            args[a] = utf8(generated ? Ids.generate() : job.id());
-            args[a + 1] = generated ? ONE : ZERO;
-            args[a + 2] = job.payloadUnsafe();
-            args[a + 3] = ascii(job.runAt() != null ? "a" + job.runAt().toEpochMilli() : "d" + job.delay().toMillis());
-            args[a + 4] = num(job.maxAttempts());
+            ids[i] = generated ? Ids.generate() : job.id();
+            args[a] = utf8(ids[i]);
+            args[a + 1] = job.payloadUnsafe();
+            args[a + 2] = ascii(job.runAt() != null ? "a" + job.runAt().toEpochMilli() : "d" + job.delay().toMillis());
             int dk = 0;
             if (job.dedupeKey() != null) {
+                if (dedupeIndex == null) {
+                    dedupeIndex = new LinkedHashMap<>();
+                }
                 dk = dedupeIndex.computeIfAbsent(job.dedupeKey(), k -> {
                     keyList.add(keys.dedupe(k));
                     return keyList.size(); // Lua's KEYS is 1-based
                 });
             }
-            args[a + 5] = num(dk);
-            args[a + 6] = num(dk > 0 ? job.dedupeTtl().toMillis() : 0);
+            args[a + 3] = job.maxAttempts() == 0 && dk == 0 && !generated ? EMPTY
+                    : ascii(job.maxAttempts() + "," + dk + "," + (dk > 0 ? job.dedupeTtl().toMillis() : 0) + "," + (generated ? 1 : 0));
         }
         return redis.eval(Script.ENQUEUE, keyList.toArray(new byte[0][]), args).thenApply(reply -> {
             if (reply.size() == 2 && asLong(reply.get(0)) == -5) {
                 Job bad = batch.get((int) asLong(reply.get(1)) - 1);
-                throw new IllegalArgumentException("due time of job " + (bad.id() != null ? "'" + bad.id() + "'" : "")
-                        + " (delay " + bad.delay() + ") falls beyond year 9999 on the Redis clock");
+                throw new IllegalArgumentException("due time of job " + (bad.id() != null ? "'" + bad.id() + "' " : "")
+                        + "(delay " + bad.delay() + ") falls beyond year 9999 on the Redis clock");
             }
-            List<EnqueueResult> out = new ArrayList<>(batch.size());
+            EnqueueResult[] out = new EnqueueResult[batch.size()];
             for (int i = 0; i < reply.size(); i += 2) {
-                out.add(new EnqueueResult(str(reply.get(i + 1)), asLong(reply.get(i)) == 1));
+                int index = (int) asLong(reply.get(i)) - 1;
+                out[index] = new EnqueueResult(str(reply.get(i + 1)), false);
             }
-            return out;
+            for (int i = 0; i < out.length; i++) {
+                if (out[i] == null) {
+                    out[i] = new EnqueueResult(ids[i], true);
+                }
+            }
+            return Arrays.asList(out);
         });
     }
 
@@ -497,6 +507,7 @@ public final class RedisQueue implements Queue {
 
     private static final byte[] ONE = {'1'};
     private static final byte[] ZERO = {'0'};
+    private static final byte[] EMPTY = {};
 
     private interface Chunk<T> {
         CompletableFuture<List<T>> run(List<Lease> chunk);

@@ -19,15 +19,14 @@ local SCHEDULED, PROCESSING, DONE, DEAD = 1, 2, 3, 4
 local F_DUE, F_TOKEN, F_ERROR = 8, 16, 32
 local MAX_DUE = 253402300799999 -- 9999-12-31T23:59:59.999Z
 
-local function varint(n)
-  local out = {}
+-- Appends the varint bytes of n to the byte array b (as numbers; one string.char builds the header).
+local function put_varint(b, n)
   while n >= 128 do
     local low = n % 128
-    out[#out + 1] = string.char(low + 128)
+    b[#b + 1] = low + 128
     n = (n - low) / 128
   end
-  out[#out + 1] = string.char(n)
-  return table.concat(out)
+  b[#b + 1] = n
 end
 
 local function read_varint(s, pos)
@@ -63,40 +62,47 @@ local function decode(raw)
   return r
 end
 
--- A new record around a payload (nothing decoded yet).
-local function fresh(payload, max, seq)
-  return { state = SCHEDULED, attempt = 0, max = max, seq = seq, raw = payload, body = 1 }
+-- The packed record of a new scheduled job: the enqueue hot path, without building a table.
+local function fresh_record(payload, max, seq)
+  local b = { SCHEDULED, 0 }
+  put_varint(b, max)
+  put_varint(b, seq)
+  return string.char(unpack(b)) .. payload
 end
 
 local function encode(r)
-  local flags = r.state
-  local parts = { '', varint(r.attempt), varint(r.max), varint(r.seq) }
+  local b = { r.state }
+  put_varint(b, r.attempt)
+  put_varint(b, r.max)
+  put_varint(b, r.seq)
   if r.state ~= SCHEDULED and r.due then
-    flags = flags + F_DUE
-    parts[#parts + 1] = varint(r.due)
+    b[1] = b[1] + F_DUE
+    put_varint(b, r.due)
   end
   if r.token then
-    flags = flags + F_TOKEN
-    parts[#parts + 1] = varint(r.token)
+    b[1] = b[1] + F_TOKEN
+    put_varint(b, r.token)
   end
+  local err = ''
   if r.err then
-    flags = flags + F_ERROR
-    parts[#parts + 1] = varint(#r.err) .. r.err
+    b[1] = b[1] + F_ERROR
+    put_varint(b, #r.err)
+    err = r.err
   end
-  parts[1] = string.char(flags)
-  parts[#parts + 1] = string.sub(r.raw, r.body)
-  return table.concat(parts)
+  return string.char(unpack(b)) .. err .. string.sub(r.raw, r.body)
 end
 
 local function member(seq, id)
-  local b = {}
-  local n = seq
-  for i = 6, 1, -1 do
-    local low = n % 256
-    b[i] = string.char(low)
-    n = (n - low) / 256
-  end
-  return table.concat(b) .. id
+  local b6 = seq % 256
+  local n = (seq - b6) / 256
+  local b5 = n % 256
+  n = (n - b5) / 256
+  local b4 = n % 256
+  n = (n - b4) / 256
+  local b3 = n % 256
+  n = (n - b3) / 256
+  local b2 = n % 256
+  return string.char((n - b2) / 256 % 256, b2, b3, b4, b5, b6) .. id
 end
 
 local function member_id(m)

@@ -1,0 +1,183 @@
+package dev.delayq.cli.demo;
+
+import dev.delayq.DelayQ;
+import dev.delayq.Job;
+import dev.delayq.JobContext;
+import dev.delayq.Queue;
+import dev.delayq.QueueStats;
+import dev.delayq.Worker;
+import dev.delayq.WorkerMetrics;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.HdrHistogram.ConcurrentHistogram;
+
+/**
+ * One demo run: enqueue the jobs, run the workers (one of them in a child JVM, killed with SIGKILL
+ * mid-run), show progress, and gather what the report needs.
+ */
+final class DemoRun {
+    static final String QUEUE = "demo";
+    static final Duration LEASE = Duration.ofSeconds(2);
+    private static final int CHILD_CONCURRENCY = 8;
+
+    private final DelayQ dq;
+    private final String uri;
+    private final String prefix;
+    private final int jobs;
+    private final int workers;
+    private final Duration spread;
+    private final PrintWriter err;
+    private final Map<String, AtomicInteger> starts = new ConcurrentHashMap<>();
+    private final Map<Integer, Long> firstTokens = new ConcurrentHashMap<>();
+    private final ConcurrentHistogram lag = new ConcurrentHistogram(3_600_000_000L, 3);
+
+    DemoRun(DelayQ dq, String uri, String prefix, int jobs, int workers, Duration spread, PrintWriter err) {
+        this.dq = dq;
+        this.uri = uri;
+        this.prefix = prefix;
+        this.jobs = jobs;
+        this.workers = workers;
+        this.spread = spread;
+        this.err = err;
+    }
+
+    /** The size of the group of jobs due at one and the same millisecond. */
+    int sameMsGroup() {
+        return Math.max(2, Math.min(500, jobs / 10));
+    }
+
+    DemoReport run(Path tmp) throws IOException, InterruptedException {
+        Queue q = dq.queue(QUEUE);
+        Path startsFile = tmp.resolve("doomed-starts.txt");
+        Files.createFile(startsFile);
+        Process doomed = startDoomed(startsFile, tmp.resolve("doomed.log"));
+        List<Worker> live = new ArrayList<>();
+        long killedAtDone = -1;
+        try {
+            for (int w = 1; w < workers; w++) {
+                live.add(Worker.builder(q, this::handle).name("demo-" + w).concurrency(16).leaseDuration(LEASE)
+                        .retryPolicy(DemoJobs.POLICY).metrics(lagRecorder()).build().start());
+            }
+            long enqueueNanos = enqueue(q);
+            Progress progress = new Progress(err, jobs);
+            long deadline = System.nanoTime() + spread.toNanos() + TimeUnit.SECONDS.toNanos(60);
+            QueueStats s = q.stats();
+            while (s.done() + s.dead() < jobs && System.nanoTime() < deadline) {
+                if (doomed.isAlive() && (s.done() + s.dead() >= jobs * 3L / 10 || s.scheduled() == 0)) {
+                    doomed.destroyForcibly(); // SIGKILL: its leased jobs are abandoned, mid-run
+                    doomed.waitFor(10, TimeUnit.SECONDS);
+                    killedAtDone = s.done();
+                }
+                progress.show(s, !doomed.isAlive());
+                TimeUnit.MILLISECONDS.sleep(100); // the progress bar's refresh period
+                s = q.stats();
+            }
+            progress.show(s, !doomed.isAlive());
+            progress.finish();
+            live.forEach(Worker::close);
+            readDoomedStarts(startsFile);
+            return new DemoReport(jobs, workers, enqueueNanos, q.stats(), duplicates(), lag, sameMsInOrder(),
+                    sameMsGroup(), killedAtDone, q.check(), dq.serverVersion());
+        } finally {
+            live.forEach(Worker::close);
+            if (doomed.isAlive()) {
+                doomed.destroyForcibly();
+            }
+        }
+    }
+
+    private long enqueue(Queue q) {
+        Instant now = dq.serverTime();
+        Instant first = now.plusSeconds(1);
+        long spreadMs = Math.max(1, spread.toMillis());
+        Instant sameMs = first.plusMillis(spreadMs / 3);
+        int group = sameMsGroup();
+        List<Job> batch = new ArrayList<>(jobs);
+        for (int i = 0; i < jobs; i++) {
+            Instant due = i < group ? sameMs : first.plusMillis(ThreadLocalRandom.current().nextLong(spreadMs));
+            batch.add(Job.builder().id(DemoJobs.id(i)).payload("{\"order\":" + i + "}").runAt(due).build());
+        }
+        long start = System.nanoTime();
+        q.enqueueAll(batch);
+        return System.nanoTime() - start;
+    }
+
+    private void handle(JobContext job) throws InterruptedException {
+        starts.computeIfAbsent(job.id() + "#" + job.attempt(), k -> new AtomicInteger()).incrementAndGet();
+        if (job.attempt() == 1) {
+            firstTokens.put(DemoJobs.index(job.id()), job.token());
+        }
+        TimeUnit.MILLISECONDS.sleep(1 + ThreadLocalRandom.current().nextInt(3)); // a little work
+        DemoJobs.maybeFail(job);
+    }
+
+    private WorkerMetrics lagRecorder() {
+        return new WorkerMetrics() {
+            @Override
+            public void started(String queue, double lagMillis) {
+                lag.recordValue(Math.max(0, (long) (lagMillis * 1000))); // microseconds
+            }
+        };
+    }
+
+    private Process startDoomed(Path startsFile, Path log) throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), DemoChildWorker.class.getName(),
+                uri, prefix, QUEUE, String.valueOf(LEASE.toMillis()), String.valueOf(CHILD_CONCURRENCY), startsFile.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.readString(log).contains("ready")) {
+            if (!p.isAlive() || System.nanoTime() > deadline) {
+                p.destroyForcibly();
+                throw new IOException("the demo's child worker did not start: " + Files.readString(log));
+            }
+            TimeUnit.MILLISECONDS.sleep(20); // waiting for another process's output file
+        }
+        return p;
+    }
+
+    private void readDoomedStarts(Path file) throws IOException {
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            String[] f = line.split(" ");
+            if (f.length == 3) {
+                starts.computeIfAbsent(f[0] + "#" + f[1], k -> new AtomicInteger()).incrementAndGet();
+                if (f[1].equals("1")) {
+                    firstTokens.put(DemoJobs.index(f[0]), Long.parseLong(f[2]));
+                }
+            }
+        }
+    }
+
+    /** Starts beyond one per (job, attempt): a job claimed twice for the same attempt. */
+    private long duplicates() {
+        return starts.values().stream().mapToLong(n -> n.get() - 1).sum();
+    }
+
+    /** Whether the jobs due at the same ms were claimed in enqueue order (first-attempt fencing tokens increase). */
+    private boolean sameMsInOrder() {
+        long last = 0;
+        for (int i = 0; i < sameMsGroup(); i++) {
+            Long token = firstTokens.get(i);
+            if (token == null) {
+                continue; // claimed by the killed worker before it could record the start
+            }
+            if (token <= last) {
+                return false;
+            }
+            last = token;
+        }
+        return true;
+    }
+}
