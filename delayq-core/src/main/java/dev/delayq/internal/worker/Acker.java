@@ -17,10 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends handler outcomes to Redis. Completions are batched naturally: one complete script is in flight
- * at a time and everything that finishes meanwhile goes into the next one (each job still checked against
- * its own fencing token), so a busy worker acknowledges hundreds of jobs per call and an idle one
- * acknowledges each at once. Failures go one by one. A call that fails is retried with backoff; the
+ * Sends handler outcomes to Redis. Completions are batched: one complete script is in flight at a time,
+ * everything that finishes meanwhile goes into the next one (each job still checked against its own
+ * fencing token), and a completion waits at most {@code linger} for company, so a busy worker acknowledges
+ * hundreds of jobs per call and a trickle of jobs costs a call per linger period, not per job (the wait
+ * only delays the acknowledgement, never the next job). Failures go one by one. A call that fails is retried with backoff; the
  * lease keeper keeps renewing the job meanwhile, so a pending acknowledgement never loses the job.
  */
 final class Acker {
@@ -38,10 +39,15 @@ final class Acker {
     private final AtomicBoolean busy = new AtomicBoolean();
     private final AtomicInteger failing = new AtomicInteger();
     private final Runnable progress;
+    private final long lingerNanos;
+    private final AtomicInteger queued = new AtomicInteger();
+    private final AtomicBoolean lingering = new AtomicBoolean();
+    private volatile boolean draining;
 
     Acker(RedisQueue queue, InFlight inFlight, ScheduledExecutorService timer, WorkerMetrics metrics, int defaultMaxAttempts,
-          String worker, Runnable progress) {
+          String worker, Duration linger, Runnable progress) {
         this.progress = progress;
+        this.lingerNanos = linger.toNanos();
         this.queue = queue;
         this.inFlight = inFlight;
         this.timer = timer;
@@ -53,6 +59,19 @@ final class Acker {
 
     void complete(Running r) {
         pending.add(r);
+        if (queued.incrementAndGet() >= MAX_BATCH || lingerNanos == 0 || draining) {
+            flush();
+        } else if (lingering.compareAndSet(false, true)) {
+            timer.schedule(() -> {
+                lingering.set(false);
+                flush();
+            }, lingerNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** From now on, acknowledge at once (shutdown). */
+    void drain() {
+        draining = true;
         flush();
     }
 
@@ -64,6 +83,7 @@ final class Acker {
         Running r;
         while (batch.size() < MAX_BATCH && (r = pending.poll()) != null) {
             batch.add(r);
+            queued.decrementAndGet();
         }
         if (batch.isEmpty()) {
             busy.set(false);
@@ -79,6 +99,7 @@ final class Acker {
                 metrics.redisError(queue.name(), "complete");
                 long wait = outage.failure(e);
                 pending.addAll(batch);
+                queued.addAndGet(batch.size());
                 busy.set(false);
                 timer.schedule(this::flush, wait, TimeUnit.MILLISECONDS);
                 return;
@@ -98,7 +119,9 @@ final class Acker {
             }
             busy.set(false);
             progress.run();
-            flush();
+            if (queued.get() > 0) {
+                flush(); // what arrived while this call was in flight has waited long enough
+            }
         });
     }
 

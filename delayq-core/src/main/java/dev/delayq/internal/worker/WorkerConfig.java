@@ -16,8 +16,9 @@ import java.time.Duration;
  * @param maxIdleSleep  longest sleep without a claim when nothing is due (a safety net for lost notices)
  * @param purgeInterval how often the retention purge runs (zero: never)
  * @param recoverLimit  expired leases recovered per claim
+ * @param ackLinger     how long a completion may wait to be acknowledged together with others
  */
 public record WorkerConfig(String name, int concurrency, int batch, Duration lease, Duration lookahead,
                            RetryPolicy retryPolicy, Duration shutdownGrace, Duration maxIdleSleep,
-                           Duration purgeInterval, int recoverLimit) {
+                           Duration purgeInterval, int recoverLimit, Duration ackLinger) {
 }

@@ -53,7 +53,7 @@ public final class WorkerEngine {
         this.ownExecutor = executor == null
                 ? Executors.newFixedThreadPool(config.concurrency(), threads(config.name() + "-handler", false)) : null;
         this.acker = new Acker(queue, inFlight, timer, metrics, config.retryPolicy().maxAttempts(), config.name(),
-                progress::signal);
+                config.ackLinger(), progress::signal);
         ClaimLoop[] loop = new ClaimLoop[1];
         Dispatcher dispatcher = new Dispatcher(queue.name(), handler, executor != null ? executor : ownExecutor, slots, clock,
                 inFlight, acker, config.retryPolicy(), metrics, () -> {
@@ -116,6 +116,7 @@ public final class WorkerEngine {
         closeQuietly(subscription);
         claimLoop.join(config.lease().toMillis() + 10_000);
         handBackNotStarted();
+        acker.drain();
         progress.awaitUntil(() -> running() == 0, System.nanoTime() + config.shutdownGrace().toNanos());
         List<Running> unfinished = new ArrayList<>();
         for (Running r : inFlight.all()) {
