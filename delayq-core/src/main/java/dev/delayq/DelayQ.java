@@ -127,6 +127,7 @@ public final class DelayQ implements AutoCloseable {
         private boolean allowEviction;
         private Clock clock = Clock.systemUTC();
         private String clientName = "delayq";
+        private boolean cluster;
 
         private Builder() {
         }
@@ -140,6 +141,15 @@ public final class DelayQ implements AutoCloseable {
         /** First part of every key name (default {@code dq}); 1-64 characters from {@code A-Z a-z 0-9 . _ - :}. */
         public Builder prefix(String prefix) {
             this.prefix = prefix;
+            return this;
+        }
+
+        /**
+         * Connect to a Redis Cluster: {@code redis(uri)} names any node (the others are discovered). Lettuce's
+         * cluster client follows topology changes (periodic and adaptive refresh) and failovers by itself.
+         */
+        public Builder cluster(boolean cluster) {
+            this.cluster = cluster;
             return this;
         }
 
@@ -207,7 +217,7 @@ public final class DelayQ implements AutoCloseable {
             if (retryPolicy == null || clock == null || uri == null) {
                 throw new IllegalArgumentException("redis URI, retry policy and clock must not be null");
             }
-            RedisBackend redis = RedisBackend.connect(uri, timeout, clientName);
+            RedisBackend redis = RedisBackend.connect(uri, timeout, clientName, cluster);
             try {
                 redis.loadScripts();
                 if (!allowEviction) {

@@ -10,7 +10,12 @@ class Redis62QueueTest extends QueueContract {
     static final RedisExtension REDIS = RedisExtension.dedicated(b -> b.binary(RedisBinary.bundled()));
 
     @Override
-    RedisExtension redis() {
-        return REDIS;
+    Target target() {
+        return Target.of(REDIS.server());
+    }
+
+    @Override
+    String prefix() {
+        return REDIS.prefix();
     }
 }

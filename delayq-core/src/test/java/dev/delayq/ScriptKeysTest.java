@@ -33,7 +33,7 @@ class ScriptKeysTest {
 
     @BeforeEach
     void open() {
-        t = new TestSupport(REDIS.server(), REDIS.prefix());
+        t = new TestSupport(Target.of(REDIS.server()), REDIS.prefix());
         q = t.queue(t.client(), "k");
         raw = REDIS.server().connect();
         p = REDIS.prefix() + ":{k}:";

@@ -9,7 +9,12 @@ class SingleNodeQueueTest extends QueueContract {
     static final RedisExtension REDIS = RedisExtension.shared();
 
     @Override
-    RedisExtension redis() {
-        return REDIS;
+    Target target() {
+        return Target.of(REDIS.server());
+    }
+
+    @Override
+    String prefix() {
+        return REDIS.prefix();
     }
 }

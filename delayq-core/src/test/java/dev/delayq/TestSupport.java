@@ -2,7 +2,6 @@ package dev.delayq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.delayq.testkit.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,19 +13,20 @@ import org.awaitility.Awaitility;
 
 /** Helpers shared by the tests: clients that are checked and closed after each test, Redis time. */
 final class TestSupport implements AutoCloseable {
-    private final RedisServer server;
+    private final Target target;
     private final String prefix;
     private final List<DelayQ> clients = new ArrayList<>();
     private final List<Queue> queues = new ArrayList<>();
 
-    TestSupport(RedisServer server, String prefix) {
-        this.server = server;
+    TestSupport(Target target, String prefix) {
+        this.target = target;
         this.prefix = prefix;
     }
 
     /** A client on the test's server and prefix; {@code config} may change the defaults. */
     DelayQ client(Consumer<DelayQ.Builder> config) {
-        DelayQ.Builder b = DelayQ.builder().redis(server.uri()).prefix(prefix).timeout(Duration.ofSeconds(10));
+        DelayQ.Builder b = DelayQ.builder().redis(target.uri()).cluster(target.cluster()).prefix(prefix)
+                .timeout(Duration.ofSeconds(10));
         config.accept(b);
         DelayQ dq = b.build();
         synchronized (clients) {
@@ -50,9 +50,7 @@ final class TestSupport implements AutoCloseable {
 
     /** Redis's clock, in epoch ms. */
     long redisNow() {
-        @SuppressWarnings("unchecked")
-        List<Object> t = (List<Object>) server.call("TIME");
-        return Long.parseLong((String) t.get(0)) * 1000 + Long.parseLong((String) t.get(1)) / 1000;
+        return target.nowMillis();
     }
 
     /** Waits (with a deadline) until Redis's clock has passed {@code epochMillis}. */
@@ -61,8 +59,8 @@ final class TestSupport implements AutoCloseable {
                 .until(() -> redisNow() > epochMillis);
     }
 
-    RedisServer server() {
-        return server;
+    Target target() {
+        return target;
     }
 
     String prefix() {

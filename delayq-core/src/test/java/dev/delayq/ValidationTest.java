@@ -22,7 +22,7 @@ class ValidationTest {
 
     @BeforeEach
     void open() {
-        t = new TestSupport(REDIS.server(), REDIS.prefix());
+        t = new TestSupport(Target.of(REDIS.server()), REDIS.prefix());
         q = t.queue(t.client(b -> b.maxPayloadBytes(1000)), "v");
     }
 

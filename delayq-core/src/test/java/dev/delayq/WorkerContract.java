@@ -3,7 +3,6 @@ package dev.delayq;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.delayq.micrometer.MicrometerMetrics;
-import dev.delayq.testkit.RedisExtension;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,11 +29,15 @@ abstract class WorkerContract {
     Queue q;
     final List<Worker> workers = new CopyOnWriteArrayList<>();
 
-    abstract RedisExtension redis();
+    /** Where the test runs. */
+    abstract Target target();
+
+    /** A key prefix of this test alone. */
+    abstract String prefix();
 
     @BeforeEach
     void open() {
-        t = new TestSupport(redis().server(), redis().prefix());
+        t = new TestSupport(target(), prefix());
         dq = t.client();
         q = t.queue(dq, "w");
     }
@@ -164,15 +167,15 @@ abstract class WorkerContract {
         List<Boolean> lost = new CopyOnWriteArrayList<>();
         JobHandler slow = job -> {
             runs.incrementAndGet();
-            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3000);
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5000);
             while (System.nanoTime() < end) {
                 TimeUnit.MILLISECONDS.sleep(50);
                 job.ensureLease();
             }
             lost.add(job.leaseLost());
         };
-        start(Worker.builder(q, slow).leaseDuration(Duration.ofMillis(300)).name("a"));
-        start(Worker.builder(q, slow).leaseDuration(Duration.ofMillis(300)).name("b"));
+        start(Worker.builder(q, slow).leaseDuration(Duration.ofMillis(500)).name("a"));
+        start(Worker.builder(q, slow).leaseDuration(Duration.ofMillis(500)).name("b"));
         awaitDone(1);
         assertThat(runs.get()).isEqualTo(1);
         assertThat(lost).containsExactly(false);
@@ -197,7 +200,7 @@ abstract class WorkerContract {
 
         Awaitility.await().atMost(WAIT).until(() -> q.get("victim").orElseThrow().state() == JobState.PROCESSING);
         // Another party takes the job away: its lease is made to look expired and is recovered.
-        t.server().call("ZADD", t.prefix() + ":{w}:leases", "1", "victim");
+        t.target().call("ZADD", t.prefix() + ":{w}:leases", "1", "victim");
         assertThat(q.recover(10, QUICK).recovered()).isEqualTo(1);
 
         awaitDone(1);
@@ -226,8 +229,7 @@ abstract class WorkerContract {
     }
 
     private long evalshaCalls() {
-        String line = t.server().info("commandstats").getOrDefault("cmdstat_evalsha", "calls=0,");
-        return Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(',', line.indexOf("calls="))));
+        return t.target().calls("evalsha");
     }
 
     @Test

@@ -26,7 +26,7 @@ class WorkerCrashTest {
 
     @BeforeEach
     void open() {
-        t = new TestSupport(REDIS.server(), REDIS.prefix());
+        t = new TestSupport(Target.of(REDIS.server()), REDIS.prefix());
     }
 
     @AfterEach

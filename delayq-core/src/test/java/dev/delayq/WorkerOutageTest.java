@@ -17,7 +17,7 @@ class WorkerOutageTest {
 
     @Test
     void aWorkerKeepsGoingThroughARedisRestart() {
-        try (TestSupport t = new TestSupport(REDIS.server(), REDIS.prefix())) {
+        try (TestSupport t = new TestSupport(Target.of(REDIS.server()), REDIS.prefix())) {
             DelayQ dq = t.client(b -> b.timeout(Duration.ofSeconds(1)));
             Queue q = t.queue(dq, "outage");
             SimpleMeterRegistry registry = new SimpleMeterRegistry();

@@ -3,6 +3,7 @@ package dev.delayq.internal;
 import dev.delayq.DelayQConnectionException;
 import dev.delayq.DelayQException;
 import dev.delayq.DelayQTimeoutException;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisChannelHandler;
@@ -20,8 +21,11 @@ import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -47,6 +51,11 @@ import java.util.concurrent.TimeoutException;
  * Lettuce exception translated into delayq's exception family. This is the only class that imports
  * Lettuce.
  *
+ * <p>With {@code cluster} it uses Lettuce's cluster client: the topology is refreshed periodically (every
+ * 30 s) and adaptively (on MOVED/ASK redirects, persistent reconnects and failed connections), so a
+ * failover is followed without a restart; scripts are loaded on every master, and a new master's empty
+ * script cache is handled by the NOSCRIPT path.
+ *
  * <p>Lettuce options set here, and why: auto-reconnect on (a worker survives a Redis restart); commands
  * issued while disconnected are queued and fail with a timeout if the connection does not come back
  * within the command timeout (nothing hangs); commands that were in flight when a connection dropped are
@@ -55,9 +64,9 @@ import java.util.concurrent.TimeoutException;
  * token, and a replayed claim leases jobs nobody receives, which come back when their lease expires.
  */
 public final class RedisBackend implements AutoCloseable {
-    private final RedisClient client;
-    private final StatefulRedisConnection<byte[], byte[]> connection;
-    private final RedisAsyncCommands<byte[], byte[]> async;
+    private final AbstractRedisClient client;
+    private final StatefulConnection<byte[], byte[]> connection;
+    private final RedisClusterAsyncCommands<byte[], byte[]> async;
     private final String server;
     private final Duration timeout;
     private final Map<String, CopyOnWriteArrayList<Subscriber>> subscribers = new ConcurrentHashMap<>();
@@ -72,10 +81,11 @@ public final class RedisBackend implements AutoCloseable {
         void onReconnect();
     }
 
-    private RedisBackend(RedisClient client, StatefulRedisConnection<byte[], byte[]> connection, String server, Duration timeout) {
+    private RedisBackend(AbstractRedisClient client, StatefulConnection<byte[], byte[]> connection,
+                         RedisClusterAsyncCommands<byte[], byte[]> async, String server, Duration timeout) {
         this.client = client;
         this.connection = connection;
-        this.async = connection.async();
+        this.async = async;
         this.server = server;
         this.timeout = timeout;
     }
@@ -87,30 +97,50 @@ public final class RedisBackend implements AutoCloseable {
      * @throws IllegalArgumentException when the URI is malformed
      * @throws DelayQConnectionException when the server cannot be reached or refuses the credentials
      */
-    public static RedisBackend connect(String uri, Duration timeout, String clientName) {
+    public static RedisBackend connect(String uri, Duration timeout, String clientName, boolean cluster) {
         RedisURI redisUri;
         try {
             redisUri = RedisURI.create(uri);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("redis URI '" + uri + "' is invalid: " + e.getMessage()
-                    + " (expected redis://[user:password@]host:port[/db] or rediss://...)", e);
+                    + " (expected redis://[user:password@]host:port[/db], rediss://... or redis-sentinel://...)", e);
         }
         redisUri.setTimeout(timeout);
         if (clientName != null) {
             redisUri.setClientName(clientName);
         }
-        String server = describe(redisUri);
-        RedisClient client = RedisClient.create(redisUri);
-        client.setOptions(ClientOptions.builder()
-                .autoReconnect(true)
-                .timeoutOptions(TimeoutOptions.enabled(timeout))
-                .socketOptions(SocketOptions.builder().connectTimeout(timeout).keepAlive(true).build())
-                .build());
+        String server = (cluster ? "cluster " : "") + describe(redisUri);
+        SocketOptions socket = SocketOptions.builder().connectTimeout(timeout).keepAlive(true).build();
+        AbstractRedisClient client = null;
         try {
-            StatefulRedisConnection<byte[], byte[]> conn = client.connect(ByteArrayCodec.INSTANCE);
-            return new RedisBackend(client, conn, server, timeout);
+            if (cluster) {
+                RedisClusterClient c = RedisClusterClient.create(redisUri);
+                client = c;
+                c.setOptions(ClusterClientOptions.builder()
+                        .autoReconnect(true)
+                        .timeoutOptions(TimeoutOptions.enabled(timeout))
+                        .socketOptions(socket)
+                        .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                                .enablePeriodicRefresh(Duration.ofSeconds(30))
+                                .enableAllAdaptiveRefreshTriggers()
+                                .build())
+                        .build());
+                var conn = c.connect(ByteArrayCodec.INSTANCE);
+                return new RedisBackend(c, conn, conn.async(), server, timeout);
+            }
+            RedisClient c = RedisClient.create(redisUri);
+            client = c;
+            c.setOptions(ClientOptions.builder()
+                    .autoReconnect(true)
+                    .timeoutOptions(TimeoutOptions.enabled(timeout))
+                    .socketOptions(socket)
+                    .build());
+            var conn = c.connect(ByteArrayCodec.INSTANCE);
+            return new RedisBackend(c, conn, conn.async(), server, timeout);
         } catch (RuntimeException e) {
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            if (client != null) {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
             throw translate(e, "connect", server, timeout);
         }
     }
@@ -298,7 +328,8 @@ public final class RedisBackend implements AutoCloseable {
         synchronized (this) {
             if (pubsub == null) {
                 try {
-                    ps = client.connectPubSub(ByteArrayCodec.INSTANCE);
+                    ps = client instanceof RedisClusterClient cc ? cc.connectPubSub(ByteArrayCodec.INSTANCE)
+                            : ((RedisClient) client).connectPubSub(ByteArrayCodec.INSTANCE);
                 } catch (RuntimeException e) {
                     throw translate(e, "subscribe", server, timeout);
                 }
