@@ -5,6 +5,7 @@ import dev.delayq.DelayQConfigurationException;
 import dev.delayq.DelayQConnectionException;
 import dev.delayq.DelayQTimeoutException;
 import dev.delayq.Queue;
+import dev.delayq.cli.bench.BenchCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +26,7 @@ import picocli.CommandLine.ScopeType;
         subcommands = {
                 StatsCommand.class,
                 QueuesCommand.class,
+                BenchCommand.class,
                 CommandLine.HelpCommand.class,
         },
         footer = {"", "Examples:",
