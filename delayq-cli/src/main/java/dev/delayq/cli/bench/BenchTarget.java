@@ -100,6 +100,7 @@ final class BenchTarget implements AutoCloseable {
             return;
         }
         probe.deleteMatching(prefix + ":*");
+        // Redis announces nothing when its background free ends: poll the counter, with a deadline.
         long deadline = System.nanoTime() + LAZY_FREE_WAIT.toNanos();
         while (probe.lazyFreePending() > 0 && System.nanoTime() < deadline) {
             RedisClock.parkUntilNanos(System.nanoTime() + 20_000_000L);

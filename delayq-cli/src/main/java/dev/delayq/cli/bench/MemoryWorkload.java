@@ -59,6 +59,7 @@ final class MemoryWorkload implements Workload {
      * after a few seconds it measures anyway.
      */
     private static void awaitClients(RedisProbe probe, long clients) throws InterruptedException {
+        // Redis announces nothing when it drops a closed connection: poll the count, with a deadline.
         long deadline = System.nanoTime() + CLIENT_GONE_WAIT.toNanos();
         while (probe.connectedClients() > clients && System.nanoTime() - deadline < 0) {
             RedisClock.parkUntilNanos(System.nanoTime() + 10_000_000L);
