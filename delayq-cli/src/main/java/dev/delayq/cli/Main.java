@@ -5,6 +5,7 @@ import dev.delayq.DelayQConfigurationException;
 import dev.delayq.DelayQConnectionException;
 import dev.delayq.DelayQTimeoutException;
 import dev.delayq.Queue;
+import dev.delayq.cli.bench.BenchCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,7 @@ import picocli.CommandLine.ScopeType;
                 dev.delayq.cli.demo.DemoCommand.class,
                 StatsCommand.class,
                 QueuesCommand.class,
+                BenchCommand.class,
                 CommandLine.HelpCommand.class,
         },
         footer = {"", "Examples:",

@@ -1,0 +1,204 @@
+package dev.delayq.cli.bench;
+
+import dev.delayq.cli.CliException;
+import dev.delayq.cli.Durations;
+import dev.delayq.cli.Exit;
+import dev.delayq.cli.Main;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code delayq bench}: runs the benchmark workloads of DESIGN.md ("Benchmark workloads") against a private
+ * Redis (or, with {@code --redis}, under a unique prefix that is deleted afterwards), repeats each, and prints
+ * one table of medians with min – max, or one JSON object per workload.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {
+                "Benchmark delayq: enqueue and drain rates, dispatch lag, Redis load when busy",
+                "and idle, memory per job, claims beside a million scheduled jobs, and the",
+                "ceiling Redis allows on this machine.",
+                "",
+                "Runs on a private redis-server it starts itself ($DELAYQ_REDIS_URL is ignored).",
+                "With --redis it uses that server under a unique key prefix, deleted afterwards",
+                "(never FLUSHALL); commands/s and memory then include other clients' activity.",
+                "",
+                "Workloads (DESIGN.md, \"Benchmark workloads\"):",
+                "  w1     burst: 20,000 jobs due at first enqueue + 3 s: enqueue and drain",
+                "         jobs/s, lag p50/p99/max, duplicates, missing",
+                "  w2     trickle: 2,000 jobs due over 10 s: lag, Redis commands/s",
+                "  w3     idle: consumers with nothing to do for 10 s: Redis commands/s",
+                "  w4     memory: 100,000 jobs due in 1 h: Redis bytes per job",
+                "  w5     scale: drain of 20,000 due jobs beside 10,000 and beside 1,000,000",
+                "         jobs scheduled for later, and the ratio of the two",
+                "  limit  Redis's ceiling: EVALSHA of 'return 1', and a minimal Lua claim of",
+                "         100 due members per call, 1,000 calls in flight",
+                "",
+                "Rates and lags are medians of --reps repetitions, with min - max beside;",
+                "duplicates and missing are totals. Exits 1 when a job ran twice or never.",
+                ""},
+        footer = {"", "Examples:",
+                "  delayq bench                                # all workloads, 3 reps (minutes)",
+                "  delayq bench --workload w1,limit --reps 5",
+                "  delayq bench --scale 0.05 --reps 1 --json   # a smoke run of seconds",
+                "  delayq bench --workload w2 --lookahead 50ms"})
+public final class BenchCommand implements Callable<Integer> {
+    /** Every workload, in the order they run. */
+    static final List<String> NAMES = List.of("w1", "w2", "w3", "w4", "w5", "limit");
+
+    @ParentCommand
+    Main main;
+
+    @Option(names = "--workload", split = ",", paramLabel = "W",
+            description = "Workloads to run, comma-separated: w1, w2, w3, w4, w5, limit (default: all).")
+    List<String> workloads;
+
+    @Option(names = "--reps", paramLabel = "N", defaultValue = "3",
+            description = "Repetitions of each workload (default: ${DEFAULT-VALUE}).")
+    int reps;
+
+    @Option(names = "--consumers", paramLabel = "N", defaultValue = "4",
+            description = "Workers in this JVM, each with its own connection (default: ${DEFAULT-VALUE}).")
+    int consumers;
+
+    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "32",
+            description = "Handlers running at once per worker (default: ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "100",
+            description = "Most jobs leased per claim (default: ${DEFAULT-VALUE}).")
+    int batch;
+
+    @Option(names = "--lookahead", paramLabel = "DUR", defaultValue = "0s", converter = Durations.DurationConverter.class,
+            description = "The workers' lookahead: lease jobs this much before they are due (default: ${DEFAULT-VALUE}).")
+    Duration lookahead;
+
+    @Option(names = "--scale", paramLabel = "F", defaultValue = "1",
+            description = "Multiply every workload's job counts and durations by F (durations keep a short floor); "
+                    + "e.g. 0.02 for a smoke run of seconds (default: ${DEFAULT-VALUE}).")
+    double scale;
+
+    @Option(names = "--no-progress", description = "Do not show the progress line on stderr.")
+    boolean noProgress;
+
+    @Override
+    public Integer call() throws Exception {
+        List<Workload> selected = select(workloads);
+        BenchConfig config = config();
+        Progress progress = new Progress(main.err(), !noProgress);
+        Report report;
+        try (BenchTarget target = main.redisGiven() ? BenchTarget.external(main.redisUrl(), main.prefix(), config)
+                : BenchTarget.privateServer(main.prefix(), main.timeout())) {
+            report = new Report(environment(target), config, reps);
+            BenchContext ctx = new BenchContext(config, target, progress);
+            for (Workload w : selected) {
+                for (int rep = 1; rep <= reps; rep++) {
+                    progress.phase(w.name(), rep, reps);
+                    progress.show("preparing");
+                    target.reset();
+                    report.add(w, w.run(ctx));
+                }
+            }
+        } finally {
+            progress.clear();
+        }
+        if (main.json()) {
+            report.printJson(main.out());
+        } else {
+            report.printTable(main.out());
+        }
+        main.out().flush();
+        List<String> failures = report.failures();
+        if (!failures.isEmpty()) {
+            throw new CliException(Exit.FAILED, "failed run: " + String.join("; ", failures));
+        }
+        return Exit.OK;
+    }
+
+    /**
+     * The workloads named, in the order given, each once; all when none is named.
+     *
+     * @throws IllegalArgumentException naming the valid workloads
+     */
+    static List<Workload> select(List<String> names) {
+        Set<String> wanted = new LinkedHashSet<>();
+        for (String n : names == null || names.isEmpty() ? NAMES : names) {
+            String name = n.trim().toLowerCase(java.util.Locale.ROOT);
+            if (!NAMES.contains(name)) {
+                throw new IllegalArgumentException("unknown workload '" + n + "': valid workloads are "
+                        + String.join(", ", NAMES));
+            }
+            wanted.add(name);
+        }
+        List<Workload> out = new ArrayList<>();
+        for (String name : wanted) {
+            out.add(switch (name) {
+                case "w1" -> new BurstWorkload();
+                case "w2" -> new TrickleWorkload();
+                case "w3" -> new IdleWorkload();
+                case "w4" -> new MemoryWorkload();
+                case "w5" -> new ScaleWorkload();
+                default -> new LimitWorkload();
+            });
+        }
+        return out;
+    }
+
+    private BenchConfig config() {
+        range("--reps", reps, 1, 100);
+        range("--consumers", consumers, 1, 64);
+        range("--concurrency", concurrency, 1, 10_000);
+        range("--batch", batch, 1, 1_000);
+        if (!(scale > 0 && scale <= 10)) {
+            throw new IllegalArgumentException("--scale is " + scale + ": it must be above 0 and at most 10");
+        }
+        // The workers' lease is 30 s and the lookahead must stay under half of it.
+        if (lookahead.isNegative() || lookahead.compareTo(Duration.ofSeconds(15)) >= 0) {
+            throw new IllegalArgumentException("--lookahead is " + lookahead + ": it must be at least 0 and under 15s");
+        }
+        return new BenchConfig(consumers, concurrency, batch, lookahead, scale, main.timeout(), main.allowEviction());
+    }
+
+    private static void range(String option, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(option + " is " + value + ": it must be " + min + " to " + max);
+        }
+    }
+
+    private static Report.Environment environment(BenchTarget target) {
+        String started = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm'Z'"));
+        String server = target.isPrivate() ? "private" : target.probe().server();
+        return new Report.Environment(started, System.getProperty("java.version"), target.probe().version(), server,
+                cpuModel().orElse(System.getProperty("os.arch")), Runtime.getRuntime().availableProcessors());
+    }
+
+    /** The "model name" of /proc/cpuinfo (Linux), when there is one. */
+    static Optional<String> cpuModel() {
+        Path info = Path.of("/proc/cpuinfo");
+        if (!Files.isReadable(info)) {
+            return Optional.empty();
+        }
+        try (Stream<String> lines = Files.lines(info)) {
+            return lines.filter(l -> l.startsWith("model name"))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .filter(s -> !s.isEmpty())
+                    .findFirst();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package dev.delayq.cli.bench;
+
+import java.time.Duration;
+
+/**
+ * How the benchmark runs: the consumers' settings, and a scale applied to every workload's job counts and
+ * durations (1 = the definitions in DESIGN.md; smaller for a smoke run).
+ *
+ * @param consumers     workers started in this JVM for the workloads that consume
+ * @param concurrency   handlers running at once per worker
+ * @param batch         most jobs leased per claim
+ * @param lookahead     the workers' lookahead
+ * @param scale         factor on job counts and durations
+ * @param timeout       Redis command timeout of every client
+ * @param allowEviction accept a server whose memory policy evicts keys (only with --redis)
+ */
+record BenchConfig(int consumers, int concurrency, int batch, Duration lookahead, double scale, Duration timeout,
+                   boolean allowEviction) {
+    /** {@code full} jobs scaled, at least one. */
+    int count(int full) {
+        return (int) Math.max(1, Math.round(full * scale));
+    }
+
+    /**
+     * {@code full} scaled, but never under {@code floor}: a smoke run still needs time to enqueue before the
+     * jobs fall due and to see a few claim cycles.
+     */
+    Duration span(Duration full, Duration floor) {
+        Duration scaled = Duration.ofNanos(Math.round(full.toNanos() * scale));
+        return scaled.compareTo(floor) < 0 ? floor : scaled;
+    }
+
+    /** Whether the workloads run at their defined size. */
+    boolean fullSize() {
+        return scale == 1.0;
+    }
+}

@@ -1,0 +1,145 @@
+package dev.delayq.cli.bench;
+
+import dev.delayq.DelayQ;
+import dev.delayq.testkit.RedisServer;
+import java.security.SecureRandom;
+import java.time.Duration;
+
+/**
+ * Where the benchmark runs: a private {@code redis-server} it starts and stops itself, or a server named with
+ * {@code --redis}, used only under a unique key prefix whose keys are deleted between repetitions and at the
+ * end. FLUSHALL is only ever sent to the private server.
+ */
+final class BenchTarget implements AutoCloseable {
+    private static final String ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
+    private static final Duration LAZY_FREE_WAIT = Duration.ofSeconds(30);
+
+    private final RedisServer server;
+    private final String uri;
+    private final String prefix;
+    private final RedisProbe probe;
+    private final Thread cleanupHook;
+    private boolean cleaned;
+
+    private BenchTarget(RedisServer server, String uri, String prefix, RedisProbe probe, boolean hook) {
+        this.server = server;
+        this.uri = uri;
+        this.prefix = prefix;
+        this.probe = probe;
+        // Interrupted with Ctrl-C, the JVM still runs shutdown hooks: leave no keys behind on a shared server.
+        this.cleanupHook = hook ? new Thread(this::cleanup, "delayq-bench-cleanup") : null;
+        if (cleanupHook != null) {
+            Runtime.getRuntime().addShutdownHook(cleanupHook);
+        }
+    }
+
+    /** Starts a private server (through the testkit) for this run. */
+    static BenchTarget privateServer(String prefix, Duration timeout) {
+        RedisServer server = RedisServer.start();
+        try {
+            return new BenchTarget(server, server.uri(), prefix, RedisProbe.connect(server.uri(), timeout), false);
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Uses the server at {@code uri} under {@code <userPrefix>:bench:<random>}. The delayq client connects first,
+     * so an unreachable or unsafe server fails with the same message as every other command.
+     */
+    static BenchTarget external(String uri, String userPrefix, BenchConfig config) {
+        String prefix = userPrefix + ":bench:" + random(8);
+        DelayQ.builder().redis(uri).prefix(prefix).timeout(config.timeout())
+                .allowEvictingMemoryPolicy(config.allowEviction()).clientName("delayq-bench").build().close();
+        return new BenchTarget(null, uri, prefix, RedisProbe.connect(uri, config.timeout()), true);
+    }
+
+    private static String random(int n) {
+        SecureRandom r = new SecureRandom();
+        StringBuilder b = new StringBuilder(n);
+        for (int i = 0; i < n; i++) {
+            b.append(ALPHABET.charAt(r.nextInt(ALPHABET.length())));
+        }
+        return b.toString();
+    }
+
+    /** The server's URI. */
+    String uri() {
+        return uri;
+    }
+
+    /** The key prefix every client of the run uses. */
+    String prefix() {
+        return prefix;
+    }
+
+    /** The benchmark's own connection. */
+    RedisProbe probe() {
+        return probe;
+    }
+
+    /** Whether the server was started by this run (and nobody else uses it). */
+    boolean isPrivate() {
+        return server != null;
+    }
+
+    /** A key of the benchmark itself (not of a queue), under the run's prefix. */
+    String key(String name) {
+        return prefix + ":bench-" + name;
+    }
+
+    /**
+     * Empties the run's keyspace before a repetition: FLUSHALL on the private server; on another server
+     * deletes the keys under the prefix and waits until Redis has freed them, so that a memory measurement
+     * is not disturbed by a background free.
+     */
+    void reset() throws InterruptedException {
+        if (isPrivate()) {
+            probe.flushAll();
+            return;
+        }
+        probe.deleteMatching(prefix + ":*");
+        // Redis announces nothing when its background free ends: poll the counter, with a deadline.
+        long deadline = System.nanoTime() + LAZY_FREE_WAIT.toNanos();
+        while (probe.lazyFreePending() > 0 && System.nanoTime() < deadline) {
+            RedisClock.parkUntilNanos(System.nanoTime() + 20_000_000L);
+        }
+    }
+
+    /** A delayq client of this run, named {@code delayq-bench-<role>} in CLIENT LIST. */
+    DelayQ client(BenchConfig config, String role) {
+        return DelayQ.builder().redis(uri).prefix(prefix).timeout(config.timeout())
+                .allowEvictingMemoryPolicy(config.allowEviction()).clientName("delayq-bench-" + role).build();
+    }
+
+    private synchronized void cleanup() {
+        if (cleaned) {
+            return;
+        }
+        cleaned = true;
+        if (!isPrivate()) {
+            probe.deleteMatching(prefix + ":*");
+        }
+    }
+
+    /** Deletes the run's keys (another server) or stops the private server. */
+    @Override
+    public void close() {
+        try {
+            cleanup();
+        } finally {
+            if (cleanupHook != null) {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(cleanupHook);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running or about to: it finds the keys already deleted
+                }
+            }
+            probe.close();
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+}

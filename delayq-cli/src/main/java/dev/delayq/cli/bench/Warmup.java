@@ -1,0 +1,31 @@
+package dev.delayq.cli.bench;
+
+import dev.delayq.ClaimBatch;
+import dev.delayq.ClaimOptions;
+import dev.delayq.ClaimedJob;
+import dev.delayq.DelayQ;
+import dev.delayq.Job;
+import dev.delayq.Queue;
+import java.time.Duration;
+
+/**
+ * Loads delayq's scripts into Redis before a timed phase: on a fresh server the first pipelined calls would
+ * each meet NOSCRIPT and load the script again, a one-time cost that is not what the workloads measure.
+ */
+final class Warmup {
+    private Warmup() {
+    }
+
+    /**
+     * Enqueues, claims and completes one job on a side queue next to {@code queue} (its keys are distinct, so
+     * the measured queue stays empty and its consumers never see the job).
+     */
+    static void scripts(DelayQ client, String queue) {
+        Queue side = client.queue(queue + "-warmup");
+        side.enqueue(Job.builder().payload(BenchContext.PAYLOAD).build());
+        ClaimBatch batch = side.claim(ClaimOptions.of(1, Duration.ofSeconds(30)));
+        for (ClaimedJob job : batch.jobs()) {
+            side.complete(job.lease());
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package dev.delayq.cli.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.delayq.DelayQ;
+import dev.delayq.Job;
+import dev.delayq.cli.Exit;
+import dev.delayq.cli.Json;
+import dev.delayq.cli.Main;
+import dev.delayq.testkit.RedisExtension;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The bench command at a tiny scale: every workload runs and reports its keys (no timing is asserted), a run
+ * against a given server leaves nothing behind and touches nothing else, and bad input is refused.
+ */
+class BenchCommandTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = RedisExtension.shared();
+
+    /** The keys the command's contract names; each workload reports exactly its own subset of them. */
+    private static final List<String> CONTRACT = List.of("workload", "enqueue_jobs_per_s", "drain_jobs_per_s",
+            "lag_p50_ms", "lag_p99_ms", "lag_max_ms", "duplicates", "missing", "redis_cmds_per_s", "bytes_per_job", "reps");
+    private static final Map<String, Set<String>> MEASURED = Map.of(
+            "w1", Set.of("enqueue_jobs_per_s", "drain_jobs_per_s", "lag_p50_ms", "lag_p99_ms", "lag_max_ms", "duplicates", "missing"),
+            "w2", Set.of("lag_p50_ms", "lag_p99_ms", "lag_max_ms", "redis_cmds_per_s", "duplicates", "missing"),
+            "w3", Set.of("redis_cmds_per_s"),
+            "w4", Set.of("bytes_per_job"),
+            "w5", Set.of("drain_jobs_per_s", "duplicates", "missing"),
+            "limit", Set.of());
+
+    private record Result(int exit, String out, String err) {
+        List<String> lines() {
+            return out.isBlank() ? List.of() : Arrays.asList(out.strip().split("\n"));
+        }
+    }
+
+    private static Result run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void smokeRunOfEveryWorkloadOnItsOwnPrivateServerReportsTheContractKeys() throws Exception {
+        Result r = run("bench", "--workload", "w1,w2,w3,w4,w5,limit", "--reps", "1", "--scale", "0.02", "--json");
+
+        assertThat(r.exit()).as(r.err()).isEqualTo(Exit.OK);
+        assertThat(r.lines()).hasSize(6);
+        List<String> names = new ArrayList<>();
+        for (String line : r.lines()) {
+            JsonNode node = Json.MAPPER.readTree(line);
+            String workload = node.get("workload").asText();
+            names.add(workload);
+            for (String key : CONTRACT) {
+                boolean expected = key.equals("workload") || key.equals("reps") || MEASURED.get(workload).contains(key);
+                assertThat(node.has(key)).as(workload + " reports " + key).isEqualTo(expected);
+                if (expected && !key.equals("workload")) {
+                    assertThat(node.get(key).isNumber()).as(workload + " " + key + " is a number: " + line).isTrue();
+                }
+            }
+            assertThat(node.get("reps").asInt()).isEqualTo(1);
+            assertThat(node.get("server").asText()).isEqualTo("private");
+            assertThat(node.get("redis").asText()).matches("\\d+\\.\\d+\\.\\d+");
+        }
+        assertThat(names).containsExactly("w1", "w2", "w3", "w4", "w5", "limit");
+        JsonNode w1 = Json.MAPPER.readTree(r.lines().get(0));
+        assertThat(w1.get("duplicates").asLong()).isZero();
+        assertThat(w1.get("missing").asLong()).isZero();
+        JsonNode w5 = Json.MAPPER.readTree(r.lines().get(4));
+        assertThat(w5.has("drain_jobs_per_s_10k")).isTrue();
+        assertThat(w5.has("scale_ratio")).isTrue();
+        JsonNode limit = Json.MAPPER.readTree(r.lines().get(5));
+        assertThat(limit.get("limit_evalsha_per_s").isNumber()).isTrue();
+        assertThat(limit.get("limit_jobs_per_s").isNumber()).isTrue();
+        // The progress line is erased: whatever it wrote ends with a carriage return.
+        assertThat(r.err()).endsWith("\r");
+    }
+
+    @Test
+    void aGivenServerIsUsedUnderAUniquePrefixThatIsDeletedAndNothingElseIsTouched() throws Exception {
+        String prefix = REDIS.prefix();
+        // A queue of the user's own under the same prefix, and a key outside it: both must survive.
+        try (DelayQ dq = DelayQ.builder().redis(REDIS.uri()).prefix(prefix).build()) {
+            dq.queue("orders").enqueue(Job.builder().id("order-1").delay(Duration.ofHours(1)).build());
+        }
+        REDIS.server().call("SET", "keep-" + prefix, "1");
+
+        // The last workload leaves its jobs in place: only the final clean-up removes them.
+        Result r = run("bench", "--workload", "limit,w1,w5,w4", "--reps", "2", "--scale", "0.01",
+                "--redis", REDIS.uri(), "--prefix", prefix);
+
+        assertThat(r.exit()).as(r.err()).isEqualTo(Exit.OK);
+        assertThat(r.out()).contains("delayq bench — ").contains("Java " + System.getProperty("java.version"))
+                .contains("at 127.0.0.1:" + REDIS.server().port()).contains("reps 2");
+        assertThat(r.out()).containsPattern("w1 +enqueue jobs/s").containsPattern("w4 +Redis bytes/job")
+                .containsPattern("w5 +ratio").containsPattern("limit +minimal claim jobs/s");
+        assertThat(keys(prefix + ":bench:*")).isEmpty();
+        assertThat(keys(prefix + "*")).containsExactlyInAnyOrder(prefix + ":queues", prefix + ":{orders}:jobs",
+                prefix + ":{orders}:due", prefix + ":{orders}:meta");
+        assertThat(REDIS.server().call("GET", "keep-" + prefix)).isEqualTo("1");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> keys(String pattern) {
+        return (List<String>) REDIS.server().call("KEYS", pattern);
+    }
+
+    @Test
+    void badInputExitsTwoNamingWhatIsAllowed() {
+        Result w9 = run("bench", "--workload", "w1,w9");
+        assertThat(w9.exit()).isEqualTo(Exit.USAGE);
+        assertThat(w9.err().strip()).isEqualTo("delayq: unknown workload 'w9': valid workloads are w1, w2, w3, w4, w5, limit");
+        assertThat(w9.out()).isEmpty();
+
+        Result reps = run("bench", "--reps", "0");
+        assertThat(reps.exit()).isEqualTo(Exit.USAGE);
+        assertThat(reps.err()).contains("--reps is 0: it must be 1 to 100");
+
+        Result scale = run("bench", "--scale", "0");
+        assertThat(scale.exit()).isEqualTo(Exit.USAGE);
+        assertThat(scale.err()).contains("--scale is 0.0");
+    }
+}
