@@ -14,9 +14,11 @@ import java.util.List;
  *                              when it has passed, a claim would recover that job
  * @param recovered             expired leases returned to the due set by this call
  * @param recoveredDead         expired leases that had used their attempts and went to dead
+ * @param covered               another idle worker has promised to claim at the next due time (only when the
+ *                              claim named a worker, see {@link ClaimOptions#worker()}), so this one may stand by
  */
 public record ClaimBatch(List<ClaimedJob> jobs, long serverTimeMillis, long nextDueMillis, long nextLeaseExpiryMillis,
-                         int recovered, int recoveredDead) {
+                         int recovered, int recoveredDead, boolean covered) {
     /** Nothing of that kind is pending. */
     public static final long NONE = -1;
     /** The batch was full, so the next due time was not looked up. */

@@ -137,6 +137,7 @@ public final class Worker implements AutoCloseable {
         private Duration maxIdleSleep = Duration.ofSeconds(60);
         private Duration purgeInterval = Duration.ofMinutes(5);
         private Duration ackLinger = Duration.ofMillis(10);
+        private Duration standby = Duration.ofMillis(250);
         private Executor executor;
         private WorkerMetrics metrics = WorkerMetrics.NONE;
         private boolean shutdownHook;
@@ -218,6 +219,17 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How long an idle worker waits past a due time that another idle worker of the queue has promised
+         * to claim (default 250 ms; zero: every idle worker claims at every due time). Only one worker then
+         * wakes per due time; the wait is the most lag a job can get if the promising worker dies or fills up
+         * without telling (it normally tells at once).
+         */
+        public Builder standby(Duration standby) {
+            this.standby = standby;
+            return this;
+        }
+
         /** Runs handlers on this executor instead of a fixed pool of {@code concurrency} threads (e.g. virtual threads). */
         public Builder executor(Executor executor) {
             this.executor = executor;
@@ -262,6 +274,7 @@ public final class Worker implements AutoCloseable {
             Validation.positive("max idle sleep", maxIdleSleep);
             Validation.delay("purge interval", purgeInterval);
             Validation.delay("ack linger", ackLinger);
+            Validation.delay("standby", standby);
             if (ackLinger.multipliedBy(10).compareTo(lease) > 0) {
                 throw new IllegalArgumentException("ack linger " + ackLinger + " must be at most a tenth of the lease duration " + lease);
             }
@@ -271,7 +284,7 @@ public final class Worker implements AutoCloseable {
             RetryPolicy policy = retryPolicy != null ? retryPolicy : queue.settings().retryPolicy();
             String n = name != null ? name : defaultName();
             WorkerConfig config = new WorkerConfig(n, concurrency, batchSize, lease, lookahead, policy, shutdownGrace,
-                    maxIdleSleep, purgeInterval, 10, ackLinger);
+                    maxIdleSleep, purgeInterval, 10, ackLinger, standby);
             return new Worker(new WorkerEngine(queue, handler, executor, config, metrics), n, queue.name(), shutdownHook);
         }
 

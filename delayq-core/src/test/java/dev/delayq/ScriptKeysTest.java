@@ -255,4 +255,53 @@ class ScriptKeysTest {
         assertThat(locked.lockedForMs()).isBetween(1L, 60_000L);
         call("DEL", p + "lock:purge");
     }
+
+    @Test
+    void anIdleNamedClaimerBecomesTheWakerAndOthersAreCoveredUntilItGoesStale() {
+        long before = t.redisNow();
+        q.enqueue(Job.builder().id("soon").delay(Duration.ofMillis(400)).build());
+        q.enqueue(Job.builder().id("in-an-hour").delay(Duration.ofHours(1)).build());
+        ClaimOptions a = ClaimOptions.of(5, Duration.ofSeconds(30)).withWorker("worker-a", Duration.ofMillis(200));
+        ClaimOptions b = ClaimOptions.of(5, Duration.ofSeconds(30)).withWorker("worker-b", Duration.ofMillis(200));
+        ClaimBatch first = q.claim(a);
+        assertThat(first.jobs()).isEmpty();
+        assertThat(first.covered()).isFalse();
+        assertThat(meta("waker")).isEqualTo("worker-a");
+        assertThat(meta("wake_at")).isEqualTo(Long.toString(first.nextDueMillis()));
+        ClaimBatch second = q.claim(b);
+        if (second.serverTimeMillis() <= first.nextDueMillis() + 100) {
+            assertThat(second.covered()).isTrue(); // worker-a promised to claim at the due time
+            assertThat(meta("waker")).isEqualTo("worker-a");
+        }
+        // worker-a never comes: half a stand-by after the due time its promise is stale and worker-b takes over.
+        t.awaitRedisTime(before + 400 + 100);
+        ClaimBatch third = q.claim(b);
+        assertThat(third.jobs()).extracting(ClaimedJob::id).containsExactly("soon");
+        assertThat(third.covered()).isFalse();
+        assertThat(meta("waker")).isEqualTo("worker-b");
+        assertThat(meta("wake_at")).isEqualTo(Long.toString(third.nextDueMillis()));
+        q.complete(third.jobs().get(0).lease());
+        q.cancel("in-an-hour");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aWakerThatFillsUpGivesUpItsPromiseAndWakesTheOthers() throws IOException {
+        q.enqueueAll(java.util.List.of(Job.builder().id("x1").build(), Job.builder().id("x2").build(),
+                Job.builder().id("later").delay(Duration.ofHours(1)).build()));
+        ClaimOptions a = ClaimOptions.of(5, Duration.ofSeconds(30)).withWorker("worker-a", Duration.ofMillis(200));
+        List<ClaimedJob> jobs = new java.util.ArrayList<>(q.claim(a).jobs()); // 2 of 5: worker-a waits for "later"
+        assertThat(meta("waker")).isEqualTo("worker-a");
+        q.enqueue(Job.builder().id("x3").build());
+        try (Resp sub = REDIS.server().connect()) {
+            sub.call("SUBSCRIBE", p + "wake");
+            jobs.addAll(q.claim(a.withMax(1)).jobs()); // full: the promise goes
+            List<Object> msg = (List<Object>) sub.receive();
+            assertThat(msg).containsExactly("message", p + "wake", "0");
+        }
+        assertThat(meta("waker")).isNull();
+        assertThat(meta("wake_at")).isNull();
+        jobs.forEach(j -> q.complete(j.lease()));
+        q.cancel("later");
+    }
 }

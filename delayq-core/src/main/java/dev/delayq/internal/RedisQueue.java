@@ -210,19 +210,21 @@ public final class RedisQueue implements Queue {
         long leaseMs = o.lease().toMillis();
         byte[][] k = {keys.due(), keys.leases(), keys.jobs(), keys.meta(), keys.dead()};
         byte[][] a = {num(o.max()), num(leaseMs), num(o.lookahead().toMillis()), num(o.recoverLimit()),
-                num(p.base().toMillis()), num(p.cap().toMillis()), seed(), channel, num(p.maxAttempts())};
+                num(p.base().toMillis()), num(p.cap().toMillis()), seed(), channel, num(p.maxAttempts()),
+                o.worker() == null ? EMPTY : utf8(o.worker()), num(o.standby().toMillis())};
         int defaultMax = p.maxAttempts();
         return redis.eval(Script.CLAIM, k, a).thenApply(r -> {
             long now = asLong(r.get(0));
-            int n = (r.size() - 5) / 2;
+            int n = (r.size() - 6) / 2;
             List<ClaimedJob> jobs = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                String id = str(r.get(5 + 2 * i));
-                Record rec = Record.decode((byte[]) r.get(6 + 2 * i));
+                String id = str(r.get(6 + 2 * i));
+                Record rec = Record.decode((byte[]) r.get(7 + 2 * i));
                 jobs.add(new ClaimedJob(id, rec.payload(), rec.attempt(), rec.maxAttempts() > 0 ? rec.maxAttempts() : defaultMax,
                         rec.due(), rec.token(), now + leaseMs, rec.error()));
             }
-            return new ClaimBatch(jobs, now, asLong(r.get(1)), asLong(r.get(2)), (int) asLong(r.get(3)), (int) asLong(r.get(4)));
+            return new ClaimBatch(jobs, now, asLong(r.get(1)), asLong(r.get(2)), (int) asLong(r.get(3)), (int) asLong(r.get(4)),
+                    asLong(r.get(5)) == 1);
         });
     }
 
@@ -402,13 +404,14 @@ public final class RedisQueue implements Queue {
     public QueueStats stats() {
         byte[][] k = {keys.due(), keys.leases(), keys.done(), keys.dead(), keys.meta()};
         List<Object> r = redis.await(redis.eval(Script.STATS, k), "stats");
-        Map<String, Long> meta = new LinkedHashMap<>();
+        Map<String, String> meta = new LinkedHashMap<>();
         for (int i = 4; i + 1 < r.size(); i += 2) {
-            meta.put(str(r.get(i)), Long.parseLong(str(r.get(i + 1))));
+            meta.put(str(r.get(i)), str(r.get(i + 1)));
         }
         Map<String, Long> totals = new LinkedHashMap<>();
         for (String t : QueueStats.TOTALS) {
-            totals.put(t, meta.getOrDefault(t.equals("claimed") ? "token" : t, 0L));
+            // The claim counter is the fencing-token counter: one token per claim.
+            totals.put(t, Long.parseLong(meta.getOrDefault(t.equals("claimed") ? "token" : t, "0")));
         }
         return new QueueStats(name(), asLong(r.get(0)), asLong(r.get(1)), asLong(r.get(2)), asLong(r.get(3)), totals);
     }

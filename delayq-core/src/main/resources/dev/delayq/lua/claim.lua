@@ -7,12 +7,21 @@
 -- ARGV[4] max expired leases to recover in this call
 -- ARGV[5] recovery backoff base ms   ARGV[6] recovery backoff cap ms   ARGV[7] random seed
 -- ARGV[8] wake channel   ARGV[9] default max attempts (for records that carry 0)
--- Returns { now, next_due, next_expiry, recovered, recovered_dead, id_1, record_1, ..., id_n, record_n }
+-- ARGV[10] the claiming worker's name   ARGV[11] stand-by ms (see "waker" below)
+-- Returns { now, next_due, next_expiry, recovered, recovered_dead, covered, id_1, record_1, ..., id_n, record_n }
 --   now: Redis time (ms) of the claim; each record is the job's new packed record (state processing,
 --   attempt + 1, due, fresh token); every lease expires at now + lease ms.
 --   next_due: when fewer than N jobs were claimed, the earliest due time left (-1: none);
 --   -2 when N were claimed (not looked up: call again when there is room).
 --   next_expiry: the earliest lease still held, this call's included (-1: none).
+--   covered: 1 when another idle worker already promised to claim at (or before) next_due, so this one
+--   may stand by a little longer; 0 when this worker is now that "waker" (or when nothing is due next).
+-- Waker: idle workers would otherwise all wake for the same due time and all but one claim nothing. The
+-- first worker to go idle before a due time registers itself in meta (waker, wake_at); the others are told
+-- they are covered. A registration older than half the stand-by time is stale (its worker is busy or dead)
+-- and is taken over, so a lost waker costs at most one stand-by period of lag. A waker that fills up (claims
+-- as many jobs as it asked for) gives the promise up at once and publishes a "0" notice, which wakes the
+-- standing-by workers.
 -- @include record
 -- @include notify
 -- @include recover
@@ -25,7 +34,7 @@ local now = now_ms()
 local recovered, recovered_dead, next_expiry = recover_expired(k_due, k_leases, k_jobs, k_meta, k_dead, ARGV[8],
   now, tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[9]))
 
-local out = { now, -2, next_expiry, recovered, recovered_dead }
+local out = { now, -2, next_expiry, recovered, recovered_dead, 0 }
 local claimed = 0
 if want > 0 then
   local due = redis.call('ZRANGEBYSCORE', k_due, '-inf', int(now + lookahead), 'WITHSCORES', 'LIMIT', 0, want)
@@ -67,8 +76,22 @@ if want > 0 then
   end
 end
 
+local me, standby = ARGV[10], tonumber(ARGV[11])
 if claimed < want or want == 0 then
   local h = redis.call('ZRANGE', k_due, 0, 0, 'WITHSCORES')
-  out[2] = h[2] and tonumber(h[2]) or -1
+  local next_due = h[2] and tonumber(h[2]) or -1
+  out[2] = next_due
+  if next_due >= 0 and want > 0 and me ~= '' then
+    local w = redis.call('HMGET', k_meta, 'waker', 'wake_at')
+    local at = tonumber(w[2])
+    if w[1] and w[1] ~= me and at and at <= next_due and at >= now - standby / 2 then
+      out[6] = 1
+    elseif w[1] ~= me or at ~= next_due then
+      redis.call('HSET', k_meta, 'waker', me, 'wake_at', int(next_due))
+    end
+  end
+elseif me ~= '' and redis.call('HGET', k_meta, 'waker') == me then
+  redis.call('HDEL', k_meta, 'waker', 'wake_at')
+  redis.call('PUBLISH', ARGV[8], '0')
 end
 return out

@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * clock, not by a blocking command's timeout, which Redis checks only on its 10 Hz tick), until a slot
  * frees up, or until a pub/sub notice says an earlier job became the head of the due set.
  *
- * <p>When nothing is scheduled it sleeps at most {@code maxIdleSleep}: a safety net should a notice be
+ * <p>Of several idle workers, only one (the claim script's "waker") wakes at a due time; the others stand
+ * by a little longer and are woken at once by a notice if the waker fills up. When nothing is scheduled
+ * it sleeps at most {@code maxIdleSleep}: a safety net should a notice be
  * lost, kept long so that idle workers cost Redis almost nothing. Wake-ups for lease expiries (to recover
  * a dead worker's jobs) get a random delay so that a fleet of idle workers does not stampede.
  */
@@ -55,7 +57,8 @@ final class ClaimLoop implements Runnable {
         this.dispatch = dispatch;
         this.metrics = metrics;
         this.outage = new OutageLog(LOG, "worker " + config.name() + " claiming from " + queue.name());
-        this.options = new ClaimOptions(1, config.lease(), config.lookahead(), config.retryPolicy(), config.recoverLimit());
+        this.options = new ClaimOptions(1, config.lease(), config.lookahead(), config.retryPolicy(), config.recoverLimit(),
+                config.name(), config.standby());
         // After a full batch (a backlog is waiting) claim again once a quarter of a batch is free, not
         // after every single job: one script call then leases many jobs.
         this.refill = Math.max(1, Math.min(config.batch(), config.concurrency()) / 4);
@@ -189,8 +192,10 @@ final class ClaimLoop implements Runnable {
         needed = 1;
         long target = idle;
         if (b.nextDueMillis() >= 0) {
-            // Without lookahead, wake exactly at the due time; with it, that much earlier.
-            target = Math.min(target, clock.nanosAt(b.nextDueMillis()) - config.lookahead().toNanos());
+            // Without lookahead, wake exactly at the due time; with it, that much earlier. When another idle
+            // worker has promised to claim then, stand by a little longer in case it cannot.
+            long due = clock.nanosAt(b.nextDueMillis()) - config.lookahead().toNanos();
+            target = Math.min(target, b.covered() ? due + config.standby().toNanos() : due);
         }
         if (b.nextLeaseExpiryMillis() >= 0) {
             long expiry = clock.nanosAt(b.nextLeaseExpiryMillis());

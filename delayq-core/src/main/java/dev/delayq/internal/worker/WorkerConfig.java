@@ -17,8 +17,9 @@ import java.time.Duration;
  * @param purgeInterval how often the retention purge runs (zero: never)
  * @param recoverLimit  expired leases recovered per claim
  * @param ackLinger     how long a completion may wait to be acknowledged together with others
+ * @param standby       how long an idle worker covered by another waits past a due time before claiming itself
  */
 public record WorkerConfig(String name, int concurrency, int batch, Duration lease, Duration lookahead,
                            RetryPolicy retryPolicy, Duration shutdownGrace, Duration maxIdleSleep,
-                           Duration purgeInterval, int recoverLimit, Duration ackLinger) {
+                           Duration purgeInterval, int recoverLimit, Duration ackLinger, Duration standby) {
 }

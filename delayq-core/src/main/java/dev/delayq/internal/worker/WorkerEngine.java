@@ -9,13 +9,13 @@ import dev.delayq.internal.RedisQueue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -35,7 +35,7 @@ public final class WorkerEngine {
     private final ServerClock clock = new ServerClock();
     private final InFlight inFlight = new InFlight();
     private final ScheduledExecutorService timer;
-    private final ExecutorService ownExecutor;
+    private final ThreadPoolExecutor ownExecutor;
     private final ClaimLoop claimLoop;
     private final LeaseKeeper leaseKeeper;
     private final Maintenance maintenance;
@@ -50,8 +50,8 @@ public final class WorkerEngine {
         this.metrics = metrics;
         this.slots = new Semaphore(config.concurrency());
         this.timer = new ScheduledThreadPoolExecutor(1, threads(config.name() + "-timer", true));
-        this.ownExecutor = executor == null
-                ? Executors.newFixedThreadPool(config.concurrency(), threads(config.name() + "-handler", false)) : null;
+        this.ownExecutor = executor == null ? new ThreadPoolExecutor(config.concurrency(), config.concurrency(), 0,
+                TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), threads(config.name() + "-handler", false)) : null;
         this.acker = new Acker(queue, inFlight, timer, metrics, config.retryPolicy().maxAttempts(), config.name(),
                 config.ackLinger(), progress::signal);
         ClaimLoop[] loop = new ClaimLoop[1];
@@ -94,6 +94,9 @@ public final class WorkerEngine {
                 claimLoop.onReconnect();
             }
         });
+        if (ownExecutor != null) {
+            ownExecutor.prestartAllCoreThreads(); // not during the first burst of jobs
+        }
         leaseKeeper.start(timer);
         maintenance.start(timer);
         claimLoop.start(loopThread);
