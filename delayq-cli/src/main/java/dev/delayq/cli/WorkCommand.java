@@ -111,15 +111,20 @@ public final class WorkCommand implements Callable<Integer> {
                     worker.name(), queue, slots, human(lease), maxAttempts, human(backoffBase), human(backoffCap));
         }
         boolean idle;
+        int unacknowledged;
         try {
             idle = activity.awaitStop(exitWhenIdle, maxJobs, worker::inFlight);
         } finally {
-            stop(worker, handler, activity, false);
+            unacknowledged = stop(worker, handler, activity, false);
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {
                 // the JVM is exiting: the hook is running or has run
             }
+        }
+        if (unacknowledged > 0) {
+            throw new CliException(Exit.REDIS, unacknowledged + " job outcome(s) were not acknowledged by Redis at "
+                    + main.client().server() + " before the worker stopped: those jobs run again when their leases expire");
         }
         if (idle) {
             // Claims that fail (Redis down) also look idle: exit 0 only if Redis answers, so that a script's
@@ -129,7 +134,8 @@ public final class WorkCommand implements Callable<Integer> {
         return Exit.OK;
     }
 
-    private void stop(Worker worker, ExecHandler handler, Activity activity, boolean signalled) {
+    /** Closes the worker gracefully; returns how many of its jobs Redis has not acknowledged (0 normally). */
+    private int stop(Worker worker, ExecHandler handler, Activity activity, boolean signalled) {
         if (signalled && worker.inFlight() > 0) {
             main.err().printf("delayq: stopping: letting running jobs finish (up to %s), then handing back the rest%n",
                     human(shutdownGrace));
@@ -142,6 +148,7 @@ public final class WorkCommand implements Callable<Integer> {
         // then would leave that job processing until its lease expires and run it twice: wait for in-flight
         // jobs to be acknowledged, bounded by the Redis timeout.
         activity.awaitDrained(worker::inFlight, main.timeout().plusSeconds(5));
+        return worker.inFlight();
     }
 
     private static String human(Duration d) {
