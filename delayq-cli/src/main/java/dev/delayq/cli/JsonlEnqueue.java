@@ -17,7 +17,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -187,7 +186,7 @@ final class JsonlEnqueue {
             for (Job j : jobs) {
                 each.add(enqueue(List.of(j)));
             }
-            return CompletableFuture.allOf(each.toArray(new CompletableFuture[0])).thenApply(v -> {
+            return CompletableFuture.allOf(each.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
                 List<Outcome> out = new ArrayList<>(jobs.size());
                 each.forEach(f -> out.addAll(f.join()));
                 return out;
@@ -210,8 +209,6 @@ final class JsonlEnqueue {
             node = READER.readTree(text);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("invalid JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new IllegalArgumentException("invalid JSON: " + e.getMessage());
         }
         if (node == null || !node.isObject()) {
             throw new IllegalArgumentException("expected a JSON object with the keys " + FIELDS);
@@ -220,8 +217,7 @@ final class JsonlEnqueue {
         String dedupeKey = null;
         Duration dedupeTtl = null;
         boolean timed = false;
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> f = it.next();
+        for (Map.Entry<String, JsonNode> f : node.properties()) {
             JsonNode v = f.getValue();
             if (v.isNull()) {
                 continue; // null means "not given"

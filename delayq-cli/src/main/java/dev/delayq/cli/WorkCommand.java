@@ -103,6 +103,9 @@ public final class WorkCommand implements Callable<Integer> {
         Worker worker = Worker.builder(q, handler).concurrency(slots).batchSize(claim).leaseDuration(lease)
                 .retryPolicy(policy).shutdownGrace(shutdownGrace).metrics(activity).build();
         worker.start();
+        // Idleness counts from here, not from the JVM's start: connecting and loading classes can take seconds
+        // on a busy machine, and a claim issued just as the idle limit ran out would be cut short.
+        activity.touch(0, 0);
         // The JVM runs this on SIGTERM and Ctrl-C; on a normal exit it is removed and the same steps run below.
         Thread hook = new Thread(() -> stop(worker, handler, activity, true), "delayq-work-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);

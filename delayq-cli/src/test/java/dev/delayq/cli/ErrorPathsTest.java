@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.delayq.testkit.RedisServer;
+import java.io.ByteArrayInputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +36,7 @@ class ErrorPathsTest {
         int port = RedisServer.freePort(); // nothing listens there
         Cli cli = new Cli("redis://127.0.0.1:" + port, "x");
         for (String[] command : COMMANDS) {
-            Cli.Result r = cli.start(new java.io.ByteArrayInputStream(new byte[0]), with(command, "--timeout", "2s")).await(BOUND);
+            Cli.Result r = cli.start(new ByteArrayInputStream(new byte[0]), with(command, "--timeout", "2s")).await(BOUND);
             assertThat(r.exit()).as(command[0]).isEqualTo(Exit.REDIS);
             assertThat(r.err()).as(command[0]).isEqualTo("delayq: cannot reach Redis at redis://127.0.0.1:" + port
                     + " (connect): Connection refused\n");
@@ -71,7 +72,7 @@ class ErrorPathsTest {
             server.pause();
             try {
                 for (String[] command : COMMANDS) {
-                    Cli.Result r = cli.start(new java.io.ByteArrayInputStream(new byte[0]), with(command, "--timeout", "1s"))
+                    Cli.Result r = cli.start(new ByteArrayInputStream(new byte[0]), with(command, "--timeout", "1s"))
                             .await(BOUND);
                     assertThat(r.exit()).as(command[0]).isEqualTo(Exit.REDIS);
                     assertThat(r.err()).as(command[0]).startsWith("delayq: ").contains(server.uri().replace("redis://", ""))
