@@ -30,9 +30,9 @@ import picocli.CommandLine.ParentCommand;
                         + "a bad line is reported on stderr by its number and the others are enqueued (exit 1).",
                 "Durations: 250ms, 30s, 5m, 2h, 7d, 1h30m or ISO-8601 (PT30S); instants: ISO-8601 with a zone."},
         footer = {"", "Examples:",
-                "  delayq enqueue orders --id order-731:timeout --delay 30m --payload '{\"order\":731}'",
-                "  cat report.pdf | delayq enqueue mail --at 2026-12-01T09:00:00Z --payload - --max-attempts 3",
-                "  delayq enqueue orders --jsonl jobs.jsonl      # lines like {\"id\":\"a\",\"payload\":\"x\",\"delay\":\"5m\"}"})
+                "  delayq enqueue orders --id order-731 --delay 30m --payload '{\"order\":731}'",
+                "  cat mail.eml | delayq enqueue mail --at 2026-12-01T09:00:00Z --payload -",
+                "  delayq enqueue orders --jsonl jobs.jsonl   # {\"id\":\"a\",\"delay\":\"5m\"} a line"})
 public final class EnqueueCommand implements Callable<Integer> {
     @ParentCommand
     Main main;

@@ -29,8 +29,8 @@ import picocli.CommandLine.ParentCommand;
                         + "mid-job). --verbose prints a status line per finished job on stderr."},
         footer = {"", "Examples:",
                 "  delayq work orders --exec './handle-order.sh' --concurrency 8",
-                "  delayq work mail --exec 'sendmail -t' --max-attempts 10 --backoff-base 30s --backoff-cap 6h",
-                "  delayq work reports --exec 'echo \"$DELAYQ_JOB_ID\" >> ran.txt' --exit-when-idle 5s   # drain, then exit"})
+                "  delayq work mail --exec 'sendmail -t' --max-attempts 10 --backoff-cap 6h",
+                "  delayq work reports --exec './report.sh \"$DELAYQ_JOB_ID\"' --exit-when-idle 5s"})
 public final class WorkCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
