@@ -67,7 +67,6 @@ final class Dispatcher {
     }
 
     private void run(Running r) {
-        Outcome outcome;
         try {
             if (!awaitDue(r)) {
                 return; // handed back before it was due (shutdown)
@@ -76,22 +75,28 @@ final class Dispatcher {
             r.startNanos = System.nanoTime();
             r.started = true;
             metrics.started(queue, Math.max(0, clock.nowMillis() - r.job.dueAtMillis()));
-            outcome = invoke(r);
-        } finally {
+            Outcome outcome = invoke(r);
             r.thread = null;
             r.finishedNanos = System.nanoTime();
+            // The outcome reaches the acknowledger before the job counts as finished, so that a shutdown
+            // waiting for "nothing running and nothing unacknowledged" cannot slip in between.
+            if (!r.released) { // a job handed back at shutdown: its outcome would be refused
+                r.acking = true;
+                if (outcome.error == null) {
+                    acker.complete(r);
+                } else {
+                    metrics.failed(queue, r.finishedNanos - r.startNanos);
+                    acker.fail(r, outcome.error, outcome.retryable, outcome.backoff);
+                }
+            }
+        } finally {
+            r.thread = null;
+            if (r.finishedNanos == 0) {
+                r.finishedNanos = System.nanoTime();
+            }
             r.finished = true;
             Thread.interrupted(); // never hand an interrupted thread back to the pool
             freeSlot();
-        }
-        if (r.released) {
-            return; // handed back at shutdown: its outcome would be refused
-        }
-        if (outcome.error == null) {
-            acker.complete(r);
-        } else {
-            metrics.failed(queue, r.finishedNanos - r.startNanos);
-            acker.fail(r, outcome.error, outcome.retryable, outcome.backoff);
         }
     }
 

@@ -83,7 +83,7 @@ final class LeaseKeeper {
                     outage.failure(e);
                     double now = clock.nowMillis();
                     for (Running r : held) {
-                        if (!r.finished && now > r.leaseUntilMillis) {
+                        if (!r.finished && !r.acking && now > r.leaseUntilMillis) {
                             lose(r, "could not be renewed before it expired");
                         }
                     }
@@ -102,7 +102,7 @@ final class LeaseKeeper {
             Running r = held.get(i);
             if (res.acks().get(i) == Ack.OK) {
                 r.leaseUntilMillis = res.leaseUntilMillis();
-            } else if (!r.finished) {
+            } else if (!r.finished && !r.acking) {
                 // A finished job's acknowledgement may have landed first; only a running one has lost its lease.
                 lose(r, "was refused (" + res.acks().get(i) + ")");
             }

@@ -15,6 +15,8 @@ final class Running implements JobContext {
     volatile boolean released;
     volatile boolean started;
     volatile boolean finished;
+    /** The handler has returned and its outcome is on its way to Redis. */
+    volatile boolean acking;
     volatile long startNanos;
     volatile long finishedNanos;
     volatile Thread thread;

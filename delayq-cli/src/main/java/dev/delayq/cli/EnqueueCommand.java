@@ -1,0 +1,194 @@
+package dev.delayq.cli;
+
+import dev.delayq.EnqueueResult;
+import dev.delayq.Job;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code delayq enqueue QUEUE}: one job from the options, or many from a JSON Lines file ({@code --jsonl}),
+ * printing {@code created <id>} or {@code duplicate <id>} per job.
+ */
+@Command(name = "enqueue", mixinStandardHelpOptions = true,
+        description = {"Enqueue a job and print 'created <id>', or 'duplicate <id>' (the id of the job that exists) "
+                + "when the id or the dedupe key is taken.",
+                "With --jsonl, enqueue one job per line of a JSON Lines file (keys: id, payload, delay or at, "
+                        + "maxAttempts, dedupeKey, dedupeTtl), streaming one result line per job in file order; "
+                        + "a bad line is reported on stderr by its number and the others are enqueued (exit 1).",
+                "Durations: 250ms, 30s, 5m, 2h, 7d, 1h30m or ISO-8601 (PT30S); instants: ISO-8601 with a zone."},
+        footer = {"", "Examples:",
+                "  delayq enqueue orders --id order-731 --delay 30m --payload '{\"order\":731}'",
+                "  cat mail.eml | delayq enqueue mail --at 2026-12-01T09:00:00Z --payload -",
+                "  delayq enqueue orders --jsonl jobs.jsonl   # {\"id\":\"a\",\"delay\":\"5m\"} a line"})
+public final class EnqueueCommand implements Callable<Integer> {
+    @ParentCommand
+    Main main;
+
+    @Parameters(index = "0", paramLabel = "QUEUE", description = "Queue name.")
+    String queue;
+
+    @Option(names = "--id", paramLabel = "ID",
+            description = "Stable business id (e.g. order-731:timeout); enqueueing it again reports a duplicate. "
+                    + "Default: a generated id.")
+    String id;
+
+    @ArgGroup(exclusive = true)
+    When when;
+
+    /** When the job falls due: after a delay or at an instant (default: at once). */
+    static final class When {
+        @Option(names = "--delay", paramLabel = "DUR", converter = Durations.DurationConverter.class,
+                description = "Due after this delay, on the Redis server's clock.")
+        Duration delay;
+
+        @Option(names = "--at", paramLabel = "INSTANT", converter = Durations.InstantConverter.class,
+                description = "Due at this instant (ISO-8601 with a zone).")
+        Instant at;
+    }
+
+    @ArgGroup(exclusive = true)
+    Payload payload;
+
+    /** Where the payload comes from (default: empty). */
+    static final class Payload {
+        @Option(names = "--payload", paramLabel = "TEXT",
+                description = "Payload as text (UTF-8); '-' reads the payload from stdin, byte for byte.")
+        String text;
+
+        @Option(names = "--payload-file", paramLabel = "FILE", description = "Payload read from a file, byte for byte.")
+        Path file;
+    }
+
+    @Option(names = "--max-attempts", paramLabel = "N",
+            description = "Attempts allowed for this job (default: the worker's retry policy).")
+    Integer maxAttempts;
+
+    @ArgGroup(exclusive = false)
+    Dedupe dedupe;
+
+    /** A dedupe key and how long it holds; both or neither. */
+    static final class Dedupe {
+        @Option(names = "--dedupe-key", paramLabel = "KEY", required = true,
+                description = "While it holds, any job enqueued with this key is a duplicate of the first.")
+        String key;
+
+        @Option(names = "--dedupe-ttl", paramLabel = "DUR", required = true, converter = Durations.DurationConverter.class,
+                description = "How long the dedupe key holds (even after the job is gone).")
+        Duration ttl;
+    }
+
+    @Option(names = "--jsonl", paramLabel = "FILE",
+            description = "Enqueue one job per line of this JSON Lines file ('-' for stdin) instead of one job "
+                    + "from the options.")
+    String jsonl;
+
+    @Override
+    public Integer call() throws IOException {
+        if (jsonl != null) {
+            return enqueueLines();
+        }
+        Job job = buildJob(); // validated before connecting, so bad input never waits for Redis
+        EnqueueResult r = main.queue(queue).enqueue(job);
+        print(r);
+        return Exit.OK;
+    }
+
+    private Job buildJob() throws IOException {
+        Job.Builder b = Job.builder().payload(readPayload());
+        if (id != null) {
+            b.id(id);
+        }
+        if (when != null && when.delay != null) {
+            b.delay(when.delay);
+        } else if (when != null) {
+            b.runAt(when.at);
+        }
+        if (maxAttempts != null) {
+            b.maxAttempts(maxAttempts);
+        }
+        if (dedupe != null) {
+            b.dedupe(dedupe.key, dedupe.ttl);
+        }
+        return b.build();
+    }
+
+    private byte[] readPayload() throws IOException {
+        if (payload == null) {
+            return new byte[0];
+        }
+        if (payload.file != null) {
+            return readFile(payload.file, "payload file");
+        }
+        if (payload.text.equals("-")) {
+            return System.in.readAllBytes();
+        }
+        return payload.text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private void print(EnqueueResult r) {
+        if (main.json()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("result", r.created() ? "created" : "duplicate");
+            m.put("id", r.id());
+            main.out().println(Json.line(m));
+        } else {
+            main.out().println((r.created() ? "created " : "duplicate ") + r.id());
+        }
+    }
+
+    private int enqueueLines() throws IOException {
+        if (id != null || when != null || payload != null || maxAttempts != null || dedupe != null) {
+            throw new IllegalArgumentException("--jsonl takes every job from the file: it cannot be combined with "
+                    + "--id, --delay, --at, --payload, --payload-file, --max-attempts or --dedupe-key/--dedupe-ttl");
+        }
+        InputStream in = jsonl.equals("-") ? System.in : open(Path.of(jsonl));
+        try (in) {
+            JsonlEnqueue bulk = new JsonlEnqueue(main.queue(queue), main.client().settings().maxPayloadBytes(),
+                    main.timeout(), main.client().server(), main.json(), main.out(), main.err());
+            return bulk.run(in, jsonl.equals("-") ? "stdin" : "'" + jsonl + "'");
+        }
+    }
+
+    private static InputStream open(Path file) {
+        try {
+            return Files.newInputStream(file);
+        } catch (IOException e) {
+            throw new CliException(Exit.USAGE, "cannot read '" + file + "': " + reason(e));
+        }
+    }
+
+    static byte[] readFile(Path file, String what) {
+        try {
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new CliException(Exit.USAGE, "cannot read " + what + " '" + file + "': " + reason(e));
+        }
+    }
+
+    /** An I/O error in a few words ("no such file", "permission denied", ...). */
+    static String reason(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
+            return fse.getReason();
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+    }
+}

@@ -1,0 +1,45 @@
+package dev.delayq.cli;
+
+import dev.delayq.JobInfo;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code delayq job QUEUE ID}: every field of one job. */
+@Command(name = "job", mixinStandardHelpOptions = true,
+        description = {"Show every field of one job: state, attempts made, due time, lease, last error, payload.",
+                "Exit status 1 when there is no such job."},
+        footer = {"", "Examples:", "  delayq job orders order-731:timeout",
+                "  delayq job orders order-731:timeout --json | jq -r .error"})
+public final class JobCommand implements Callable<Integer> {
+    @ParentCommand
+    Main main;
+
+    @Parameters(index = "0", paramLabel = "QUEUE", description = "Queue name.")
+    String queue;
+
+    @Parameters(index = "1", paramLabel = "ID", description = "Job id.")
+    String id;
+
+    @Override
+    public Integer call() {
+        JobInfo job = main.queue(queue).get(id).orElseThrow(() -> Jobs.noJob(queue, id));
+        Map<String, Object> fields = Json.job(job);
+        if (main.json()) {
+            main.out().println(Json.line(fields));
+            return Exit.OK;
+        }
+        boolean text = fields.get("payload") != null;
+        for (Map.Entry<String, Object> f : fields.entrySet()) {
+            if (text && f.getKey().equals("payloadBase64")) {
+                continue; // the same bytes as the payload line, only less readable
+            }
+            Object v = f.getValue();
+            // Values with line breaks (errors, payloads) are escaped so that each field stays on one line.
+            main.out().printf("%-13s %s%n", f.getKey(), v == null ? "-" : Text.oneLine(v.toString(), Integer.MAX_VALUE));
+        }
+        return Exit.OK;
+    }
+}

@@ -1,0 +1,346 @@
+package dev.delayq.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import dev.delayq.DelayQTimeoutException;
+import dev.delayq.EnqueueResult;
+import dev.delayq.Job;
+import dev.delayq.Queue;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Bulk enqueue from JSON Lines, streamed: a reader thread parses lines into batches and sends each batch as
+ * one {@code enqueueAllAsync} call as soon as it is full (or as soon as the input has nothing more ready, so
+ * a slow producer on stdin is not held back); the calling thread waits for the batches in file order and
+ * prints each job's result once Redis has acknowledged its batch. At most {@link #WINDOW} batches are in
+ * flight, which keeps Redis busy (pipelined calls) while bounding memory for inputs of any length.
+ */
+final class JsonlEnqueue {
+    /** Jobs per call: the core runs up to 500 jobs in one script call, so a batch is one atomic round trip. */
+    static final int BATCH = 500;
+    /** Batches in flight at once (sent, not yet printed). */
+    static final int WINDOW = 8;
+    private static final String FIELDS = "id, payload, delay, at, maxAttempts, dedupeKey, dedupeTtl";
+    private static final ObjectReader READER = Json.MAPPER.reader()
+            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
+
+    private final Queue queue;
+    private final int maxPayloadBytes;
+    private final Duration timeout;
+    private final String server;
+    private final boolean json;
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final BlockingQueue<Batch> sent = new ArrayBlockingQueue<>(WINDOW);
+    private volatile boolean stopped;
+
+    JsonlEnqueue(Queue queue, int maxPayloadBytes, Duration timeout, String server, boolean json, PrintWriter out,
+                 PrintWriter err) {
+        this.queue = queue;
+        this.maxPayloadBytes = maxPayloadBytes;
+        this.timeout = timeout;
+        this.server = server;
+        this.json = json;
+        this.out = out;
+        this.err = err;
+    }
+
+    /** One input line: the job it describes, or why it is bad. */
+    private record Line(long number, Job job, String error) {
+    }
+
+    /** What Redis said about one job: its result, or why it refused it. */
+    private record Outcome(EnqueueResult result, String error) {
+    }
+
+    /**
+     * Lines sent together; {@code results} has one outcome per line that held a job. The last batch has
+     * {@code end} set, and {@code failure} when reading the input failed.
+     */
+    private record Batch(List<Line> lines, CompletableFuture<List<Outcome>> results, boolean end, Throwable failure) {
+    }
+
+    /**
+     * Enqueues every line of {@code in} and prints the results.
+     *
+     * @param source how to name the input in an error message
+     * @return {@link Exit#OK}, or {@link Exit#FAILED} when some line was bad
+     * @throws CliException with {@link Exit#USAGE} when the input cannot be read; Redis failures propagate
+     */
+    int run(InputStream in, String source) {
+        Thread reader = new Thread(() -> read(in), "delayq-jsonl-reader");
+        reader.setDaemon(true); // a read blocked on stdin must not keep the JVM alive after a Redis failure
+        reader.start();
+        boolean bad = false;
+        try {
+            while (true) {
+                Batch b = sent.take();
+                bad |= print(b);
+                if (b.end()) {
+                    if (b.failure() instanceof IOException io) {
+                        throw new CliException(Exit.USAGE, "cannot read " + source + ": " + EnqueueCommand.reason(io));
+                    }
+                    if (b.failure() != null) {
+                        throw new IllegalStateException("reading " + source + " failed: " + b.failure(), b.failure());
+                    }
+                    return bad ? Exit.FAILED : Exit.OK;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CliException(Exit.FAILED, "interrupted");
+        } finally {
+            stopped = true;
+            reader.interrupt();
+        }
+    }
+
+    // ---- reader thread ---------------------------------------------------------------------------------
+
+    private void read(InputStream in) {
+        BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+        List<Line> lines = new ArrayList<>();
+        List<Job> jobs = new ArrayList<>();
+        long number = 0;
+        Throwable failure = null;
+        try {
+            String text;
+            while (!stopped && (text = r.readLine()) != null) {
+                number++;
+                if (!text.isBlank()) {
+                    Line line = parse(number, text);
+                    lines.add(line);
+                    if (line.job() != null) {
+                        jobs.add(line.job());
+                    }
+                }
+                // Send when full, or when the producer has nothing more for now: a slow stream is never held
+                // back waiting for a batch to fill.
+                if (lines.size() >= BATCH || (!lines.isEmpty() && !r.ready())) {
+                    send(lines, jobs, false, null);
+                    lines = new ArrayList<>();
+                    jobs = new ArrayList<>();
+                }
+            }
+        } catch (InterruptedException e) {
+            return; // the printer stopped (a Redis failure): nothing more to send
+        } catch (IOException | RuntimeException | Error e) {
+            failure = e; // reported by the printer after the lines before it, so it never waits forever
+        }
+        try {
+            send(lines, jobs, true, failure);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void send(List<Line> lines, List<Job> jobs, boolean end, Throwable error) throws InterruptedException {
+        CompletableFuture<List<Outcome>> results = jobs.isEmpty()
+                ? CompletableFuture.completedFuture(List.of()) : enqueue(jobs);
+        sent.put(new Batch(lines, results, end, error)); // blocks while WINDOW batches are in flight
+    }
+
+    private CompletableFuture<List<Outcome>> enqueue(List<Job> jobs) {
+        CompletableFuture<List<EnqueueResult>> call;
+        try {
+            call = queue.enqueueAllAsync(jobs);
+        } catch (RuntimeException e) {
+            call = CompletableFuture.failedFuture(e);
+        }
+        return call.thenApply(rs -> {
+            List<Outcome> out = new ArrayList<>(rs.size());
+            rs.forEach(r -> out.add(new Outcome(r, null)));
+            return out;
+        }).exceptionallyCompose(e -> {
+            Throwable c = unwrap(e);
+            if (!(c instanceof IllegalArgumentException)) {
+                return CompletableFuture.failedFuture(c);
+            }
+            if (jobs.size() == 1) {
+                return CompletableFuture.completedFuture(List.of(new Outcome(null, c.getMessage())));
+            }
+            // Redis refused one job of the batch (a due time past year 9999 on its clock) and, the batch being
+            // all or nothing, wrote none of them: send each job alone to find the bad one(s).
+            List<CompletableFuture<List<Outcome>>> each = new ArrayList<>(jobs.size());
+            for (Job j : jobs) {
+                each.add(enqueue(List.of(j)));
+            }
+            return CompletableFuture.allOf(each.toArray(new CompletableFuture<?>[0])).thenApply(v -> {
+                List<Outcome> out = new ArrayList<>(jobs.size());
+                each.forEach(f -> out.addAll(f.join()));
+                return out;
+            });
+        });
+    }
+
+    /** Parses one line into a job; every problem becomes the line's error, never an exception. */
+    private Line parse(long number, String text) {
+        try {
+            return new Line(number, job(text), null);
+        } catch (IllegalArgumentException e) {
+            return new Line(number, null, e.getMessage());
+        }
+    }
+
+    private Job job(String text) {
+        JsonNode node;
+        try {
+            node = READER.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("invalid JSON: " + e.getOriginalMessage());
+        }
+        if (node == null || !node.isObject()) {
+            throw new IllegalArgumentException("expected a JSON object with the keys " + FIELDS);
+        }
+        Job.Builder b = Job.builder();
+        String dedupeKey = null;
+        Duration dedupeTtl = null;
+        boolean timed = false;
+        for (Map.Entry<String, JsonNode> f : node.properties()) {
+            JsonNode v = f.getValue();
+            if (v.isNull()) {
+                continue; // null means "not given"
+            }
+            switch (f.getKey()) {
+                case "id" -> b.id(text(f.getKey(), v));
+                case "payload" -> {
+                    byte[] payload = text(f.getKey(), v).getBytes(StandardCharsets.UTF_8);
+                    if (payload.length > maxPayloadBytes) {
+                        throw new IllegalArgumentException("payload is " + payload.length + " bytes: the limit is "
+                                + maxPayloadBytes + " bytes");
+                    }
+                    b.payload(payload);
+                }
+                case "delay", "at" -> {
+                    if (timed) {
+                        throw new IllegalArgumentException("give either delay or at, not both");
+                    }
+                    timed = true;
+                    if (f.getKey().equals("delay")) {
+                        b.delay(duration(f.getKey(), v));
+                    } else {
+                        try {
+                            b.runAt(Durations.parseInstant(text(f.getKey(), v)));
+                        } catch (IllegalArgumentException e) {
+                            throw new IllegalArgumentException("at: " + e.getMessage());
+                        }
+                    }
+                }
+                case "maxAttempts" -> {
+                    if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+                        throw new IllegalArgumentException("maxAttempts must be a whole number, got " + v);
+                    }
+                    b.maxAttempts(v.intValue());
+                }
+                case "dedupeKey" -> dedupeKey = text(f.getKey(), v);
+                case "dedupeTtl" -> dedupeTtl = duration(f.getKey(), v);
+                default -> throw new IllegalArgumentException("unknown key '" + f.getKey() + "': use " + FIELDS);
+            }
+        }
+        if ((dedupeKey == null) != (dedupeTtl == null)) {
+            throw new IllegalArgumentException(dedupeKey != null ? "dedupeKey needs a dedupeTtl" : "dedupeTtl needs a dedupeKey");
+        }
+        if (dedupeKey != null) {
+            b.dedupe(dedupeKey, dedupeTtl);
+        }
+        return b.build();
+    }
+
+    private static String text(String key, JsonNode v) {
+        if (!v.isTextual()) {
+            throw new IllegalArgumentException(key + " must be a string, got " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        return v.textValue();
+    }
+
+    private static Duration duration(String key, JsonNode v) {
+        try {
+            return Durations.parse(text(key, v));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + ": " + e.getMessage());
+        }
+    }
+
+    // ---- printing (calling thread) ---------------------------------------------------------------------
+
+    /** Waits for a batch's acknowledgement and prints its lines in order; returns whether one was bad. */
+    private boolean print(Batch b) throws InterruptedException {
+        List<Outcome> results;
+        try {
+            // Lettuce fails the call after the command timeout; the margin only guards against a lost callback.
+            results = b.results().get(timeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable c = unwrap(e);
+            throw c instanceof RuntimeException re ? re : new CompletionException(c);
+        } catch (TimeoutException e) {
+            throw new DelayQTimeoutException("enqueue: Redis at " + server + " did not answer within "
+                    + timeout.toMillis() + " ms", e);
+        }
+        boolean bad = false;
+        StringBuilder o = new StringBuilder();
+        StringBuilder e = new StringBuilder();
+        int next = 0;
+        for (Line line : b.lines()) {
+            String error = line.error();
+            if (error == null) {
+                Outcome r = results.get(next++);
+                if (r.error() == null) {
+                    o.append(format(r.result())).append('\n');
+                    continue;
+                }
+                error = r.error();
+            }
+            bad = true;
+            e.append("delayq: line ").append(line.number()).append(": ").append(Text.oneLine(error, 500)).append('\n');
+        }
+        // One write per batch: per-line flushing would cost a system call per job.
+        if (e.length() > 0) {
+            err.print(e);
+            err.flush();
+        }
+        if (o.length() > 0) {
+            out.print(o);
+            out.flush();
+        }
+        return bad;
+    }
+
+    private String format(EnqueueResult r) {
+        if (json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("result", r.created() ? "created" : "duplicate");
+            m.put("id", r.id());
+            return Json.line(m);
+        }
+        return (r.created() ? "created " : "duplicate ") + r.id();
+    }
+
+    private static Throwable unwrap(Throwable e) {
+        Throwable c = e;
+        while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
+            c = c.getCause();
+        }
+        return c;
+    }
+}

@@ -1,0 +1,66 @@
+package dev.delayq.cli;
+
+import dev.delayq.ChangeResult;
+import dev.delayq.JobState;
+import dev.delayq.Queue;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code delayq reschedule QUEUE ID (--delay DUR | --at INSTANT)}: moves a scheduled job to a new due time. */
+@Command(name = "reschedule", mixinStandardHelpOptions = true,
+        description = {"Move a scheduled job to a new due time and print 'rescheduled ID <due time>'.",
+                "Exit status 1 when there is no such job or it is not scheduled."},
+        footer = {"", "Examples:", "  delayq reschedule orders order-731:timeout --delay 2h",
+                "  delayq reschedule orders order-731:timeout --at 2026-12-01T09:00:00Z"})
+public final class RescheduleCommand implements Callable<Integer> {
+    @ParentCommand
+    Main main;
+
+    @Parameters(index = "0", paramLabel = "QUEUE", description = "Queue name.")
+    String queue;
+
+    @Parameters(index = "1", paramLabel = "ID", description = "Job id.")
+    String id;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    When when;
+
+    /** The new due time: exactly one of a delay from now or an instant. */
+    static final class When {
+        @Option(names = "--delay", paramLabel = "DUR", converter = Durations.DurationConverter.class,
+                description = "Due this long from now, on the Redis server's clock.")
+        Duration delay;
+
+        @Option(names = "--at", paramLabel = "INSTANT", converter = Durations.InstantConverter.class,
+                description = "Due at this instant (ISO-8601 with a zone).")
+        Instant at;
+    }
+
+    @Override
+    public Integer call() {
+        Queue q = main.queue(queue);
+        ChangeResult c = when.delay != null ? q.reschedule(id, when.delay) : q.reschedule(id, when.at);
+        CliException refused = Jobs.refused(c, queue, id, JobState.SCHEDULED, "rescheduled");
+        if (refused != null) {
+            throw refused;
+        }
+        if (main.json()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("result", "rescheduled");
+            m.put("id", id);
+            m.put("dueAt", c.at() != null ? c.at().toString() : null);
+            main.out().println(Json.line(m));
+        } else {
+            main.out().println("rescheduled " + id + " " + c.at());
+        }
+        return Exit.OK;
+    }
+}

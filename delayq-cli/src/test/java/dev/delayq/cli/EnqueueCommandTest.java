@@ -1,0 +1,225 @@
+package dev.delayq.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.delayq.DelayQ;
+import dev.delayq.JobInfo;
+import dev.delayq.JobState;
+import dev.delayq.Queue;
+import dev.delayq.testkit.RedisExtension;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+class EnqueueCommandTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = RedisExtension.shared();
+
+    @TempDir
+    Path dir;
+
+    private Cli cli;
+    private DelayQ dq;
+    private Queue q;
+
+    @BeforeEach
+    void connect() {
+        cli = new Cli(REDIS.uri(), REDIS.prefix());
+        dq = DelayQ.builder().redis(REDIS.uri()).prefix(REDIS.prefix()).build();
+        q = dq.queue("orders");
+    }
+
+    @AfterEach
+    void close() {
+        dq.close();
+    }
+
+    @Test
+    void enqueuePrintsCreatedThenDuplicateAndStoresEveryOption() {
+        Cli.Result first = cli.run("enqueue", "orders", "--id", "order-1:timeout", "--delay", "30m",
+                "--payload", "{\"order\":1}", "--max-attempts", "3");
+        assertThat(first.exit()).isZero();
+        assertThat(first.out()).isEqualTo("created order-1:timeout\n");
+
+        Cli.Result again = cli.run("enqueue", "orders", "--id", "order-1:timeout", "--payload", "other");
+        assertThat(again.exit()).isZero();
+        assertThat(again.out()).isEqualTo("duplicate order-1:timeout\n");
+
+        JobInfo job = q.get("order-1:timeout").orElseThrow();
+        assertThat(job.payloadUtf8()).isEqualTo("{\"order\":1}");
+        assertThat(job.maxAttempts()).isEqualTo(3);
+        assertThat(job.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(Duration.between(Instant.now(), job.dueAt())).isBetween(Duration.ofMinutes(29), Duration.ofMinutes(31));
+    }
+
+    @Test
+    void generatedIdsAtInstantsAndJsonOutput() throws Exception {
+        Cli.Result r = cli.run("--json", "enqueue", "orders", "--at", "2030-01-02T03:04:05Z", "--payload", "x");
+        assertThat(r.exit()).isZero();
+        JsonNode node = Json.MAPPER.readTree(r.out());
+        assertThat(node.get("result").asText()).isEqualTo("created");
+        String id = node.get("id").asText();
+        assertThat(id).isNotBlank();
+        assertThat(q.get(id).orElseThrow().dueAt()).isEqualTo(Instant.parse("2030-01-02T03:04:05Z"));
+    }
+
+    @Test
+    void dedupeKeyMakesALaterJobADuplicateNamingTheFirst() {
+        assertThat(cli.run("enqueue", "orders", "--id", "a", "--dedupe-key", "order-7", "--dedupe-ttl", "1h").out())
+                .isEqualTo("created a\n");
+        Cli.Result dup = cli.run("enqueue", "orders", "--id", "b", "--dedupe-key", "order-7", "--dedupe-ttl", "1h");
+        assertThat(dup.exit()).isZero();
+        assertThat(dup.out()).isEqualTo("duplicate a\n");
+        assertThat(q.get("b")).isEmpty();
+
+        Cli.Result half = cli.run("enqueue", "orders", "--dedupe-key", "k");
+        assertThat(half.exit()).isEqualTo(Exit.USAGE);
+        assertThat(half.err()).contains("--dedupe-ttl");
+    }
+
+    @Test
+    void payloadFromStdinAndFromAFileArrivesByteExact() throws IOException {
+        byte[] binary = new byte[256 * 4];
+        for (int i = 0; i < binary.length; i++) {
+            binary[i] = (byte) i; // every byte value, including NUL, CR, LF and invalid UTF-8
+        }
+        Cli.Result stdin = cli.run(new ByteArrayInputStream(binary), "enqueue", "orders", "--id", "s", "--payload", "-");
+        assertThat(stdin.exit()).isZero();
+        assertThat(q.get("s").orElseThrow().payload()).isEqualTo(binary);
+
+        Path file = Files.write(dir.resolve("payload.bin"), binary);
+        Cli.Result fromFile = cli.run("enqueue", "orders", "--id", "f", "--payload-file", file.toString());
+        assertThat(fromFile.exit()).isZero();
+        assertThat(q.get("f").orElseThrow().payload()).isEqualTo(binary);
+
+        Cli.Result missing = cli.run("enqueue", "orders", "--payload-file", dir.resolve("nope").toString());
+        assertThat(missing.exit()).isEqualTo(Exit.USAGE);
+        assertThat(missing.err().strip()).isEqualTo("delayq: cannot read payload file '" + dir.resolve("nope") + "': no such file");
+    }
+
+    @Test
+    void invalidInputIsOneLineWithExitTwo() {
+        Cli.Result badDelay = cli.run("enqueue", "orders", "--delay", "soon");
+        assertThat(badDelay.exit()).isEqualTo(Exit.USAGE);
+        assertThat(badDelay.err()).startsWith("delayq: Invalid value for option '--delay': invalid duration 'soon'")
+                .doesNotContain("\tat ");
+
+        Cli.Result both = cli.run("enqueue", "orders", "--delay", "5s", "--at", "2030-01-01T00:00:00Z");
+        assertThat(both.exit()).isEqualTo(Exit.USAGE);
+        assertThat(both.err()).contains("mutually exclusive");
+
+        Cli.Result attempts = cli.run("enqueue", "orders", "--max-attempts", "0");
+        assertThat(attempts.exit()).isEqualTo(Exit.USAGE);
+        assertThat(attempts.err().strip()).isEqualTo("delayq: max attempts is 0: it must be between 1 and 1000000");
+
+        Cli.Result mixed = cli.run("enqueue", "orders", "--jsonl", "x.jsonl", "--id", "a");
+        assertThat(mixed.exit()).isEqualTo(Exit.USAGE);
+        assertThat(mixed.err()).contains("--jsonl takes every job from the file");
+        assertThat(q.stats().scheduled()).isZero();
+    }
+
+    @Test
+    void jsonlEnqueuesEveryGoodLineInOrderAndReportsBadLinesByNumber() throws IOException {
+        List<String> lines = new ArrayList<>();
+        for (int i = 1; i <= 1200; i++) { // more than two batches
+            lines.add(switch (i) {
+                case 17 -> "{\"id\":\"j17\",\"delay\":\"-5s\"}";                       // not a duration
+                case 18 -> "{\"id\":\"j18\",\"delay\":\"-PT5S\"}";                     // negative: the job's own check
+                case 19 -> "not json";
+                case 20 -> "";                                                         // skipped
+                case 21 -> "{\"id\":\"j21\",\"color\":\"red\"}";                       // unknown key
+                case 22 -> "{\"id\":\"j22\",\"delay\":\"1s\",\"at\":\"2030-01-01T00:00:00Z\"}";
+                case 23 -> "{\"id\":\"j23\",\"dedupeKey\":\"k\"}";
+                case 24 -> "[1,2]";
+                case 25 -> "{\"id\":\"j25\",\"at\":\"2030-01-01T00:00:00Z\",\"maxAttempts\":2,\"dedupeKey\":\"k25\",\"dedupeTtl\":\"1h\"}";
+                case 26 -> "{\"id\":\"j1\",\"payload\":\"again\"}";                    // duplicate of line 1
+                case 1000 -> "{\"id\":\"j1000\",\"delay\":\"P3650000D\"}";            // past year 9999: Redis refuses it
+                default -> "{\"id\":\"j" + i + "\",\"payload\":\"p" + i + "\",\"delay\":\"1h\"}";
+            });
+        }
+        Path file = dir.resolve("jobs.jsonl");
+        Files.write(file, lines, StandardCharsets.UTF_8);
+
+        Cli.Result r = cli.run("enqueue", "orders", "--jsonl", file.toString());
+
+        assertThat(r.exit()).isEqualTo(Exit.FAILED);
+        List<String> expected = new ArrayList<>();
+        for (int i = 1; i <= 1200; i++) {
+            if (i == 26) {
+                expected.add("duplicate j1");
+            } else if ((i < 17 || i > 25 || i == 25) && i != 1000) {
+                expected.add("created j" + i);
+            }
+        }
+        assertThat(r.lines()).containsExactlyElementsOf(expected);
+        List<String> errors = List.of(r.err().split("\n"));
+        assertThat(errors).hasSize(8);
+        assertThat(errors.get(0)).startsWith("delayq: line 17: delay: invalid duration '-5s'");
+        assertThat(errors.get(1)).isEqualTo("delayq: line 18: delay is PT-5S: it must be zero or positive");
+        assertThat(errors.get(2)).startsWith("delayq: line 19: invalid JSON");
+        assertThat(errors.get(3)).startsWith("delayq: line 21: unknown key 'color'");
+        assertThat(errors.get(4)).isEqualTo("delayq: line 22: give either delay or at, not both");
+        assertThat(errors.get(5)).isEqualTo("delayq: line 23: dedupeKey needs a dedupeTtl");
+        assertThat(errors.get(6)).startsWith("delayq: line 24: expected a JSON object");
+        assertThat(errors.get(7)).startsWith("delayq: line 1000: ").contains("beyond year 9999");
+
+        assertThat(q.stats().scheduled()).isEqualTo(1200 - 10);
+        assertThat(q.get("j1").orElseThrow().payloadUtf8()).isEqualTo("p1");
+        JobInfo j25 = q.get("j25").orElseThrow();
+        assertThat(j25.maxAttempts()).isEqualTo(2);
+        assertThat(j25.dueAt()).isEqualTo(Instant.parse("2030-01-01T00:00:00Z"));
+        assertThat(q.get("j17")).isEmpty();
+        assertThat(q.get("j999")).isPresent();
+        assertThat(q.get("j1001")).isPresent();
+    }
+
+    @Test
+    void jsonlFromStdinWithJsonOutputAndAnUnreadableFile() throws Exception {
+        String input = "{\"id\":\"a\",\"payload\":\"1\"}\n\n{\"id\":\"b\"}\n{\"id\":\"a\"}\n";
+        Cli.Result r = cli.run(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+                "enqueue", "orders", "--jsonl", "-", "--json");
+        assertThat(r.exit()).isZero();
+        assertThat(r.lines()).containsExactly("{\"result\":\"created\",\"id\":\"a\"}", "{\"result\":\"created\",\"id\":\"b\"}",
+                "{\"result\":\"duplicate\",\"id\":\"a\"}");
+
+        Cli.Result missing = cli.run("enqueue", "orders", "--jsonl", dir.resolve("missing.jsonl").toString());
+        assertThat(missing.exit()).isEqualTo(Exit.USAGE);
+        assertThat(missing.err().strip()).isEqualTo("delayq: cannot read '" + dir.resolve("missing.jsonl") + "': no such file");
+    }
+
+    @Test
+    void jsonlPrintsEachResultOnceRedisAcknowledgedItNotAtTheEnd() throws Exception {
+        PipedOutputStream producer = new PipedOutputStream();
+        PipedInputStream stdin = new PipedInputStream(producer, 1 << 16);
+        Cli.Running run = cli.start(stdin, "enqueue", "orders", "--jsonl", "-");
+        try {
+            producer.write("{\"id\":\"first\"}\n".getBytes(StandardCharsets.UTF_8));
+            producer.flush();
+            // The input is still open: the first job must be sent and reported without waiting for more lines.
+            await().atMost(Duration.ofSeconds(30)).until(() -> run.out().contains("created first\n"));
+            assertThat(run.done()).isFalse();
+            assertThat(q.get("first")).isPresent();
+            producer.write("{\"id\":\"second\"}\n".getBytes(StandardCharsets.UTF_8));
+        } finally {
+            producer.close();
+        }
+        Cli.Result r = run.await(Duration.ofSeconds(60));
+        assertThat(r.exit()).isZero();
+        assertThat(r.lines()).containsExactly("created first", "created second");
+    }
+}

@@ -1,0 +1,254 @@
+package dev.delayq.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.delayq.ClaimOptions;
+import dev.delayq.ClaimedJob;
+import dev.delayq.DelayQ;
+import dev.delayq.Job;
+import dev.delayq.JobState;
+import dev.delayq.Queue;
+import dev.delayq.internal.Keys;
+import dev.delayq.testkit.RedisExtension;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** job, list, cancel, reschedule, retry, purge and check. */
+class JobCommandsTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = RedisExtension.shared();
+
+    private Cli cli;
+    private DelayQ dq;
+    private Queue q;
+
+    @BeforeEach
+    void connect() {
+        cli = new Cli(REDIS.uri(), REDIS.prefix());
+        dq = DelayQ.builder().redis(REDIS.uri()).prefix(REDIS.prefix()).build();
+        q = dq.queue("orders");
+    }
+
+    @AfterEach
+    void close() {
+        dq.close();
+    }
+
+    /** Enqueues the jobs due now, claims them all and fails each for good with {@code error}. */
+    private void killJobs(String error, String... ids) {
+        for (String id : ids) {
+            q.enqueue(Job.builder().id(id).payload("p-" + id).build());
+        }
+        List<ClaimedJob> claimed = q.claim(ClaimOptions.of(ids.length, Duration.ofMinutes(1))).jobs();
+        assertThat(claimed).hasSize(ids.length);
+        for (ClaimedJob j : claimed) {
+            q.fail(j.lease(), error, false, Duration.ZERO);
+        }
+    }
+
+    private void completeJobs(String... ids) {
+        for (String id : ids) {
+            q.enqueue(Job.builder().id(id).build());
+        }
+        for (ClaimedJob j : q.claim(ClaimOptions.of(ids.length, Duration.ofMinutes(1))).jobs()) {
+            q.complete(j.lease());
+        }
+    }
+
+    @Test
+    void jobShowsEveryFieldAsTextAndJson() throws Exception {
+        killJobs("exit 3: first line\nsecond line", "d1");
+        Cli.Result text = cli.run("job", "orders", "d1");
+        assertThat(text.exit()).isZero();
+        assertThat(text.lines()).contains("id            d1", "state         dead", "attempt       1",
+                "error         exit 3: first line\\nsecond line", "payload       p-d1", "payloadBytes  4");
+        assertThat(text.lines()).allMatch(l -> l.matches("[a-zA-Z0-9]+ +.*"));
+
+        JsonNode json = Json.MAPPER.readTree(cli.run("job", "orders", "d1", "--json").out());
+        assertThat(json.get("id").asText()).isEqualTo("d1");
+        assertThat(json.get("state").asText()).isEqualTo("dead");
+        assertThat(json.get("attempt").asInt()).isEqualTo(1);
+        assertThat(json.get("error").asText()).isEqualTo("exit 3: first line\nsecond line");
+        assertThat(json.get("payload").asText()).isEqualTo("p-d1");
+        assertThat(Instant.parse(json.get("finishedAt").asText())).isNotNull();
+
+        Cli.Result missing = cli.run("job", "orders", "nope");
+        assertThat(missing.exit()).isEqualTo(Exit.FAILED);
+        assertThat(missing.out()).isEmpty();
+        assertThat(missing.err()).isEqualTo("delayq: no job 'nope' in queue 'orders'\n");
+    }
+
+    @Test
+    void listPagesThroughAnyNumberOfJobsInIndexOrder() throws Exception {
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 2500; i++) {
+            jobs.add(Job.builder().id(String.format("j%04d", i)).delay(Duration.ofHours(1)).build());
+        }
+        q.enqueueAll(jobs);
+
+        Cli.Result all = cli.run("list", "orders", "--state", "scheduled", "--limit", "100000", "--json");
+        assertThat(all.exit()).isZero();
+        assertThat(all.lines()).hasSize(2500);
+        List<String> ids = new ArrayList<>();
+        for (String line : all.lines()) {
+            JsonNode n = Json.MAPPER.readTree(line);
+            assertThat(n.get("state").asText()).isEqualTo("scheduled");
+            ids.add(n.get("id").asText());
+        }
+        assertThat(ids).doesNotHaveDuplicates().isSorted(); // same due ms, so enqueue order: j0000, j0001, ...
+
+        Cli.Result some = cli.run("list", "orders", "--state", "scheduled", "--limit", "1500");
+        assertThat(some.lines()).hasSize(1501);
+        assertThat(some.lines().get(0)).matches("ID +STATE +ATTEMPT +DUE +ERROR");
+        assertThat(some.lines().get(1)).startsWith("j0000 ").contains("scheduled");
+        assertThat(some.lines().get(1500)).startsWith("j1499 ");
+
+        assertThat(cli.run("list", "orders", "--state", "scheduled").lines()).hasSize(101); // default limit 100
+    }
+
+    @Test
+    void listShowsOneLineErrorsAndRejectsUnknownStates() {
+        killJobs("boom\nat line 2", "d1", "d2");
+        Cli.Result dead = cli.run("list", "orders", "--state", "DEAD");
+        assertThat(dead.exit()).isZero();
+        assertThat(dead.lines()).hasSize(3);
+        assertThat(dead.lines().get(1)).startsWith("d1 ").contains(" dead ").endsWith("boom\\nat line 2");
+
+        Cli.Result empty = cli.run("list", "orders", "--state", "done");
+        assertThat(empty.exit()).isZero();
+        assertThat(empty.lines()).hasSize(1);
+
+        Cli.Result bad = cli.run("list", "orders", "--state", "finished");
+        assertThat(bad.exit()).isEqualTo(Exit.USAGE);
+        assertThat(bad.err()).isEqualTo("delayq: unknown state 'finished': use scheduled, processing, done or dead\n");
+
+        Cli.Result limit = cli.run("list", "orders", "--state", "dead", "--limit", "0");
+        assertThat(limit.exit()).isEqualTo(Exit.USAGE);
+        assertThat(limit.err()).contains("--limit is 0");
+    }
+
+    @Test
+    void cancelDeletesAScheduledJobAndRefusesOthers() {
+        q.enqueue(Job.builder().id("later").delay(Duration.ofHours(1)).build());
+        Cli.Result ok = cli.run("cancel", "orders", "later");
+        assertThat(ok.exit()).isZero();
+        assertThat(ok.out()).isEqualTo("cancelled later\n");
+        assertThat(q.get("later")).isEmpty();
+
+        Cli.Result gone = cli.run("cancel", "orders", "later");
+        assertThat(gone.exit()).isEqualTo(Exit.FAILED);
+        assertThat(gone.err()).isEqualTo("delayq: no job 'later' in queue 'orders'\n");
+
+        killJobs("x", "d1");
+        Cli.Result dead = cli.run("cancel", "orders", "d1");
+        assertThat(dead.exit()).isEqualTo(Exit.FAILED);
+        assertThat(dead.err()).isEqualTo("delayq: job 'd1' is dead: only scheduled jobs can be cancelled\n");
+        assertThat(q.get("d1").orElseThrow().state()).isEqualTo(JobState.DEAD);
+    }
+
+    @Test
+    void rescheduleMovesAScheduledJob() {
+        q.enqueue(Job.builder().id("a").delay(Duration.ofHours(1)).build());
+        Cli.Result at = cli.run("reschedule", "orders", "a", "--at", "2031-05-06T07:08:09Z");
+        assertThat(at.exit()).isZero();
+        assertThat(at.out()).isEqualTo("rescheduled a 2031-05-06T07:08:09Z\n");
+        assertThat(q.get("a").orElseThrow().dueAt()).isEqualTo(Instant.parse("2031-05-06T07:08:09Z"));
+
+        Cli.Result delay = cli.run("reschedule", "orders", "a", "--delay", "2h");
+        assertThat(delay.exit()).isZero();
+        Instant due = Instant.parse(delay.out().strip().split(" ")[2]);
+        assertThat(due).isEqualTo(q.get("a").orElseThrow().dueAt());
+        assertThat(Duration.between(Instant.now(), due)).isBetween(Duration.ofMinutes(119), Duration.ofMinutes(121));
+
+        Cli.Result neither = cli.run("reschedule", "orders", "a");
+        assertThat(neither.exit()).isEqualTo(Exit.USAGE);
+        Cli.Result both = cli.run("reschedule", "orders", "a", "--delay", "1s", "--at", "2031-01-01T00:00:00Z");
+        assertThat(both.exit()).isEqualTo(Exit.USAGE);
+        Cli.Result badDuration = cli.run("reschedule", "orders", "a", "--delay", "2 hours");
+        assertThat(badDuration.exit()).isEqualTo(Exit.USAGE);
+        assertThat(badDuration.err()).contains("invalid duration '2 hours'");
+
+        Cli.Result missing = cli.run("reschedule", "orders", "zz", "--delay", "1s");
+        assertThat(missing.exit()).isEqualTo(Exit.FAILED);
+        assertThat(missing.err()).isEqualTo("delayq: no job 'zz' in queue 'orders'\n");
+        completeJobs("c1");
+        Cli.Result done = cli.run("reschedule", "orders", "c1", "--delay", "1s");
+        assertThat(done.exit()).isEqualTo(Exit.FAILED);
+        assertThat(done.err()).isEqualTo("delayq: job 'c1' is done: only scheduled jobs can be rescheduled\n");
+    }
+
+    @Test
+    void retryRetriesDeadJobsAndReportsTheOthersWithoutStopping() {
+        killJobs("boom", "d1", "d2", "d3", "d4");
+        q.enqueue(Job.builder().id("s1").delay(Duration.ofHours(1)).build());
+
+        Cli.Result r = cli.run("retry", "orders", "d1", "nope", "s1", "d2");
+        assertThat(r.exit()).isEqualTo(Exit.FAILED);
+        assertThat(r.lines()).containsExactly("retried d1", "retried d2");
+        assertThat(r.err()).isEqualTo("delayq: no job 'nope' in queue 'orders'\n"
+                + "delayq: job 's1' is scheduled: only dead jobs can be retried\n");
+        assertThat(q.get("d1").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+
+        Cli.Result all = cli.run("retry", "orders", "--all-dead");
+        assertThat(all.exit()).isZero();
+        assertThat(all.out()).isEqualTo("retried 2 dead jobs\n");
+        assertThat(q.stats().dead()).isZero();
+        assertThat(q.stats().scheduled()).isEqualTo(5);
+
+        assertThat(cli.run("retry", "orders").exit()).isEqualTo(Exit.USAGE);
+        assertThat(cli.run("retry", "orders", "d1", "--all-dead").exit()).isEqualTo(Exit.USAGE);
+    }
+
+    @Test
+    void purgeDeletesFinishedJobsPastRetention() throws Exception {
+        completeJobs("c1", "c2");
+        killJobs("boom", "d1");
+        Cli.Result kept = cli.run("purge", "orders"); // default retention: done 1 h, dead 7 d
+        assertThat(kept.exit()).isZero();
+        assertThat(kept.out()).isEqualTo("purged 0 done and 0 dead jobs\n");
+        assertThat(q.stats().done()).isEqualTo(2);
+
+        Cli.Result json = cli.run("purge", "orders", "--older-than", "0s", "--json");
+        assertThat(json.exit()).isZero();
+        JsonNode n = Json.MAPPER.readTree(json.out());
+        assertThat(n.get("done").asLong()).isEqualTo(2);
+        assertThat(n.get("dead").asLong()).isEqualTo(1);
+        assertThat(q.stats().done() + q.stats().dead()).isZero();
+
+        assertThat(cli.run("purge", "orders", "--older-than", "1x").exit()).isEqualTo(Exit.USAGE);
+    }
+
+    @Test
+    void checkReportsConsistencyAndEachProblem() throws Exception {
+        q.enqueue(Job.builder().id("a").delay(Duration.ofHours(1)).build());
+        q.enqueue(Job.builder().id("b").delay(Duration.ofHours(1)).build());
+        Cli.Result ok = cli.run("check", "orders");
+        assertThat(ok.exit()).isZero();
+        assertThat(ok.out()).isEqualTo("ok: 2 records and 2 index entries are consistent\n");
+
+        // Break it behind the library's back: the record of "a" disappears, its due entry stays.
+        String jobsKey = new String(new Keys(REDIS.prefix(), "orders").jobs(), StandardCharsets.UTF_8);
+        REDIS.server().call("HDEL", jobsKey, "a");
+        Cli.Result broken = cli.run("check", "orders");
+        assertThat(broken.exit()).isEqualTo(Exit.FAILED);
+        assertThat(broken.lines()).hasSize(1);
+        assertThat(broken.lines().get(0)).startsWith("a: ");
+        assertThat(broken.err()).startsWith("delayq: 1 problem(s) in queue 'orders'");
+
+        Cli.Result json = cli.run("check", "orders", "--json");
+        assertThat(json.exit()).isEqualTo(Exit.FAILED);
+        JsonNode n = Json.MAPPER.readTree(json.out());
+        assertThat(n.get("clean").asBoolean()).isFalse();
+        assertThat(n.get("records").asLong()).isEqualTo(1);
+        assertThat(n.get("entries").asLong()).isEqualTo(2);
+        assertThat(n.get("problems").get(0).asText()).startsWith("a: ");
+    }
+}
