@@ -269,6 +269,25 @@ abstract class WorkerContract {
     }
 
     @Test
+    void jobsFinishingAsCloseBeginsAreAcknowledgedBeforeCloseReturns() throws Exception {
+        for (int i = 0; i < 8; i++) {
+            q.enqueue(Job.builder().id("edge" + i).build());
+        }
+        CountDownLatch started = new CountDownLatch(8);
+        CountDownLatch release = new CountDownLatch(1);
+        Worker w = start(Worker.builder(q, job -> {
+            started.countDown();
+            release.await(30, TimeUnit.SECONDS);
+        }).concurrency(8).ackLinger(Duration.ofMillis(50)));
+        assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+        release.countDown();
+        w.close();
+        for (int i = 0; i < 8; i++) {
+            assertThat(q.get("edge" + i).orElseThrow().state()).as("edge" + i).isEqualTo(JobState.DONE);
+        }
+    }
+
+    @Test
     void metricsCountWhatHappened() {
         for (int i = 0; i < 10; i++) {
             q.enqueue(Job.builder().id("m" + i).build());
