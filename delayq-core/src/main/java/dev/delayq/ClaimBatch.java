@@ -16,9 +16,10 @@ import java.util.List;
  * @param recoveredDead         expired leases that had used their attempts and went to dead
  * @param covered               another idle worker has promised to claim at the next due time (only when the
  *                              claim named a worker, see {@link ClaimOptions#worker()}), so this one may stand by
+ * @param serverTimeMicros      {@link #serverTimeMillis()} with microsecond precision
  */
 public record ClaimBatch(List<ClaimedJob> jobs, long serverTimeMillis, long nextDueMillis, long nextLeaseExpiryMillis,
-                         int recovered, int recoveredDead, boolean covered) {
+                         int recovered, int recoveredDead, boolean covered, long serverTimeMicros) {
     /** Nothing of that kind is pending. */
     public static final long NONE = -1;
     /** The batch was full, so the next due time was not looked up. */

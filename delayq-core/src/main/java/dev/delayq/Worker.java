@@ -131,12 +131,12 @@ public final class Worker implements AutoCloseable {
         private int concurrency = 10;
         private int batchSize = 100;
         private Duration lease = Duration.ofSeconds(30);
-        private Duration lookahead = Duration.ZERO;
+        private Duration lookahead = Duration.ofMillis(50);
         private RetryPolicy retryPolicy;
         private Duration shutdownGrace = Duration.ofSeconds(10);
         private Duration maxIdleSleep = Duration.ofSeconds(60);
         private Duration purgeInterval = Duration.ofMinutes(5);
-        private Duration ackLinger = Duration.ofMillis(10);
+        private Duration ackLinger = Duration.ofMillis(50);
         private Duration standby = Duration.ofMillis(250);
         private Executor executor;
         private WorkerMetrics metrics = WorkerMetrics.NONE;
@@ -174,8 +174,10 @@ public final class Worker implements AutoCloseable {
 
         /**
          * Lease jobs due within this much of now, then start each exactly at its due time by Redis's clock
-         * (default zero: lease only due jobs). Lowers dispatch lag and claim calls for steady streams; must be
-         * under half the lease.
+         * (default 50 ms; zero: lease only jobs already due). A worker then claims at most every half of it,
+         * each claim leasing everything due in the window, and has the job in hand when it falls due: fewer
+         * Redis calls and sub-millisecond dispatch lag for steady streams. A job leased ahead can no longer be
+         * cancelled or rescheduled. Must be under half the lease.
          */
         public Builder lookahead(Duration lookahead) {
             this.lookahead = lookahead;
@@ -211,7 +213,7 @@ public final class Worker implements AutoCloseable {
 
         /**
          * How long a completion may wait so that it is acknowledged to Redis together with others (default
-         * 10 ms, at most a tenth of the lease; zero: at once). It delays only the acknowledgement, never a job:
+         * 50 ms, at most a tenth of the lease; zero: at once). It delays only the acknowledgement, never a job:
          * a steady trickle of jobs then costs Redis one complete call per period instead of one per job.
          */
         public Builder ackLinger(Duration linger) {

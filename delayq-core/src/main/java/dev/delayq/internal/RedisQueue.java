@@ -215,16 +215,16 @@ public final class RedisQueue implements Queue {
         int defaultMax = p.maxAttempts();
         return redis.eval(Script.CLAIM, k, a).thenApply(r -> {
             long now = asLong(r.get(0));
-            int n = (r.size() - 6) / 2;
+            int n = (r.size() - 7) / 2;
             List<ClaimedJob> jobs = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                String id = str(r.get(6 + 2 * i));
-                Record rec = Record.decode((byte[]) r.get(7 + 2 * i));
+                String id = str(r.get(7 + 2 * i));
+                Record rec = Record.decode((byte[]) r.get(8 + 2 * i));
                 jobs.add(new ClaimedJob(id, rec.payload(), rec.attempt(), rec.maxAttempts() > 0 ? rec.maxAttempts() : defaultMax,
                         rec.due(), rec.token(), now + leaseMs, rec.error()));
             }
             return new ClaimBatch(jobs, now, asLong(r.get(1)), asLong(r.get(2)), (int) asLong(r.get(3)), (int) asLong(r.get(4)),
-                    asLong(r.get(5)) == 1);
+                    asLong(r.get(5)) == 1, asLong(r.get(6)));
         });
     }
 

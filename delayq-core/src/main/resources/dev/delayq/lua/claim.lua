@@ -8,8 +8,9 @@
 -- ARGV[5] recovery backoff base ms   ARGV[6] recovery backoff cap ms   ARGV[7] random seed
 -- ARGV[8] wake channel   ARGV[9] default max attempts (for records that carry 0)
 -- ARGV[10] the claiming worker's name   ARGV[11] stand-by ms (see "waker" below)
--- Returns { now, next_due, next_expiry, recovered, recovered_dead, covered, id_1, record_1, ..., id_n, record_n }
---   now: Redis time (ms) of the claim; each record is the job's new packed record (state processing,
+-- Returns { now, next_due, next_expiry, recovered, recovered_dead, covered, now_us, id_1, record_1, ... }
+--   now: Redis time (ms) of the claim (now_us: the same in microseconds, for the worker's clock);
+--   each record is the job's new packed record (state processing,
 --   attempt + 1, due, fresh token); every lease expires at now + lease ms.
 --   next_due: when fewer than N jobs were claimed, the earliest due time left (-1: none);
 --   -2 when N were claimed (not looked up: call again when there is room).
@@ -29,12 +30,13 @@ redis.replicate_commands()
 local k_due, k_leases, k_jobs, k_meta, k_dead = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local want, lease_ms, lookahead = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 math.randomseed(tonumber(ARGV[7]))
-local now = now_ms()
+local now_micros = now_us()
+local now = math.floor(now_micros / 1000)
 
 local recovered, recovered_dead, next_expiry = recover_expired(k_due, k_leases, k_jobs, k_meta, k_dead, ARGV[8],
   now, tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[9]))
 
-local out = { now, -2, next_expiry, recovered, recovered_dead, 0 }
+local out = { now, -2, next_expiry, recovered, recovered_dead, 0, now_micros }
 local claimed = 0
 if want > 0 then
   local due = redis.call('ZRANGEBYSCORE', k_due, '-inf', int(now + lookahead), 'WITHSCORES', 'LIMIT', 0, want)
@@ -61,7 +63,7 @@ if want > 0 then
         local rec = encode(r)
         fields[#fields + 1] = ids[i]
         fields[#fields + 1] = rec
-        leases[#leases + 1] = int(expiry)
+        leases[#leases + 1] = expiry
         leases[#leases + 1] = ids[i]
         out[#out + 1] = ids[i]
         out[#out + 1] = rec

@@ -30,10 +30,9 @@ for i = 1, n do
       out[i] = 1
       finished[#finished + 1] = ids[i]
       if keep then
-        r.state = DONE
         fields[#fields + 1] = ids[i]
-        fields[#fields + 1] = encode(r)
-        dones[#dones + 1] = int(now)
+        fields[#fields + 1] = with_state(r, DONE)
+        dones[#dones + 1] = now
         dones[#dones + 1] = ids[i]
       else
         dels[#dels + 1] = ids[i]

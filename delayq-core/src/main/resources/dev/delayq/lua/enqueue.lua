@@ -20,7 +20,7 @@ local dues = {}
 for i = 1, n do
   local due = due_from(ARGV[3 + 4 * (i - 1) + 2], now)
   if not due then return { -5, i } end
-  dues[i] = int(due)
+  dues[i] = due
 end
 
 local out = {}

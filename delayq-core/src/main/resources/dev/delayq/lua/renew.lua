@@ -20,7 +20,7 @@ for i = 1, n do
     local r = decode(raw)
     if r.state == PROCESSING and r.token == tonumber(ARGV[2 * i + 1]) then
       out[i + 1] = 1
-      leases[#leases + 1] = int(expiry)
+      leases[#leases + 1] = expiry
       leases[#leases + 1] = ids[i]
     else
       out[i + 1] = -2

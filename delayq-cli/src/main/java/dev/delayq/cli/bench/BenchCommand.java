@@ -83,8 +83,8 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Most jobs leased per claim (default: ${DEFAULT-VALUE}).")
     int batch;
 
-    @Option(names = "--lookahead", paramLabel = "DUR", defaultValue = "0s", converter = Durations.DurationConverter.class,
-            description = "The workers' lookahead: lease jobs this much before they are due (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--lookahead", paramLabel = "DUR", defaultValue = "50ms", converter = Durations.DurationConverter.class,
+            description = "The workers' lookahead: lease jobs this much before they are due (default: ${DEFAULT-VALUE}, the worker's own default).")
     Duration lookahead;
 
     @Option(names = "--scale", paramLabel = "F", defaultValue = "1",

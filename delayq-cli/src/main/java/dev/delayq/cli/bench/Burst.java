@@ -37,8 +37,11 @@ final class Burst {
      * @param enqueueJobsPerSec N / (last acknowledged − first sent)
      * @param drainJobsPerSec   N / (last handler start − T0); {@code NaN} when not every job started
      * @param tally             the starts
+     * @param redisCpuMicrosPerJob Redis's CPU time from T0 to the end of the grace, per job: what claiming and
+     *                          completing one job costs Redis (the part of the work that a bigger Redis, or a
+     *                          cluster, scales)
      */
-    record Result(double enqueueJobsPerSec, double drainJobsPerSec, Recorder.Tally tally) {
+    record Result(double enqueueJobsPerSec, double drainJobsPerSec, Recorder.Tally tally, double redisCpuMicrosPerJob) {
     }
 
     private Burst() {
@@ -69,6 +72,7 @@ final class Burst {
                         .whenComplete((r, e) -> acked.set(System.nanoTime()));
                 checkCreated(join(f), n, what);
                 double enqueueRate = n / seconds(acked.get() - sent);
+                long cpuBefore = ctx.probe().cpuMicros();
 
                 long deadline = clock.localNanosAt(t0) + DRAIN_TIMEOUT.toNanos() + TimeUnit.MILLISECONDS.toNanos(n);
                 long t0Nanos = clock.localNanosAt(t0);
@@ -80,7 +84,8 @@ final class Burst {
                 }
                 Recorder.Tally tally = recorder.tally();
                 double drainRate = all ? n / seconds(tally.lastStartRedisNanos() - t0 * 1_000_000L) : Double.NaN;
-                return new Result(enqueueRate, drainRate, tally);
+                double cpuPerJob = (ctx.probe().cpuMicros() - cpuBefore) / (double) n;
+                return new Result(enqueueRate, drainRate, tally, cpuPerJob);
             }
         }
     }

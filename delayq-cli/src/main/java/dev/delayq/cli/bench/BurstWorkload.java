@@ -19,7 +19,7 @@ final class BurstWorkload implements Workload {
     @Override
     public List<Metric> metrics() {
         return List.of(Metric.ENQUEUE_JOBS_PER_S, Metric.DRAIN_JOBS_PER_S, Metric.LAG_P50_MS, Metric.LAG_P99_MS,
-                Metric.LAG_MAX_MS, Metric.DUPLICATES, Metric.MISSING);
+                Metric.LAG_MAX_MS, Metric.DUPLICATES, Metric.MISSING, Metric.REDIS_CPU_US_PER_JOB);
     }
 
     @Override
@@ -33,6 +33,7 @@ final class BurstWorkload implements Workload {
         m.put(Metric.LAG_MAX_MS, r.tally().maxLagMillis());
         m.put(Metric.DUPLICATES, (double) r.tally().duplicates());
         m.put(Metric.MISSING, (double) r.tally().missing());
+        m.put(Metric.REDIS_CPU_US_PER_JOB, r.redisCpuMicrosPerJob());
         return m;
     }
 }

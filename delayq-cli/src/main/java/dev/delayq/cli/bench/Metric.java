@@ -18,6 +18,7 @@ enum Metric {
     DUPLICATES("duplicates", "duplicates", Format.INTEGER, true),
     MISSING("missing", "missing", Format.INTEGER, true),
     REDIS_CMDS_PER_S("redis_cmds_per_s", "Redis commands/s", Format.DECIMAL, false),
+    REDIS_CPU_US_PER_JOB("redis_cpu_us_per_job", "Redis CPU us/job (claim+complete)", Format.DECIMAL, false),
     BYTES_PER_JOB("bytes_per_job", "Redis bytes/job", Format.INTEGER, false),
     LIMIT_EVALSHA_PER_S("limit_evalsha_per_s", "EVALSHA 'return 1'/s", Format.INTEGER, false),
     LIMIT_JOBS_PER_S("limit_jobs_per_s", "minimal claim jobs/s", Format.INTEGER, false);

@@ -45,7 +45,10 @@ final class ClaimLoop implements Runnable {
     private volatile Thread thread;
     private volatile boolean stopping;
     private long targetNanos;
-    private int needed = 1;
+    /** Free slots the loop waits for before claiming again (read by handler threads). */
+    private volatile int needed = 1;
+    /** The loop is parked waiting for free slots, not for a due time. */
+    private volatile boolean waitingForSlots;
     private long shortSinceNanos;
 
     ClaimLoop(RedisQueue queue, WorkerConfig config, Semaphore slots, ServerClock clock, Consumer<ClaimedJob> dispatch,
@@ -75,6 +78,16 @@ final class ClaimLoop implements Runnable {
         Thread t = thread;
         if (t != null) {
             LockSupport.unpark(t);
+        }
+    }
+
+    /**
+     * A handler freed its slot. The loop is woken only when it waits for slots and enough are free now: a
+     * wake-up per finished job would cost a context switch each during a burst.
+     */
+    void slotFreed() {
+        if (waitingForSlots && slots.availablePermits() >= needed) {
+            wake();
         }
     }
 
@@ -131,7 +144,7 @@ final class ClaimLoop implements Runnable {
         if (free < needed) {
             if (free == 0) {
                 shortSinceNanos = 0;
-                pause(config.maxIdleSleep().toNanos()); // a finishing job wakes us
+                waitForSlots(config.maxIdleSleep().toNanos());
                 return;
             }
             // Some slots are free but fewer than a refill: wait briefly for more, then take what there is,
@@ -141,7 +154,7 @@ final class ClaimLoop implements Runnable {
             }
             long waited = now - shortSinceNanos;
             if (waited < REFILL_WAIT_NANOS) {
-                pause(REFILL_WAIT_NANOS - waited);
+                waitForSlots(REFILL_WAIT_NANOS - waited);
                 return;
             }
         }
@@ -154,7 +167,7 @@ final class ClaimLoop implements Runnable {
         ClaimBatch batch;
         try {
             batch = queue.claimAsync(options.withMax(n)).thenApply(b -> {
-                clock.sample(b.serverTimeMillis(), System.nanoTime());
+                clock.sample(b.serverTimeMicros(), System.nanoTime());
                 return b;
             }).join();
         } catch (RuntimeException e) {
@@ -192,9 +205,12 @@ final class ClaimLoop implements Runnable {
         needed = 1;
         long target = idle;
         if (b.nextDueMillis() >= 0) {
-            // Without lookahead, wake exactly at the due time; with it, that much earlier. When another idle
-            // worker has promised to claim then, stand by a little longer in case it cannot.
-            long due = clock.nanosAt(b.nextDueMillis()) - config.lookahead().toNanos();
+            // Without lookahead, wake exactly at the due time. With it, wake that much earlier, but not sooner
+            // than half a lookahead after this claim: the claim took everything due within the lookahead, so
+            // waking at once would lease one job per call; waiting half of it leases half a window's worth.
+            // When another idle worker has promised to claim then, stand by a little longer in case it cannot.
+            long lookahead = config.lookahead().toNanos();
+            long due = Math.max(clock.nanosAt(b.nextDueMillis()) - lookahead, now + lookahead / 2);
             target = Math.min(target, b.covered() ? due + config.standby().toNanos() : due);
         }
         if (b.nextLeaseExpiryMillis() >= 0) {
@@ -206,6 +222,18 @@ final class ClaimLoop implements Runnable {
             target = Math.min(target, clock.nanosAt(head));
         }
         targetNanos = target;
+    }
+
+    /** Parks until {@link #slotFreed()} finds enough free slots, or for at most {@code nanos}. */
+    private void waitForSlots(long nanos) {
+        waitingForSlots = true;
+        try {
+            if (slots.availablePermits() < needed) { // re-checked after announcing: no wake-up can be missed
+                pause(nanos);
+            }
+        } finally {
+            waitingForSlots = false;
+        }
     }
 
     private static long jitter(long nanos, double fraction) {

@@ -10,12 +10,29 @@ package dev.delayq.internal.worker;
  * never started early by Redis's clock, and a wake-up is late by at most one network trip.
  */
 public final class ServerClock {
-    private volatile long offsetNanos;
+    /** Samples older than this are forgotten, so the two clocks' drift cannot accumulate. */
+    private static final long WINDOW_NANOS = 30_000_000_000L;
+    /** A sample this far behind the best is not a slow reply but Redis's clock stepping back: follow it. */
+    private static final long STEP_NANOS = 50_000_000L;
+
+    private long bestOffset = Long.MIN_VALUE;
+    private long bestAt;
+    private volatile long published;
     private volatile boolean known;
 
-    /** Records that Redis's clock read {@code serverMillis} no later than local time {@code receivedNanos}. */
-    public void sample(long serverMillis, long receivedNanos) {
-        offsetNanos = serverMillis * 1_000_000L - receivedNanos;
+    /**
+     * Records that Redis's clock read {@code serverMicros} no later than local time {@code receivedNanos}.
+     * Every sample underestimates Redis's time by the reply's delay; the least delayed sample of the last
+     * 30 s is the best estimate, and is still never ahead of Redis. A sample far behind the best means
+     * Redis's clock was stepped back (NTP): it replaces the best at once, so the estimate stays behind Redis.
+     */
+    public synchronized void sample(long serverMicros, long receivedNanos) {
+        long offset = serverMicros * 1000L - receivedNanos;
+        if (!known || offset >= bestOffset || offset < bestOffset - STEP_NANOS || receivedNanos - bestAt > WINDOW_NANOS) {
+            bestOffset = offset;
+            bestAt = receivedNanos;
+        }
+        published = bestOffset;
         known = true;
     }
 
@@ -26,11 +43,11 @@ public final class ServerClock {
 
     /** Estimated Redis time in ms (fractional), never ahead of Redis. */
     public double nowMillis() {
-        return (System.nanoTime() + offsetNanos) / 1e6;
+        return (System.nanoTime() + published) / 1e6;
     }
 
     /** The local {@code nanoTime} at which Redis's clock reaches {@code serverMillis} (or later). */
     public long nanosAt(long serverMillis) {
-        return serverMillis * 1_000_000L - offsetNanos;
+        return serverMillis * 1_000_000L - published;
     }
 }

@@ -1,30 +1,42 @@
 package dev.delayq.internal.worker;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
-/** A condition to wait on with a deadline, signalled whenever the state it guards may have changed. */
+/**
+ * A condition to wait on with a deadline, signalled whenever the state it guards may have changed.
+ * Signalling costs a volatile read when nobody waits (it is called once per finished job).
+ */
 final class Signal {
     private final Object monitor = new Object();
+    private final AtomicInteger waiting = new AtomicInteger();
 
     void signal() {
-        synchronized (monitor) {
-            monitor.notifyAll();
+        if (waiting.get() > 0) {
+            synchronized (monitor) {
+                monitor.notifyAll();
+            }
         }
     }
 
     /** Waits until {@code done} holds or the deadline passes; returns whether it holds. */
     boolean awaitUntil(BooleanSupplier done, long deadlineNanos) throws InterruptedException {
-        synchronized (monitor) {
-            while (!done.getAsBoolean()) {
-                long left = deadlineNanos - System.nanoTime();
-                if (left <= 0) {
-                    return false;
+        waiting.incrementAndGet();
+        try {
+            synchronized (monitor) {
+                while (!done.getAsBoolean()) {
+                    long left = deadlineNanos - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    // The timeout only bounds a missed notify; progress is signalled.
+                    TimeUnit.NANOSECONDS.timedWait(monitor, Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
                 }
-                // The timeout only bounds a missed notify; progress is signalled.
-                TimeUnit.NANOSECONDS.timedWait(monitor, Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
+                return true;
             }
-            return true;
+        } finally {
+            waiting.decrementAndGet();
         }
     }
 }

@@ -57,7 +57,7 @@ public final class WorkerEngine {
         ClaimLoop[] loop = new ClaimLoop[1];
         Dispatcher dispatcher = new Dispatcher(queue.name(), handler, executor != null ? executor : ownExecutor, slots, clock,
                 inFlight, acker, config.retryPolicy(), metrics, () -> {
-                    loop[0].wake();
+                    loop[0].slotFreed();
                     progress.signal();
                 }, this::handBack, config.name());
         this.claimLoop = new ClaimLoop(queue, config, slots, clock, dispatcher::dispatch, metrics);

@@ -29,37 +29,47 @@ local function put_varint(b, n)
   b[#b + 1] = n
 end
 
-local function read_varint(s, pos)
-  local n, mul = 0, 1
+-- Reads the varint at b[pos] from a table of byte values; returns the number and the next position.
+local function read_varint(b, pos)
+  local c = b[pos]
+  if c < 128 then return c, pos + 1 end
+  local n, mul = c - 128, 128
   while true do
-    local b = string.byte(s, pos)
     pos = pos + 1
-    if b < 128 then
-      return n + b * mul, pos
-    end
-    n = n + (b - 128) * mul
+    c = b[pos]
+    if c < 128 then return n + c * mul, pos + 1 end
+    n = n + (c - 128) * mul
     mul = mul * 128
   end
 end
 
+-- The header is at most 1 + 6 varints of 8 bytes; one string.byte call reads it into a table, which is
+-- much cheaper in Lua 5.1 than a call per byte.
+local HEADER_MAX = 49
+
 local function decode(raw)
-  local b = string.byte(raw, 1)
-  local r = { state = b % 8 }
+  local b = { string.byte(raw, 1, HEADER_MAX) }
+  local flags = b[1]
+  local r = { state = flags % 8, raw = raw }
   local pos = 2
-  r.attempt, pos = read_varint(raw, pos)
-  r.max, pos = read_varint(raw, pos)
-  r.seq, pos = read_varint(raw, pos)
-  if bit.band(b, F_DUE) ~= 0 then r.due, pos = read_varint(raw, pos) end
-  if bit.band(b, F_TOKEN) ~= 0 then r.token, pos = read_varint(raw, pos) end
-  if bit.band(b, F_ERROR) ~= 0 then
+  r.attempt, pos = read_varint(b, pos)
+  r.max, pos = read_varint(b, pos)
+  r.seq, pos = read_varint(b, pos)
+  if flags % 16 >= F_DUE then r.due, pos = read_varint(b, pos) end
+  if flags % 32 >= F_TOKEN then r.token, pos = read_varint(b, pos) end
+  if flags % 64 >= F_ERROR then
     local len
-    len, pos = read_varint(raw, pos)
+    len, pos = read_varint(b, pos)
     r.err = string.sub(raw, pos, pos + len - 1)
     pos = pos + len
   end
-  r.raw = raw
   r.body = pos
   return r
+end
+
+-- The same record with another state and nothing else changed: only the first byte is rewritten.
+local function with_state(r, state)
+  return string.char(string.byte(r.raw, 1) - r.state + state) .. string.sub(r.raw, 2)
 end
 
 -- The packed record of a new scheduled job: the enqueue hot path, without building a table.
@@ -109,15 +119,21 @@ local function member_id(m)
   return string.sub(m, 7)
 end
 
--- Integers as redis.call arguments: '%.0f' is exact for every integer a double holds, where tostring()
--- and '..' would print 14 significant digits and lose the last ones of a due time.
+-- Integers as redis.call arguments where Redis parses an integer (LIMIT, PX, HINCRBY) or a string is
+-- stored: '%.0f' is exact for every integer a double holds, where tostring() and '..' would print 14
+-- significant digits and lose the last ones of a due time. Scores are passed as Lua numbers instead:
+-- Redis formats those itself, exactly (%.17g, or the shortest round-trip form on 7.x), and more cheaply.
 local function int(n)
   return string.format('%.0f', n)
 end
 
-local function now_ms()
+local function now_us()
   local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  return tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
+
+local function now_ms()
+  return math.floor(now_us() / 1000)
 end
 
 -- Allocates n consecutive sequence numbers; returns the first.
