@@ -75,7 +75,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Workers in this JVM, each with its own connection (default: ${DEFAULT-VALUE}).")
     int consumers;
 
-    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "32",
+    /** Jobs of the unmeasured burst that runs before the throughput workloads. */
+    private static final int WARMUP_JOBS = 10_000;
+
+    @Option(names = "--concurrency", paramLabel = "N", defaultValue = "100",
             description = "Handlers running at once per worker (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
@@ -105,6 +108,13 @@ public final class BenchCommand implements Callable<Integer> {
                 : BenchTarget.privateServer(main.prefix(), main.timeout())) {
             report = new Report(environment(target), config, reps);
             BenchContext ctx = new BenchContext(config, target, progress);
+            if (selected.stream().anyMatch(w -> w.name().equals("w1") || w.name().equals("w5"))) {
+                // One unmeasured burst first, as JMH warms up: otherwise the first repetitions measure the JIT
+                // compiling the client, not delayq.
+                progress.phase("warm-up", 1, 1);
+                Burst.run(ctx, "warmup", "warmup-", config.count(WARMUP_JOBS), "warm-up");
+                target.reset();
+            }
             for (Workload w : selected) {
                 for (int rep = 1; rep <= reps; rep++) {
                     progress.phase(w.name(), rep, reps);
