@@ -40,9 +40,10 @@ public final class DelayQ implements AutoCloseable {
      * @param retryPolicy     default retry policy (backoff, max attempts)
      * @param clock           the client's clock: used only for client-side bookkeeping, never as "now"
      *                        for queue logic (that is always Redis's {@code TIME})
+     * @param durability      how durable an enqueue must be before it returns
      */
     public record Settings(String prefix, int maxPayloadBytes, Duration doneRetention, Duration deadRetention,
-                           RetryPolicy retryPolicy, Clock clock) {
+                           RetryPolicy retryPolicy, Clock clock, Durability durability) {
     }
 
     private DelayQ(RedisBackend redis, Settings settings) {
@@ -128,6 +129,7 @@ public final class DelayQ implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private String clientName = "delayq";
         private boolean cluster;
+        private Durability durability = Durability.none();
 
         private Builder() {
         }
@@ -150,6 +152,15 @@ public final class DelayQ implements AutoCloseable {
          */
         public Builder cluster(boolean cluster) {
             this.cluster = cluster;
+            return this;
+        }
+
+        /**
+         * How durable an enqueue must be before it returns (default {@link Durability#none()}): e.g.
+         * {@code Durability.replicas(1, Duration.ofSeconds(1))} waits until a replica has every job.
+         */
+        public Builder durability(Durability durability) {
+            this.durability = durability;
             return this;
         }
 
@@ -214,12 +225,22 @@ public final class DelayQ implements AutoCloseable {
             Validation.range("max payload bytes", maxPayloadBytes, 0, Limits.MAX_PAYLOAD_LIMIT);
             Validation.delay("done retention", doneRetention);
             Validation.delay("dead retention", deadRetention);
-            if (retryPolicy == null || clock == null || uri == null) {
-                throw new IllegalArgumentException("redis URI, retry policy and clock must not be null");
+            if (retryPolicy == null || clock == null || uri == null || durability == null) {
+                throw new IllegalArgumentException("redis URI, retry policy, clock and durability must not be null");
             }
             RedisBackend redis = RedisBackend.connect(uri, timeout, clientName, cluster);
             try {
                 redis.loadScripts();
+                if (durability.localAof() > 0) {
+                    String version = redis.info("server").getOrDefault("redis_version", "0");
+                    String[] v = version.split("\\.");
+                    int major = Integer.parseInt(v[0]);
+                    int minor = v.length > 1 ? Integer.parseInt(v[1]) : 0;
+                    if (major < 7 || (major == 7 && minor < 2)) {
+                        throw new DelayQConfigurationException("Durability.localAof needs WAITAOF, Redis 7.2 or newer; "
+                                + redis.server() + " runs " + version + ": use appendfsync always, or Durability.replicas");
+                    }
+                }
                 if (!allowEviction) {
                     Optional<String> policy = redis.configGet("maxmemory-policy");
                     if (policy.isPresent() && !policy.get().equals("noeviction")) {
@@ -232,7 +253,8 @@ public final class DelayQ implements AutoCloseable {
                 redis.close();
                 throw e;
             }
-            return new DelayQ(redis, new Settings(prefix, maxPayloadBytes, doneRetention, deadRetention, retryPolicy, clock));
+            return new DelayQ(redis, new Settings(prefix, maxPayloadBytes, doneRetention, deadRetention, retryPolicy, clock,
+                    durability));
         }
     }
 

@@ -140,6 +140,7 @@ public final class Worker implements AutoCloseable {
         private Duration standby = Duration.ofMillis(250);
         private Executor executor;
         private WorkerMetrics metrics = WorkerMetrics.NONE;
+        private JobListener listener = JobListener.NONE;
         private boolean shutdownHook;
         private String name;
 
@@ -244,6 +245,12 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
+        /** Hears what Redis recorded for every run: completed, retried, dead, refused or handed back (default: nothing). */
+        public Builder listener(JobListener listener) {
+            this.listener = listener;
+            return this;
+        }
+
         /** Close the worker gracefully when the JVM shuts down (default off). */
         public Builder shutdownHook(boolean enabled) {
             this.shutdownHook = enabled;
@@ -280,14 +287,14 @@ public final class Worker implements AutoCloseable {
             if (ackLinger.multipliedBy(10).compareTo(lease) > 0) {
                 throw new IllegalArgumentException("ack linger " + ackLinger + " must be at most a tenth of the lease duration " + lease);
             }
-            if (metrics == null) {
-                throw new IllegalArgumentException("metrics must not be null (use WorkerMetrics.NONE)");
+            if (metrics == null || listener == null) {
+                throw new IllegalArgumentException("metrics and listener must not be null (use WorkerMetrics.NONE, JobListener.NONE)");
             }
             RetryPolicy policy = retryPolicy != null ? retryPolicy : queue.settings().retryPolicy();
             String n = name != null ? name : defaultName();
             WorkerConfig config = new WorkerConfig(n, concurrency, batchSize, lease, lookahead, policy, shutdownGrace,
                     maxIdleSleep, purgeInterval, 10, ackLinger, standby);
-            return new Worker(new WorkerEngine(queue, handler, executor, config, metrics), n, queue.name(), shutdownHook);
+            return new Worker(new WorkerEngine(queue, handler, executor, config, metrics, listener), n, queue.name(), shutdownHook);
         }
 
         private static String defaultName() {

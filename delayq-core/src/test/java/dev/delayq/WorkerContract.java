@@ -129,17 +129,20 @@ abstract class WorkerContract {
     void nonRetryableErrorsGoStraightToDeadAndExhaustedJobsDieToo() {
         q.enqueue(Job.builder().id("poison").build());
         q.enqueue(Job.builder().id("hopeless").maxAttempts(2).build());
+        List<String> heard = new CopyOnWriteArrayList<>();
         start(Worker.builder(q, job -> {
             if (job.id().equals("poison")) {
                 throw new NonRetryableException("order 42 does not exist");
             }
             throw new RuntimeException("always");
-        }).retryPolicy(QUICK));
+        }).retryPolicy(QUICK).listener((job, o) -> heard.add(job.id() + ":" + job.attempt() + ":" + o)));
         Awaitility.await().atMost(WAIT).until(() -> q.stats().dead() == 2);
         JobInfo poison = q.get("poison").orElseThrow();
         assertThat(poison.attempt()).isEqualTo(1);
         assertThat(poison.lastError()).startsWith("dev.delayq.NonRetryableException: order 42 does not exist");
         assertThat(q.get("hopeless").orElseThrow().attempt()).isEqualTo(2); // the job's own max beats the policy's 3
+        Awaitility.await().atMost(WAIT).until(() -> heard.size() == 3);
+        assertThat(heard).containsExactlyInAnyOrder("poison:1:DEAD", "hopeless:1:RETRY_SCHEDULED", "hopeless:2:DEAD");
     }
 
     @Test
@@ -190,13 +193,15 @@ abstract class WorkerContract {
         CountDownLatch firstRunSawLoss = new CountDownLatch(1);
         Map<Integer, Boolean> completedNormally = new ConcurrentHashMap<>();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        List<String> outcomes = new CopyOnWriteArrayList<>();
         start(Worker.builder(q, job -> {
             if (job.attempt() == 1) {
                 Awaitility.await().atMost(WAIT).until(job::leaseLost);
                 firstRunSawLoss.countDown();
             }
             completedNormally.put(job.attempt(), true); // returns normally: asks to complete
-        }).concurrency(2).leaseDuration(Duration.ofMillis(600)).retryPolicy(QUICK).metrics(new MicrometerMetrics(registry)));
+        }).concurrency(2).leaseDuration(Duration.ofMillis(600)).retryPolicy(QUICK).metrics(new MicrometerMetrics(registry))
+                .listener((job, outcome) -> outcomes.add(job.attempt() + ":" + outcome)));
 
         Awaitility.await().atMost(WAIT).until(() -> q.get("victim").orElseThrow().state() == JobState.PROCESSING);
         // Another party takes the job away: its lease is made to look expired and is recovered.
@@ -210,6 +215,8 @@ abstract class WorkerContract {
         assertThat(info.attempt()).isEqualTo(2);
         assertThat(q.stats().total("completed")).isEqualTo(1); // the first run's completion was refused
         Awaitility.await().atMost(WAIT).until(() -> registry.counter("delayq.leases.lost", "queue", "w").count() >= 1);
+        Awaitility.await().atMost(WAIT).until(() -> outcomes.size() == 2);
+        assertThat(outcomes).containsExactlyInAnyOrder("1:REFUSED", "2:COMPLETED");
     }
 
     @Test
@@ -239,6 +246,7 @@ abstract class WorkerContract {
         }
         CountDownLatch allStarted = new CountDownLatch(4);
         AtomicInteger interrupted = new AtomicInteger();
+        List<String> outcomes = new CopyOnWriteArrayList<>();
         Worker w = start(Worker.builder(q, job -> {
             allStarted.countDown();
             if (job.id().startsWith("stuck")) {
@@ -251,7 +259,7 @@ abstract class WorkerContract {
             } else {
                 allStarted.await(10, TimeUnit.SECONDS);
             }
-        }).concurrency(4).shutdownGrace(Duration.ofMillis(300)));
+        }).concurrency(4).shutdownGrace(Duration.ofMillis(300)).listener((job, o) -> outcomes.add(job.id() + ":" + o)));
         assertThat(allStarted.await(30, TimeUnit.SECONDS)).isTrue();
         long closeAt = t.redisNow();
         w.close();
@@ -264,6 +272,8 @@ abstract class WorkerContract {
             assertThat(info.dueAtMillis()).isLessThanOrEqualTo(closeAt); // claimable at once, no lease wait
         }
         Awaitility.await().atMost(WAIT).until(() -> interrupted.get() == 2);
+        assertThat(outcomes).containsExactlyInAnyOrder("quick-1:COMPLETED", "quick-2:COMPLETED", "stuck-1:HANDED_BACK",
+                "stuck-2:HANDED_BACK");
         assertThat(q.claim(ClaimOptions.of(10, Duration.ofSeconds(30))).jobs()).hasSize(2)
                 .allSatisfy(j -> q.complete(j.lease()));
     }

@@ -1,6 +1,7 @@
 package dev.delayq.cli;
 
 import dev.delayq.JobContext;
+import dev.delayq.JobListener;
 import dev.delayq.Queue;
 import dev.delayq.RetryPolicy;
 import dev.delayq.Worker;
@@ -26,7 +27,8 @@ import picocli.CommandLine.ParentCommand;
                         + "job's error. The commands' stdout and stderr go to the worker's.",
                 "SIGTERM or Ctrl-C stops claiming, lets running commands finish within --shutdown-grace, then stops "
                         + "them and hands their jobs back (commands ignore SIGINT so that Ctrl-C does not kill them "
-                        + "mid-job). --verbose prints a status line per finished job on stderr."},
+                        + "mid-job). --verbose prints on stderr a line per finished command and a line per outcome "
+                        + "Redis recorded: 'completed|retry_scheduled|dead|refused|handed_back ID attempt A/MAX token T'."},
         footer = {"", "Examples:",
                 "  delayq work orders --exec './handle-order.sh' --concurrency 8",
                 "  delayq work mail --exec 'sendmail -t' --max-attempts 10 --backoff-cap 6h",
@@ -101,7 +103,7 @@ public final class WorkCommand implements Callable<Integer> {
         ExecHandler handler = new ExecHandler(exec, main.out(), main.err(), activity);
         Queue q = main.queue(queue);
         Worker worker = Worker.builder(q, handler).concurrency(slots).batchSize(claim).leaseDuration(lease)
-                .retryPolicy(policy).shutdownGrace(shutdownGrace).metrics(activity).build();
+                .retryPolicy(policy).shutdownGrace(shutdownGrace).metrics(activity).listener(activity).build();
         worker.start();
         // Idleness counts from here, not from the JVM's start: connecting and loading classes can take seconds
         // on a busy machine, and a claim issued just as the idle limit ran out would be cut short.
@@ -162,7 +164,7 @@ public final class WorkCommand implements Callable<Integer> {
      * Follows the worker: claims (metrics), runs (handler) and acknowledgements, to decide when it is idle or
      * has done its --max-jobs, and prints a status line per finished job when verbose.
      */
-    static final class Activity implements WorkerMetrics, ExecHandler.Listener {
+    static final class Activity implements WorkerMetrics, ExecHandler.Listener, JobListener {
         /** Re-check while jobs wait for acknowledgement without a callback (e.g. handed back). */
         private static final long ACK_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -234,6 +236,22 @@ public final class WorkCommand implements Callable<Integer> {
                 status.println("job " + job.id() + " attempt " + job.attempt() + "/" + job.maxAttempts() + ": " + outcome);
             }
             touch(-1, 1);
+        }
+
+        /**
+         * What Redis recorded, one line per run with {@code --verbose}:
+         * {@code completed|retry_scheduled|dead|refused|handed_back <id> attempt <a>/<max> token <token>}.
+         * A {@code completed} line means Redis accepted that run's completion, fenced by that token.
+         */
+        @Override
+        public void onOutcome(JobContext job, Outcome outcome) {
+            if (status != null) {
+                synchronized (status) {
+                    status.println(outcome.name().toLowerCase(java.util.Locale.ROOT) + " " + job.id() + " attempt "
+                            + job.attempt() + "/" + job.maxAttempts() + " token " + job.token());
+                    status.flush();
+                }
+            }
         }
 
         /** Waits until {@code inFlight} is zero (every outcome acknowledged by Redis), at most {@code limit}. */

@@ -25,6 +25,8 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
@@ -71,6 +73,7 @@ public final class RedisBackend implements AutoCloseable {
     private final Duration timeout;
     private final Map<String, CopyOnWriteArrayList<Subscriber>> subscribers = new ConcurrentHashMap<>();
     private volatile StatefulRedisPubSubConnection<byte[], byte[]> pubsub;
+    private volatile StatefulConnection<byte[], byte[]> durable;
 
     /** Receives pub/sub messages and reconnection notices of one channel. */
     public interface Subscriber {
@@ -165,9 +168,10 @@ public final class RedisBackend implements AutoCloseable {
     }
 
     /**
-     * Runs a script by EVALSHA; on NOSCRIPT (cache flushed by a restart or failover) loads it and runs it
-     * once more. The result is the script's reply: {@code Long}, {@code byte[]}, {@code null} or nested
-     * {@code List<Object>}.
+     * Runs a script by EVALSHA; on NOSCRIPT (cache flushed by a restart, a failover or SCRIPT FLUSH) runs it
+     * by EVAL with its source, which also puts it back in the cache. A flush can therefore never surface as
+     * an error, however often it happens. The result is the script's reply: {@code Long}, {@code byte[]},
+     * {@code null} or nested {@code List<Object>}.
      */
     public CompletableFuture<List<Object>> eval(Script script, byte[][] keys, byte[]... args) {
         return evalsha(script, keys, args).handle((r, e) -> {
@@ -176,8 +180,7 @@ public final class RedisBackend implements AutoCloseable {
             }
             Throwable cause = unwrap(e);
             if (cause instanceof RedisNoScriptException) {
-                return async.scriptLoad(script.sourceUnsafe()).toCompletableFuture()
-                        .thenCompose(sha -> evalsha(script, keys, args));
+                return async.<List<Object>>eval(script.sourceUnsafe(), ScriptOutputType.MULTI, keys, args).toCompletableFuture();
             }
             return CompletableFuture.<List<Object>>failedFuture(cause);
         }).thenCompose(f -> f).exceptionallyCompose(e -> CompletableFuture.failedFuture(
@@ -194,6 +197,93 @@ public final class RedisBackend implements AutoCloseable {
             loads.add(async.scriptLoad(s.sourceUnsafe()).toCompletableFuture());
         }
         await(CompletableFuture.allOf(loads.toArray(new CompletableFuture[0])), "script load");
+    }
+
+    /**
+     * Runs a script and then waits until its writes are durable: {@code WAIT replicas timeout}, or with
+     * {@code localAof} {@code WAITAOF localAof replicas timeout} (Redis 7.2+). Both go over a connection of their
+     * own (WAIT blocks its connection until it returns, which must never stall the shared one) and, in a
+     * cluster, to the node that owns {@code keys[0]}. Completes with the script's reply, or fails with
+     * {@link dev.delayq.DelayQDurabilityException} when fewer copies than asked were confirmed in time.
+     */
+    public CompletableFuture<List<Object>> evalDurable(Script script, int localAof, int replicas, Duration wait,
+                                                      byte[][] keys, byte[]... args) {
+        RedisClusterAsyncCommands<byte[], byte[]> c = durableCommands(keys[0]);
+        CompletableFuture<List<Object>> run = c.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, args)
+                .toCompletableFuture().handle((r, e) -> {
+                    if (e == null) {
+                        return CompletableFuture.completedFuture(r);
+                    }
+                    Throwable cause = unwrap(e);
+                    if (cause instanceof RedisNoScriptException) {
+                        return c.<List<Object>>eval(script.sourceUnsafe(), ScriptOutputType.MULTI, keys, args).toCompletableFuture();
+                    }
+                    return CompletableFuture.<List<Object>>failedFuture(cause);
+                }).thenCompose(f -> f);
+        return run.thenCompose(reply -> {
+            CompletableFuture<String> confirmed;
+            if (localAof > 0) {
+                confirmed = c.dispatch(WAITAOF,
+                        new io.lettuce.core.output.ArrayOutput<>(ByteArrayCodec.INSTANCE),
+                        new io.lettuce.core.protocol.CommandArgs<>(ByteArrayCodec.INSTANCE).add(localAof).add(replicas)
+                                .add(wait.toMillis())).toCompletableFuture().thenApply(counts -> {
+                                    long aof = (Long) counts.get(0);
+                                    long reps = (Long) counts.get(1);
+                                    return aof >= localAof && reps >= replicas ? null
+                                            : "fsynced by " + aof + " of " + localAof + " AOF(s) and " + reps + " of " + replicas + " replica(s)";
+                                });
+            } else {
+                confirmed = c.waitForReplication(replicas, wait.toMillis()).toCompletableFuture()
+                        .thenApply(n -> n >= replicas ? null : "on " + n + " of " + replicas + " replica(s)");
+            }
+            return confirmed.thenApply(shortfall -> {
+                if (shortfall != null) {
+                    throw new java.util.concurrent.CompletionException(new dev.delayq.DelayQDurabilityException(
+                            script.fileName() + " was applied but confirmed only " + shortfall + " within " + wait.toMillis()
+                                    + " ms on " + server + ": it may not survive a crash or failover; enqueueing again with "
+                                    + "the same id is safe"));
+                }
+                return reply;
+            });
+        }).exceptionallyCompose(e -> CompletableFuture.failedFuture(translate(e, script.fileName(), server, timeout)));
+    }
+
+    /** WAITAOF (Redis 7.2+), which this Lettuce version has no method for. */
+    private static final io.lettuce.core.protocol.ProtocolKeyword WAITAOF = new io.lettuce.core.protocol.ProtocolKeyword() {
+        private final byte[] bytes = "WAITAOF".getBytes(StandardCharsets.US_ASCII);
+
+        @Override
+        public byte[] getBytes() {
+            return bytes;
+        }
+
+        @Override
+        public String toString() {
+            return "WAITAOF";
+        }
+    };
+
+    private RedisClusterAsyncCommands<byte[], byte[]> durableCommands(byte[] key) {
+        StatefulConnection<byte[], byte[]> d = durable;
+        if (d == null) {
+            synchronized (this) {
+                if (durable == null) {
+                    try {
+                        durable = client instanceof RedisClusterClient cc ? cc.connect(ByteArrayCodec.INSTANCE)
+                                : ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
+                    } catch (RuntimeException e) {
+                        throw translate(e, "connect", server, timeout);
+                    }
+                }
+                d = durable;
+            }
+        }
+        if (d instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+            // WAIT counts the writes of its own connection on its own node: send both to the key's master.
+            String node = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(key)).getNodeId();
+            return cluster.getConnection(node).async();
+        }
+        return ((io.lettuce.core.api.StatefulRedisConnection<byte[], byte[]>) d).async();
     }
 
     private CompletableFuture<List<Object>> evalsha(Script script, byte[][] keys, byte[][] args) {
@@ -432,6 +522,10 @@ public final class RedisBackend implements AutoCloseable {
         StatefulRedisPubSubConnection<byte[], byte[]> ps = pubsub;
         if (ps != null) {
             ps.close();
+        }
+        StatefulConnection<byte[], byte[]> d = durable;
+        if (d != null) {
+            d.close();
         }
         connection.close();
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

@@ -8,6 +8,7 @@ import dev.delayq.ClaimOptions;
 import dev.delayq.ClaimedJob;
 import dev.delayq.DelayQ;
 import dev.delayq.DelayQException;
+import dev.delayq.Durability;
 import dev.delayq.EnqueueResult;
 import dev.delayq.FailResult;
 import dev.delayq.Job;
@@ -171,7 +172,12 @@ public final class RedisQueue implements Queue {
             args[a + 3] = job.maxAttempts() == 0 && dk == 0 && !generated ? EMPTY
                     : ascii(job.maxAttempts() + "," + dk + "," + (dk > 0 ? job.dedupeTtl().toMillis() : 0) + "," + (generated ? 1 : 0));
         }
-        return redis.eval(Script.ENQUEUE, keyList.toArray(new byte[0][]), args).thenApply(reply -> {
+        byte[][] keyArray = keyList.toArray(new byte[0][]);
+        Durability d = settings.durability();
+        CompletableFuture<List<Object>> call = d.waits()
+                ? redis.evalDurable(Script.ENQUEUE, d.localAof(), d.replicas(), d.timeout(), keyArray, args)
+                : redis.eval(Script.ENQUEUE, keyArray, args);
+        return call.thenApply(reply -> {
             if (reply.size() == 2 && asLong(reply.get(0)) == -5) {
                 Job bad = batch.get((int) asLong(reply.get(1)) - 1);
                 throw new IllegalArgumentException("due time of job " + (bad.id() != null ? "'" + bad.id() + "' " : "")

@@ -2,6 +2,7 @@ package dev.delayq.internal.worker;
 
 import dev.delayq.Ack;
 import dev.delayq.FailResult;
+import dev.delayq.JobListener;
 import dev.delayq.Lease;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.internal.RedisQueue;
@@ -39,14 +40,16 @@ final class Acker {
     private final AtomicBoolean busy = new AtomicBoolean();
     private final AtomicInteger failing = new AtomicInteger();
     private final Runnable progress;
+    private final JobListener listener;
     private final long lingerNanos;
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicBoolean lingering = new AtomicBoolean();
     private volatile boolean draining;
 
     Acker(RedisQueue queue, InFlight inFlight, ScheduledExecutorService timer, WorkerMetrics metrics, int defaultMaxAttempts,
-          String worker, Duration linger, Runnable progress) {
+          String worker, Duration linger, JobListener listener, Runnable progress) {
         this.progress = progress;
+        this.listener = listener;
         this.lingerNanos = linger.toNanos();
         this.queue = queue;
         this.inFlight = inFlight;
@@ -110,7 +113,9 @@ final class Acker {
                 Ack ack = acks.get(i);
                 if (ack.applied()) {
                     metrics.completed(queue.name(), job.finishedNanos - job.startNanos);
+                    listener.onOutcome(job, JobListener.Outcome.COMPLETED);
                 } else {
+                    listener.onOutcome(job, JobListener.Outcome.REFUSED);
                     metrics.leaseLost(queue.name());
                     LOG.warn("worker {}: completion of {} in queue {} refused ({}): its lease was lost and the job "
                             + "was or will be run again", worker, job, queue.name(), ack);
@@ -140,12 +145,15 @@ final class Acker {
             outage.success();
             if (res.outcome() == FailResult.Outcome.RETRY_SCHEDULED) {
                 metrics.retried(queue.name());
+                listener.onOutcome(r, JobListener.Outcome.RETRY_SCHEDULED);
             } else if (res.outcome() == FailResult.Outcome.DEAD) {
                 metrics.dead(queue.name());
+                listener.onOutcome(r, JobListener.Outcome.DEAD);
                 LOG.warn("worker {}: {} in queue {} is dead after attempt {}/{}: {}", worker, r, queue.name(),
                         r.attempt(), r.maxAttempts(), firstLine(error));
             } else {
                 metrics.leaseLost(queue.name());
+                listener.onOutcome(r, JobListener.Outcome.REFUSED);
                 LOG.warn("worker {}: failure of {} in queue {} refused ({}): its lease was lost", worker, r, queue.name(),
                         res.outcome());
             }

@@ -2,6 +2,7 @@ package dev.delayq.internal.worker;
 
 import dev.delayq.Ack;
 import dev.delayq.JobHandler;
+import dev.delayq.JobListener;
 import dev.delayq.Lease;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.internal.RedisBackend;
@@ -44,7 +45,11 @@ public final class WorkerEngine {
     private final Signal progress = new Signal();
     private AutoCloseable subscription;
 
-    public WorkerEngine(RedisQueue queue, JobHandler handler, Executor executor, WorkerConfig config, WorkerMetrics metrics) {
+    private final JobListener listener;
+
+    public WorkerEngine(RedisQueue queue, JobHandler handler, Executor executor, WorkerConfig config, WorkerMetrics metrics,
+                        JobListener listener) {
+        this.listener = listener;
         this.queue = queue;
         this.config = config;
         this.metrics = metrics;
@@ -53,7 +58,7 @@ public final class WorkerEngine {
         this.ownExecutor = executor == null ? new ThreadPoolExecutor(config.concurrency(), config.concurrency(), 0,
                 TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), threads(config.name() + "-handler", false)) : null;
         this.acker = new Acker(queue, inFlight, timer, metrics, config.retryPolicy().maxAttempts(), config.name(),
-                config.ackLinger(), progress::signal);
+                config.ackLinger(), listener, progress::signal);
         ClaimLoop[] loop = new ClaimLoop[1];
         Dispatcher dispatcher = new Dispatcher(queue.name(), handler, executor != null ? executor : ownExecutor, slots, clock,
                 inFlight, acker, config.retryPolicy(), metrics, () -> {
@@ -181,6 +186,8 @@ public final class WorkerEngine {
             for (int i = 0; i < jobs.size(); i++) {
                 if (acks.get(i) != Ack.OK) {
                     LOG.debug("worker {}: hand-back of {} refused ({})", config.name(), jobs.get(i), acks.get(i));
+                } else {
+                    listener.onOutcome(jobs.get(i), JobListener.Outcome.HANDED_BACK);
                 }
                 inFlight.remove(jobs.get(i));
             }

@@ -1,0 +1,78 @@
+package dev.delayq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.delayq.testkit.RedisServer;
+import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/** Durable enqueue: WAIT for replicas, refused or reported when the copies are not there. */
+class DurabilityTest {
+
+    @Test
+    void anEnqueueWaitsForAReplicaAndSaysSoWhenItIsNotThere() {
+        try (RedisServer master = RedisServer.start();
+             RedisServer replica = RedisServer.start()) {
+            replica.call("REPLICAOF", "127.0.0.1", String.valueOf(master.port()));
+            Awaitility.await().atMost(Duration.ofSeconds(30))
+                    .until(() -> "up".equals(replica.info("replication").get("master_link_status")));
+            try (DelayQ dq = DelayQ.builder().redis(master.uri()).durability(Durability.replicas(1, Duration.ofSeconds(2))).build()) {
+                Queue q = dq.queue("durable");
+                assertThat(q.enqueue(Job.builder().id("safe").build()).created()).isTrue();
+                assertThat(replica.call("HEXISTS", dq.settings().prefix() + ":{durable}:jobs", "safe")).isEqualTo(1L);
+
+                replica.kill();
+                Awaitility.await().atMost(Duration.ofSeconds(30))
+                        .until(() -> "0".equals(master.info("replication").get("connected_slaves")));
+                assertThatThrownBy(() -> q.enqueue(Job.builder().id("unsure").build()))
+                        .isInstanceOf(DelayQDurabilityException.class)
+                        .hasMessageContaining("confirmed only on 0 of 1 replica(s) within 2000 ms")
+                        .hasMessageContaining("enqueueing again with the same id is safe");
+                assertThat(q.get("unsure")).isPresent(); // applied, just not confirmed
+                // Enqueueing it again cannot confirm it either, and creates nothing new.
+                assertThatThrownBy(() -> q.enqueue(Job.builder().id("unsure").build()))
+                        .isInstanceOf(DelayQDurabilityException.class);
+                assertThat(q.stats().total("enqueued")).isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
+    void waitingForTheAofNeedsRedis72() {
+        try (RedisServer server = RedisServer.start()) {
+            String version = server.binary().version();
+            boolean supported = RedisBinaryVersion.atLeast(version, 7, 2);
+            if (!supported) {
+                assertThatThrownBy(() -> DelayQ.builder().redis(server.uri()).durability(Durability.localAof(Duration.ofSeconds(1))).build())
+                        .isInstanceOf(DelayQConfigurationException.class)
+                        .hasMessageContaining("WAITAOF, Redis 7.2 or newer")
+                        .hasMessageContaining("runs " + version);
+            } else {
+                server.call("CONFIG", "SET", "appendonly", "yes");
+                try (DelayQ dq = DelayQ.builder().redis(server.uri()).durability(Durability.localAof(Duration.ofSeconds(5))).build()) {
+                    assertThat(dq.queue("aof").enqueue(Job.of("x")).created()).isTrue();
+                }
+            }
+        }
+    }
+
+    @Test
+    void durabilityArgumentsAreChecked() {
+        assertThatThrownBy(() -> new Durability(0, 1, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("durability timeout must be positive");
+        assertThatThrownBy(() -> Durability.replicas(0, Duration.ofSeconds(1))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("replicas is 0: it must be between 1 and 100");
+    }
+
+    /** Version comparison for the test's own decision. */
+    static final class RedisBinaryVersion {
+        static boolean atLeast(String version, int major, int minor) {
+            String[] v = version.split("\\.");
+            int ma = Integer.parseInt(v[0]);
+            int mi = Integer.parseInt(v[1]);
+            return ma > major || (ma == major && mi >= minor);
+        }
+    }
+}
