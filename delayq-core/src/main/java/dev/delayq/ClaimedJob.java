@@ -14,9 +14,10 @@ import java.time.Instant;
  * @param token          fencing token of this lease
  * @param leaseUntilMillis when the lease expires unless renewed (epoch ms, Redis clock)
  * @param lastError      the previous attempt's error summary, or {@code null}
+ * @param partition      the partition of the queue holding the job (0 without partitions)
  */
 public record ClaimedJob(String id, byte[] payload, int attempt, int maxAttempts, long dueAtMillis, long token,
-                         long leaseUntilMillis, String lastError) {
+                         long leaseUntilMillis, String lastError, int partition) {
 
     /** The payload decoded as UTF-8. */
     public String payloadUtf8() {
@@ -30,7 +31,7 @@ public record ClaimedJob(String id, byte[] payload, int attempt, int maxAttempts
 
     /** The lease to pass to complete, fail, renew or release. */
     public Lease lease() {
-        return new Lease(id, token);
+        return new Lease(id, token, partition);
     }
 
     /** {@code true} when this is the last attempt allowed. */

@@ -1,6 +1,7 @@
 package dev.delayq;
 
 import dev.delayq.internal.Keys;
+import dev.delayq.internal.PartitionedQueue;
 import dev.delayq.internal.RedisBackend;
 import dev.delayq.internal.RedisQueue;
 import dev.delayq.internal.Validation;
@@ -28,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class DelayQ implements AutoCloseable {
     private final RedisBackend redis;
     private final Settings settings;
-    private final Map<String, RedisQueue> queues = new ConcurrentHashMap<>();
+    private final Map<String, Queue> queues = new ConcurrentHashMap<>();
 
     /**
      * The client's settings (immutable).
@@ -62,13 +63,61 @@ public final class DelayQ implements AutoCloseable {
     }
 
     /**
-     * The queue named {@code name}: 1-128 characters from {@code A-Z a-z 0-9 . _ - :}.
+     * The queue named {@code name}: 1-128 characters from {@code A-Z a-z 0-9 . _ - :}. It has the partitions
+     * recorded in Redis for it, or one when none are recorded (see {@link #queue(String, int)}).
      *
      * @throws IllegalArgumentException when the name is invalid
      */
     public Queue queue(String name) {
+        return queue(name, 0);
+    }
+
+    /**
+     * The queue named {@code name}, split into {@code partitions} partitions (1 to 256): P independent sets of
+     * keys {@code {<name>#0}} ... {@code {<name>#P-1}}, which a Redis Cluster spreads over its masters so that one
+     * hot queue uses all of them. Jobs are routed to a partition by their dedupe key, else their id; workers
+     * claim from all partitions; every other operation sees the queue as one.
+     *
+     * <p>The count is recorded in Redis the first time ({@code <prefix>:{<name>}:config}), so producers and
+     * workers agree; a queue's partition count cannot change. {@code partitions = 0} means "as recorded, else 1".
+     *
+     * @throws IllegalArgumentException when the name or count is invalid, or the count differs from the recorded one
+     */
+    public Queue queue(String name, int partitions) {
         Validation.queueName(name);
-        return queues.computeIfAbsent(name, n -> new RedisQueue(redis, new Keys(settings.prefix(), n), settings));
+        Validation.range("partitions", partitions, 0, MAX_PARTITIONS);
+        Queue q = queues.computeIfAbsent(name, n -> open(n, partitions));
+        int actual = q instanceof PartitionedQueue pq ? pq.partitions().size() : 1;
+        if (partitions > 0 && partitions != actual) {
+            throw partitionMismatch(name, actual, partitions);
+        }
+        return q;
+    }
+
+    /** Most partitions a queue may have. */
+    public static final int MAX_PARTITIONS = 256;
+
+    private Queue open(String name, int partitions) {
+        Keys keys = new Keys(settings.prefix(), name);
+        String recorded = redis.hget(keys.config(), "partitions");
+        int count;
+        if (partitions == 0) {
+            count = recorded == null ? 1 : Integer.parseInt(recorded);
+        } else {
+            if (recorded == null && !redis.hsetnx(keys.config(), "partitions", Integer.toString(partitions))) {
+                recorded = redis.hget(keys.config(), "partitions"); // someone recorded it meanwhile
+            }
+            if (recorded != null && Integer.parseInt(recorded) != partitions) {
+                throw partitionMismatch(name, Integer.parseInt(recorded), partitions);
+            }
+            count = partitions;
+        }
+        return count == 1 ? new RedisQueue(redis, keys, settings) : new PartitionedQueue(redis, keys, settings, count);
+    }
+
+    private static IllegalArgumentException partitionMismatch(String name, int actual, int asked) {
+        return new IllegalArgumentException("queue '" + name + "' has " + actual + " partition(s); asked for " + asked
+                + ": a queue's partition count cannot change (drain it and use a new queue name)");
     }
 
     /** The names of the queues that have had jobs enqueued under this prefix, sorted. */

@@ -109,6 +109,12 @@ public interface Queue {
      */
     List<JobInfo> list(JobState state, long offset, int limit);
 
+    /**
+     * Every job in {@code state}, in index order, read page by page as the stream is consumed (so listing
+     * millions of jobs needs little memory). Jobs moving meanwhile may be seen twice or not at all.
+     */
+    java.util.stream.Stream<JobInfo> stream(JobState state);
+
     /** Counts per state and running totals. */
     QueueStats stats();
 

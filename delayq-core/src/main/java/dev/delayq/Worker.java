@@ -1,11 +1,13 @@
 package dev.delayq;
 
+import dev.delayq.internal.PartitionedQueue;
 import dev.delayq.internal.RedisQueue;
 import dev.delayq.internal.Validation;
 import dev.delayq.internal.worker.WorkerConfig;
 import dev.delayq.internal.worker.WorkerEngine;
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -126,7 +128,9 @@ public final class Worker implements AutoCloseable {
 
     /** Builder of a {@link Worker}; every setting is validated by {@link #build()}. */
     public static final class Builder {
-        private final RedisQueue queue;
+        private final Queue queue;
+        private final List<RedisQueue> parts;
+        private final DelayQ.Settings settings;
         private final JobHandler handler;
         private int concurrency = 10;
         private int batchSize = 100;
@@ -145,13 +149,19 @@ public final class Worker implements AutoCloseable {
         private String name;
 
         private Builder(Queue queue, JobHandler handler) {
-            if (!(queue instanceof RedisQueue rq)) {
+            if (queue instanceof RedisQueue rq) {
+                this.parts = List.of(rq);
+                this.settings = rq.settings();
+            } else if (queue instanceof PartitionedQueue pq) {
+                this.parts = pq.partitions();
+                this.settings = pq.partitions().get(0).settings();
+            } else {
                 throw new IllegalArgumentException("queue must come from DelayQ.queue(name), got " + queue);
             }
             if (handler == null) {
                 throw new IllegalArgumentException("handler must not be null");
             }
-            this.queue = rq;
+            this.queue = queue;
             this.handler = handler;
         }
 
@@ -290,11 +300,12 @@ public final class Worker implements AutoCloseable {
             if (metrics == null || listener == null) {
                 throw new IllegalArgumentException("metrics and listener must not be null (use WorkerMetrics.NONE, JobListener.NONE)");
             }
-            RetryPolicy policy = retryPolicy != null ? retryPolicy : queue.settings().retryPolicy();
+            RetryPolicy policy = retryPolicy != null ? retryPolicy : settings.retryPolicy();
             String n = name != null ? name : defaultName();
             WorkerConfig config = new WorkerConfig(n, concurrency, batchSize, lease, lookahead, policy, shutdownGrace,
                     maxIdleSleep, purgeInterval, 10, ackLinger, standby);
-            return new Worker(new WorkerEngine(queue, handler, executor, config, metrics, listener), n, queue.name(), shutdownHook);
+            return new Worker(new WorkerEngine(queue, parts, handler, executor, config, metrics, listener), n, queue.name(),
+                    shutdownHook);
         }
 
         private static String defaultName() {

@@ -41,7 +41,12 @@ final class TestSupport implements AutoCloseable {
 
     /** A queue whose consistency is checked when the test ends. */
     Queue queue(DelayQ dq, String name) {
-        Queue q = dq.queue(name);
+        return queue(dq, name, 0);
+    }
+
+    /** A queue with {@code partitions} partitions (0: as recorded) whose consistency is checked when the test ends. */
+    Queue queue(DelayQ dq, String name, int partitions) {
+        Queue q = dq.queue(name, partitions);
         synchronized (queues) {
             queues.add(q);
         }
@@ -67,13 +72,22 @@ final class TestSupport implements AutoCloseable {
         return prefix;
     }
 
-    /** Asserts every queue used by the test is consistent, then closes every client. */
+    /**
+     * Asserts every queue used by the test is consistent and that every key under the test's prefix carries
+     * a queue's hash tag (so every script stayed in one cluster slot), then closes every client.
+     */
     @Override
     public void close() {
         try {
             for (Queue q : queues) {
                 CheckReport report = q.check();
                 assertThat(report.problems()).as("consistency of queue %s after the test", q.name()).isEmpty();
+            }
+            if (!clients.isEmpty()) {
+                String p = java.util.regex.Pattern.quote(prefix);
+                assertThat(clients.get(0).backend().keys(prefix + ":*"))
+                        .as("keys under prefix %s", prefix)
+                        .allMatch(k -> k.matches(p + ":queues") || k.matches(p + ":\\{[A-Za-z0-9._:-]+(#\\d+)?\\}:.+"));
             }
         } finally {
             clients.forEach(DelayQ::close);

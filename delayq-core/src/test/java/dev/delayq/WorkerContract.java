@@ -35,11 +35,16 @@ abstract class WorkerContract {
     /** A key prefix of this test alone. */
     abstract String prefix();
 
+    /** Partitions of the queues under test (1: a plain queue). */
+    int partitions() {
+        return 1;
+    }
+
     @BeforeEach
     void open() {
         t = new TestSupport(target(), prefix());
         dq = t.client();
-        q = t.queue(dq, "w");
+        q = t.queue(dq, "w", partitions());
     }
 
     @AfterEach
@@ -205,7 +210,8 @@ abstract class WorkerContract {
 
         Awaitility.await().atMost(WAIT).until(() -> q.get("victim").orElseThrow().state() == JobState.PROCESSING);
         // Another party takes the job away: its lease is made to look expired and is recovered.
-        t.target().call("ZADD", t.prefix() + ":{w}:leases", "1", "victim");
+        String tag = q instanceof dev.delayq.internal.PartitionedQueue pq ? "w#" + pq.partitionOf("victim") : "w";
+        t.target().call("ZADD", t.prefix() + ":{" + tag + "}:leases", "1", "victim");
         assertThat(q.recover(10, QUICK).recovered()).isEqualTo(1);
 
         awaitDone(1);

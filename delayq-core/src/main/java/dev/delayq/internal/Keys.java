@@ -16,8 +16,13 @@ import java.nio.charset.StandardCharsets;
  * &lt;prefix&gt;:{&lt;queue&gt;}:dedupe:&lt;k&gt; STRING id of the job owning dedupe key k (with a TTL)
  * &lt;prefix&gt;:{&lt;queue&gt;}:lock:&lt;n&gt;  STRING short maintenance lock
  * &lt;prefix&gt;:{&lt;queue&gt;}:wake      pub/sub channel (not a key): "an earlier job is now the head"
+ * &lt;prefix&gt;:{&lt;queue&gt;}:config    HASH  queue settings stored in Redis: {@code partitions}
  * &lt;prefix&gt;:queues            SET   names of the queues used under this prefix
  * </pre>
+ *
+ * <p>A queue with P partitions keeps P such sets of keys, each with the hash tag {@code {<queue>#<i>}} (queue
+ * names cannot contain {@code #}, so these never meet another queue's keys); its config key keeps the plain
+ * {@code {<queue>}} tag.
  */
 public final class Keys {
     private final String prefix;
@@ -45,6 +50,16 @@ public final class Keys {
         this.dead = bytes(base + "dead");
         this.meta = bytes(base + "meta");
         this.wake = bytes(base + "wake");
+    }
+
+    /** The keys of partition {@code i} of this queue. */
+    public Keys partition(int i) {
+        return new Keys(prefix, queue + "#" + i);
+    }
+
+    /** The queue's settings kept in Redis (partition count). */
+    public byte[] config() {
+        return bytes(base + "config");
     }
 
     /** The set of queue names used under {@code prefix}. */

@@ -306,6 +306,18 @@ public final class RedisBackend implements AutoCloseable {
         }), "smembers");
     }
 
+    /** HGET, decoded as UTF-8 ({@code null} when absent). */
+    public String hget(byte[] key, String field) {
+        byte[] v = await(wrap(async.hget(key, field.getBytes(StandardCharsets.UTF_8)).toCompletableFuture(), "hget"), "hget");
+        return v == null ? null : new String(v, StandardCharsets.UTF_8);
+    }
+
+    /** HSETNX; {@code true} when this call set the field. */
+    public boolean hsetnx(byte[] key, String field, String value) {
+        return await(wrap(async.hsetnx(key, field.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8))
+                .toCompletableFuture(), "hsetnx"), "hsetnx");
+    }
+
     /** SREM. */
     public CompletableFuture<Long> srem(byte[] key, byte[] member) {
         return wrap(async.srem(key, member).toCompletableFuture(), "srem");

@@ -53,18 +53,37 @@ public final class RedisQueue implements Queue {
     private final Keys keys;
     private final DelayQ.Settings settings;
     private final byte[] channel;
+    private final String name;
+    private final int partition;
     private volatile boolean registered;
 
+    /** A queue without partitions. */
     public RedisQueue(RedisBackend redis, Keys keys, DelayQ.Settings settings) {
+        this(redis, keys, settings, keys.queue(), 0);
+    }
+
+    /**
+     * Partition {@code partition} of the queue {@code name} (its keys carry the hash tag {@code {name#partition}}).
+     * A partition does not register itself in the queue registry: its {@link PartitionedQueue} does.
+     */
+    RedisQueue(RedisBackend redis, Keys keys, DelayQ.Settings settings, String name, int partition) {
         this.redis = redis;
         this.keys = keys;
         this.settings = settings;
         this.channel = keys.wakeChannel();
+        this.name = name;
+        this.partition = partition;
+        this.registered = !name.equals(keys.queue());
     }
 
     @Override
     public String name() {
-        return keys.queue();
+        return name;
+    }
+
+    /** This queue's partition number (0 for a queue without partitions). */
+    public int partition() {
+        return partition;
     }
 
     /** The key factory of this queue. */
@@ -101,9 +120,19 @@ public final class RedisQueue implements Queue {
 
     @Override
     public CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs) {
+        return enqueueAllAsync(jobs, ids(jobs, settings));
+    }
+
+    /**
+     * Checks the jobs against the client's limits and returns their ids: the caller's, or generated ones.
+     *
+     * @throws IllegalArgumentException naming the first invalid job
+     */
+    static String[] ids(List<Job> jobs, DelayQ.Settings settings) {
         if (jobs == null) {
             throw new IllegalArgumentException("jobs must not be null");
         }
+        String[] ids = new String[jobs.size()];
         for (int i = 0; i < jobs.size(); i++) {
             Job job = jobs.get(i);
             if (job == null) {
@@ -114,7 +143,13 @@ public final class RedisQueue implements Queue {
                 throw new IllegalArgumentException("payload of job " + (job.id() != null ? "'" + job.id() + "'" : i)
                         + " is " + size + " bytes: the limit is " + settings.maxPayloadBytes() + " bytes");
             }
+            ids[i] = job.id() != null ? job.id() : Ids.generate();
         }
+        return ids;
+    }
+
+    /** Enqueues jobs whose ids were already chosen ({@code ids[i]}, generated where the job has none). */
+    CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs, String[] ids) {
         if (jobs.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
@@ -129,7 +164,7 @@ public final class RedisQueue implements Queue {
                 bytes += jobs.get(end).payloadUnsafe().length;
                 end++;
             }
-            calls.add(enqueueBatch(jobs.subList(start, end)));
+            calls.add(enqueueBatch(jobs.subList(start, end), Arrays.copyOfRange(ids, start, end)));
             start = end;
         }
         return CompletableFuture.allOf(calls.toArray(new CompletableFuture[0])).thenApply(v -> {
@@ -141,13 +176,12 @@ public final class RedisQueue implements Queue {
         });
     }
 
-    private CompletableFuture<List<EnqueueResult>> enqueueBatch(List<Job> batch) {
+    private CompletableFuture<List<EnqueueResult>> enqueueBatch(List<Job> batch, String[] ids) {
         List<byte[]> keyList = new ArrayList<>(3);
         keyList.add(keys.jobs());
         keyList.add(keys.due());
         keyList.add(keys.meta());
         Map<String, Integer> dedupeIndex = null;
-        String[] ids = new String[batch.size()];
         byte[][] args = new byte[2 + 4 * batch.size()][];
         args[0] = channel;
         args[1] = num(batch.size());
@@ -155,7 +189,6 @@ public final class RedisQueue implements Queue {
             Job job = batch.get(i);
             int a = 2 + 4 * i;
             boolean generated = job.id() == null;
-            ids[i] = generated ? Ids.generate() : job.id();
             args[a] = utf8(ids[i]);
             args[a + 1] = job.payloadUnsafe();
             args[a + 2] = ascii(job.runAt() != null ? "a" + job.runAt().toEpochMilli() : "d" + job.delay().toMillis());
@@ -199,7 +232,7 @@ public final class RedisQueue implements Queue {
 
     private void register() {
         if (!registered) {
-            redis.sadd(Keys.registry(keys.prefix()), utf8(keys.queue())).thenRun(() -> registered = true);
+            redis.sadd(Keys.registry(keys.prefix()), utf8(name)).thenRun(() -> registered = true);
         }
     }
 
@@ -227,7 +260,7 @@ public final class RedisQueue implements Queue {
                 String id = str(r.get(7 + 2 * i));
                 Record rec = Record.decode((byte[]) r.get(8 + 2 * i));
                 jobs.add(new ClaimedJob(id, rec.payload(), rec.attempt(), rec.maxAttempts() > 0 ? rec.maxAttempts() : defaultMax,
-                        rec.due(), rec.token(), now + leaseMs, rec.error()));
+                        rec.due(), rec.token(), now + leaseMs, rec.error(), partition));
             }
             return new ClaimBatch(jobs, now, asLong(r.get(1)), asLong(r.get(2)), (int) asLong(r.get(3)), (int) asLong(r.get(4)),
                     asLong(r.get(5)) == 1, asLong(r.get(6)));
@@ -379,22 +412,70 @@ public final class RedisQueue implements Queue {
         List<JobInfo> out = new ArrayList<>(Math.min(limit, PAGE));
         long pos = offset;
         while (out.size() < limit) {
-            int page = Math.min(PAGE, limit - out.size());
-            List<Object> r = redis.await(redis.eval(Script.LIST, new byte[][] {index(state), keys.jobs()},
-                    state == JobState.SCHEDULED ? ONE : ZERO, num(pos), num(page)), "list");
-            int n = (r.size() - 1) / 3;
-            for (int i = 0; i < n; i++) {
-                Object raw = r.get(2 + 3 * i);
-                if (raw != null) {
-                    out.add(info(str(r.get(1 + 3 * i)), Record.decode((byte[]) raw), asLong(r.get(3 + 3 * i))));
-                }
-            }
-            if (n < page) {
+            Page page = page(state, pos, Math.min(PAGE, limit - out.size()));
+            out.addAll(page.jobs());
+            if (page.end()) {
                 break;
             }
-            pos += n;
+            pos += page.consumed();
         }
         return out;
+    }
+
+    /**
+     * One page of index entries from position {@code offset}: the jobs (an entry whose record vanished meanwhile
+     * is skipped), how many entries were read, and whether the index ended.
+     */
+    private record Page(List<JobInfo> jobs, int consumed, boolean end) {
+    }
+
+    private Page page(JobState state, long offset, int count) {
+        List<Object> r = redis.await(redis.eval(Script.LIST, new byte[][] {index(state), keys.jobs()},
+                state == JobState.SCHEDULED ? ONE : ZERO, num(offset), num(count)), "list");
+        int n = (r.size() - 1) / 3;
+        List<JobInfo> jobs = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            Object raw = r.get(2 + 3 * i);
+            if (raw != null) {
+                jobs.add(info(str(r.get(1 + 3 * i)), Record.decode((byte[]) raw), asLong(r.get(3 + 3 * i))));
+            }
+        }
+        return new Page(jobs, n, n < count);
+    }
+
+    @Override
+    public java.util.stream.Stream<JobInfo> stream(JobState state) {
+        if (state == null) {
+            throw new IllegalArgumentException("state must not be null: use scheduled, processing, done or dead");
+        }
+        java.util.Iterator<JobInfo> pages = new java.util.Iterator<>() {
+            private List<JobInfo> page = List.of();
+            private int at;
+            private long offset;
+            private boolean last;
+
+            @Override
+            public boolean hasNext() {
+                while (at == page.size() && !last) {
+                    Page p = page(state, offset, PAGE);
+                    page = p.jobs();
+                    at = 0;
+                    offset += p.consumed();
+                    last = p.end();
+                }
+                return at < page.size();
+            }
+
+            @Override
+            public JobInfo next() {
+                if (!hasNext()) {
+                    throw new java.util.NoSuchElementException();
+                }
+                return page.get(at++);
+            }
+        };
+        return java.util.stream.StreamSupport.stream(java.util.Spliterators.spliteratorUnknownSize(pages,
+                java.util.Spliterator.ORDERED | java.util.Spliterator.NONNULL), false);
     }
 
     private byte[] index(JobState state) {

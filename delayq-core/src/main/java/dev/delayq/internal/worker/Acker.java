@@ -4,6 +4,7 @@ import dev.delayq.Ack;
 import dev.delayq.FailResult;
 import dev.delayq.JobListener;
 import dev.delayq.Lease;
+import dev.delayq.Queue;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.internal.RedisQueue;
 import java.time.Duration;
@@ -29,7 +30,8 @@ final class Acker {
     private static final Logger LOG = LoggerFactory.getLogger(Acker.class);
     private static final int MAX_BATCH = 1000;
 
-    private final RedisQueue queue;
+    private final Queue queue;
+    private final List<RedisQueue> parts;
     private final InFlight inFlight;
     private final ScheduledExecutorService timer;
     private final WorkerMetrics metrics;
@@ -46,9 +48,11 @@ final class Acker {
     private final AtomicBoolean lingering = new AtomicBoolean();
     private volatile boolean draining;
 
-    Acker(RedisQueue queue, InFlight inFlight, ScheduledExecutorService timer, WorkerMetrics metrics, int defaultMaxAttempts,
+    Acker(Queue queue, List<RedisQueue> parts, InFlight inFlight, ScheduledExecutorService timer, WorkerMetrics metrics,
+          int defaultMaxAttempts,
           String worker, Duration linger, JobListener listener, Runnable progress) {
         this.progress = progress;
+        this.parts = parts;
         this.listener = listener;
         this.lingerNanos = linger.toNanos();
         this.queue = queue;
@@ -136,7 +140,7 @@ final class Acker {
     }
 
     private void sendFail(Running r, String error, boolean retryable, Duration backoff) {
-        queue.failAsync(r.lease(), error, retryable, backoff, defaultMaxAttempts).whenComplete((res, e) -> {
+        parts.get(r.job.partition()).failAsync(r.lease(), error, retryable, backoff, defaultMaxAttempts).whenComplete((res, e) -> {
             if (e != null) {
                 metrics.redisError(queue.name(), "fail");
                 timer.schedule(() -> sendFail(r, error, retryable, backoff), outage.failure(e), TimeUnit.MILLISECONDS);

@@ -5,10 +5,11 @@ import dev.delayq.ClaimOptions;
 import dev.delayq.ClaimedJob;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.internal.RedisQueue;
+import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -22,50 +23,63 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Of several idle workers, only one (the claim script's "waker") wakes at a due time; the others stand
  * by a little longer and are woken at once by a notice if the waker fills up. When nothing is scheduled
- * it sleeps at most {@code maxIdleSleep}: a safety net should a notice be
- * lost, kept long so that idle workers cost Redis almost nothing. Wake-ups for lease expiries (to recover
- * a dead worker's jobs) get a random delay so that a fleet of idle workers does not stampede.
+ * it sleeps at most {@code maxIdleSleep}: a safety net should a notice be lost, kept long so that idle
+ * workers cost Redis almost nothing. Wake-ups for lease expiries (to recover a dead worker's jobs) get a
+ * random delay so that a fleet of idle workers does not stampede.
+ *
+ * <p>A partitioned queue has a wake time per partition; the loop claims from the partitions whose time
+ * has come in turn (round-robin, so a backlog in one cannot starve another) and sleeps until the earliest.
  */
 final class ClaimLoop implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ClaimLoop.class);
     private static final long NO_NOTICE = Long.MAX_VALUE;
     private static final long REFILL_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
-    private final RedisQueue queue;
+    private final List<RedisQueue> parts;
+    private final String queue;
     private final WorkerConfig config;
     private final Semaphore slots;
-    private final ServerClock clock;
+    private final ServerClock[] clocks;
     private final Consumer<ClaimedJob> dispatch;
     private final WorkerMetrics metrics;
     private final OutageLog outage;
     private final ClaimOptions options;
     private final int refill;
-    /** Earliest head announced by a notice since the current claim was sent (Redis ms). */
-    private final AtomicLong noticedHead = new AtomicLong(NO_NOTICE);
+    /** Per partition: the earliest head announced by a notice since its current claim was sent (Redis ms). */
+    private final AtomicLongArray noticedHead;
+    /** Per partition: when to claim from it next (local nanoTime). */
+    private final long[] targetNanos;
+    private int cursor;
     private volatile Thread thread;
     private volatile boolean stopping;
-    private long targetNanos;
     /** Free slots the loop waits for before claiming again (read by handler threads). */
     private volatile int needed = 1;
     /** The loop is parked waiting for free slots, not for a due time. */
     private volatile boolean waitingForSlots;
     private long shortSinceNanos;
 
-    ClaimLoop(RedisQueue queue, WorkerConfig config, Semaphore slots, ServerClock clock, Consumer<ClaimedJob> dispatch,
-              WorkerMetrics metrics) {
+    ClaimLoop(List<RedisQueue> parts, String queue, WorkerConfig config, Semaphore slots, ServerClock[] clocks,
+              Consumer<ClaimedJob> dispatch, WorkerMetrics metrics) {
+        this.parts = parts;
         this.queue = queue;
         this.config = config;
         this.slots = slots;
-        this.clock = clock;
+        this.clocks = clocks;
         this.dispatch = dispatch;
         this.metrics = metrics;
-        this.outage = new OutageLog(LOG, "worker " + config.name() + " claiming from " + queue.name());
+        this.outage = new OutageLog(LOG, "worker " + config.name() + " claiming from " + queue);
         this.options = new ClaimOptions(1, config.lease(), config.lookahead(), config.retryPolicy(), config.recoverLimit(),
                 config.name(), config.standby());
         // After a full batch (a backlog is waiting) claim again once a quarter of a batch is free, not
         // after every single job: one script call then leases many jobs.
         this.refill = Math.max(1, Math.min(config.batch(), config.concurrency()) / 4);
-        this.targetNanos = System.nanoTime();
+        this.noticedHead = new AtomicLongArray(parts.size());
+        this.targetNanos = new long[parts.size()];
+        long now = System.nanoTime();
+        for (int p = 0; p < parts.size(); p++) {
+            noticedHead.set(p, NO_NOTICE);
+            targetNanos[p] = now;
+        }
     }
 
     void start(Thread t) {
@@ -91,15 +105,17 @@ final class ClaimLoop implements Runnable {
         }
     }
 
-    /** A notice: an earlier job (due at {@code headMillis}, Redis clock) is now the head of the due set. */
-    void onHead(long headMillis) {
-        noticedHead.accumulateAndGet(headMillis, Math::min);
+    /** A notice: in partition {@code part}, an earlier job (due at {@code headMillis}, Redis clock) is now the head. */
+    void onHead(int part, long headMillis) {
+        noticedHead.accumulateAndGet(part, headMillis, Math::min);
         wake();
     }
 
     /** The pub/sub connection was re-established: notices may have been missed, so claim now. */
     void onReconnect() {
-        noticedHead.set(0);
+        for (int p = 0; p < parts.size(); p++) {
+            noticedHead.set(p, 0);
+        }
         wake();
     }
 
@@ -121,23 +137,34 @@ final class ClaimLoop implements Runnable {
             try {
                 step();
             } catch (Throwable e) { // the loop never dies: log with context, count, go on
-                LOG.error("worker {}: unexpected error in the claim loop of queue {}", config.name(), queue.name(), e);
-                metrics.redisError(queue.name(), "claim");
+                LOG.error("worker {}: unexpected error in the claim loop of queue {}", config.name(), queue, e);
+                metrics.redisError(queue, "claim");
                 pause(TimeUnit.SECONDS.toNanos(1));
             }
         }
     }
 
     private void step() {
-        long head = noticedHead.get();
-        if (head != NO_NOTICE && clock.known()) {
-            targetNanos = Math.min(targetNanos, clock.nanosAt(head));
-        } else if (head != NO_NOTICE) {
-            targetNanos = System.nanoTime();
-        }
         long now = System.nanoTime();
-        if (now - targetNanos < 0) {
-            pause(targetNanos - now);
+        for (int p = 0; p < parts.size(); p++) {
+            long head = noticedHead.get(p);
+            if (head != NO_NOTICE) {
+                targetNanos[p] = Math.min(targetNanos[p], clocks[p].known() ? clocks[p].nanosAt(head) : now);
+            }
+        }
+        // The first partition whose time has come, starting after the one claimed last.
+        int chosen = -1;
+        long earliest = Long.MAX_VALUE;
+        for (int k = 0; k < parts.size(); k++) {
+            int p = (cursor + k) % parts.size();
+            if (now - targetNanos[p] >= 0) {
+                chosen = p;
+                break;
+            }
+            earliest = Math.min(earliest, targetNanos[p] - now);
+        }
+        if (chosen < 0) {
+            pause(earliest);
             return;
         }
         int free = slots.availablePermits();
@@ -163,42 +190,49 @@ final class ClaimLoop implements Runnable {
         if (!slots.tryAcquire(n)) {
             return;
         }
-        noticedHead.set(NO_NOTICE);
+        cursor = (chosen + 1) % parts.size();
+        claim(chosen, n);
+    }
+
+    private void claim(int p, int n) {
+        noticedHead.set(p, NO_NOTICE);
+        ServerClock clock = clocks[p];
         ClaimBatch batch;
         try {
-            batch = queue.claimAsync(options.withMax(n)).thenApply(b -> {
+            batch = parts.get(p).claimAsync(options.withMax(n)).thenApply(b -> {
                 clock.sample(b.serverTimeMicros(), System.nanoTime());
                 return b;
             }).join();
         } catch (RuntimeException e) {
             slots.release(n);
-            metrics.redisError(queue.name(), "claim");
-            targetNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(outage.failure(e));
+            metrics.redisError(queue, "claim");
+            targetNanos[p] = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(outage.failure(e));
             needed = 1;
             return;
         }
         outage.success();
         slots.release(n - batch.jobs().size());
         if (!batch.jobs().isEmpty()) {
-            metrics.claimed(queue.name(), batch.jobs().size());
+            metrics.claimed(queue, batch.jobs().size());
         }
         if (batch.recovered() + batch.recoveredDead() > 0) {
-            metrics.recovered(queue.name(), batch.recovered() + batch.recoveredDead());
+            metrics.recovered(queue, batch.recovered() + batch.recoveredDead());
             LOG.info("worker {}: recovered {} expired lease(s) in queue {} ({} to dead)", config.name(),
-                    batch.recovered() + batch.recoveredDead(), queue.name(), batch.recoveredDead());
+                    batch.recovered() + batch.recoveredDead(), queue, batch.recoveredDead());
         }
         for (ClaimedJob job : batch.jobs()) {
             dispatch.accept(job);
         }
-        plan(batch);
+        plan(p, batch);
     }
 
-    /** Chooses when to claim next from what the claim reported. */
-    private void plan(ClaimBatch b) {
+    /** Chooses when to claim next from partition {@code p}, from what its claim reported. */
+    private void plan(int p, ClaimBatch b) {
+        ServerClock clock = clocks[p];
         long now = System.nanoTime();
         long idle = now + jitter(config.maxIdleSleep().toNanos(), 0.1);
         if (b.nextDueMillis() == ClaimBatch.NOT_COMPUTED) {
-            targetNanos = now; // more jobs are due: claim as soon as enough slots are free
+            targetNanos[p] = now; // more jobs are due: claim as soon as enough slots are free
             needed = refill;
             return;
         }
@@ -217,11 +251,11 @@ final class ClaimLoop implements Runnable {
             long expiry = clock.nanosAt(b.nextLeaseExpiryMillis());
             target = Math.min(target, expiry + jitter(Math.min(TimeUnit.SECONDS.toNanos(1), config.lease().toNanos() / 10), 1.0));
         }
-        long head = noticedHead.get();
+        long head = noticedHead.get(p);
         if (head != NO_NOTICE) {
             target = Math.min(target, clock.nanosAt(head));
         }
-        targetNanos = target;
+        targetNanos[p] = target;
     }
 
     /** Parks until {@link #slotFreed()} finds enough free slots, or for at most {@code nanos}. */

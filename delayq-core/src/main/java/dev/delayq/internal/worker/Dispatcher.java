@@ -28,7 +28,7 @@ final class Dispatcher {
     private final JobHandler handler;
     private final Executor executor;
     private final Semaphore slots;
-    private final ServerClock clock;
+    private final ServerClock[] clocks;
     private final InFlight inFlight;
     private final Acker acker;
     private final RetryPolicy policy;
@@ -37,14 +37,14 @@ final class Dispatcher {
     private final Consumer<Running> handBack;
     private final String worker;
 
-    Dispatcher(String queue, JobHandler handler, Executor executor, Semaphore slots, ServerClock clock, InFlight inFlight,
+    Dispatcher(String queue, JobHandler handler, Executor executor, Semaphore slots, ServerClock[] clocks, InFlight inFlight,
                Acker acker, RetryPolicy policy, WorkerMetrics metrics, Runnable slotFreed, Consumer<Running> handBack,
                String worker) {
         this.queue = queue;
         this.handler = handler;
         this.executor = executor;
         this.slots = slots;
-        this.clock = clock;
+        this.clocks = clocks;
         this.inFlight = inFlight;
         this.acker = acker;
         this.policy = policy;
@@ -74,7 +74,7 @@ final class Dispatcher {
             r.thread = Thread.currentThread();
             r.startNanos = System.nanoTime();
             r.started = true;
-            metrics.started(queue, Math.max(0, clock.nowMillis() - r.job.dueAtMillis()));
+            metrics.started(queue, Math.max(0, clocks[r.job.partition()].nowMillis() - r.job.dueAtMillis()));
             Outcome outcome = invoke(r);
             r.thread = null;
             r.finishedNanos = System.nanoTime();
@@ -101,6 +101,7 @@ final class Dispatcher {
     }
 
     private boolean awaitDue(Running r) {
+        ServerClock clock = clocks[r.job.partition()];
         if (!clock.known()) {
             return !r.released;
         }

@@ -4,16 +4,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The jobs this worker holds a lease on, keyed by fencing token, from claim until Redis acknowledges them. */
+/**
+ * The jobs this worker holds a lease on, from claim until Redis acknowledges them, keyed by partition and
+ * fencing token (tokens are unique only within a partition).
+ */
 final class InFlight {
     private final ConcurrentHashMap<Long, Running> jobs = new ConcurrentHashMap<>();
 
+    private static long key(Running r) {
+        return r.token() * dev.delayq.DelayQ.MAX_PARTITIONS + r.job.partition();
+    }
+
     void add(Running r) {
-        jobs.put(r.token(), r);
+        jobs.put(key(r), r);
     }
 
     void remove(Running r) {
-        jobs.remove(r.token(), r);
+        jobs.remove(key(r), r);
     }
 
     int size() {

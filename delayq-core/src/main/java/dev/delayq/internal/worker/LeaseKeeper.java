@@ -4,7 +4,7 @@ import dev.delayq.Ack;
 import dev.delayq.Lease;
 import dev.delayq.RenewResult;
 import dev.delayq.WorkerMetrics;
-import dev.delayq.internal.RedisQueue;
+import dev.delayq.Queue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +25,9 @@ import org.slf4j.LoggerFactory;
 final class LeaseKeeper {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
 
-    private final RedisQueue queue;
+    private final Queue queue;
     private final InFlight inFlight;
-    private final ServerClock clock;
+    private final ServerClock[] clocks;
     private final Duration lease;
     private final WorkerMetrics metrics;
     private final String worker;
@@ -35,10 +35,10 @@ final class LeaseKeeper {
     private final AtomicBoolean busy = new AtomicBoolean();
     private ScheduledFuture<?> task;
 
-    LeaseKeeper(RedisQueue queue, InFlight inFlight, ServerClock clock, Duration lease, WorkerMetrics metrics, String worker) {
+    LeaseKeeper(Queue queue, InFlight inFlight, ServerClock[] clocks, Duration lease, WorkerMetrics metrics, String worker) {
         this.queue = queue;
         this.inFlight = inFlight;
-        this.clock = clock;
+        this.clocks = clocks;
         this.lease = lease;
         this.metrics = metrics;
         this.worker = worker;
@@ -81,9 +81,8 @@ final class LeaseKeeper {
                 if (e != null) {
                     metrics.redisError(queue.name(), "renew");
                     outage.failure(e);
-                    double now = clock.nowMillis();
                     for (Running r : held) {
-                        if (!r.finished && !r.acking && now > r.leaseUntilMillis) {
+                        if (!r.finished && !r.acking && clocks[r.job.partition()].nowMillis() > r.leaseUntilMillis) {
                             lose(r, "could not be renewed before it expired");
                         }
                     }

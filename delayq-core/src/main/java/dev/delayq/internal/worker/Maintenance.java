@@ -3,6 +3,7 @@ package dev.delayq.internal.worker;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.internal.RedisQueue;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -19,14 +20,14 @@ final class Maintenance {
     private static final Logger LOG = LoggerFactory.getLogger(Maintenance.class);
     private static final int MAX_STEPS = 100;
 
-    private final RedisQueue queue;
+    private final List<RedisQueue> parts;
     private final Duration interval;
     private final WorkerMetrics metrics;
     private final String worker;
     private ScheduledFuture<?> task;
 
-    Maintenance(RedisQueue queue, Duration interval, WorkerMetrics metrics, String worker) {
-        this.queue = queue;
+    Maintenance(List<RedisQueue> parts, Duration interval, WorkerMetrics metrics, String worker) {
+        this.parts = parts;
         this.interval = interval;
         this.metrics = metrics;
         this.worker = worker;
@@ -47,8 +48,14 @@ final class Maintenance {
         }
     }
 
-    /** One purge pass (also called directly by tests). */
+    /** One purge pass over every partition. */
     void run() {
+        for (RedisQueue queue : parts) {
+            purge(queue);
+        }
+    }
+
+    private void purge(RedisQueue queue) {
         try {
             long doneAge = queue.settings().doneRetention().toMillis();
             long deadAge = queue.settings().deadRetention().toMillis();

@@ -3,6 +3,7 @@ package dev.delayq.internal.worker;
 import dev.delayq.Ack;
 import dev.delayq.JobHandler;
 import dev.delayq.JobListener;
+import dev.delayq.Queue;
 import dev.delayq.Lease;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.internal.RedisBackend;
@@ -29,11 +30,12 @@ import org.slf4j.LoggerFactory;
 public final class WorkerEngine {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerEngine.class);
 
-    private final RedisQueue queue;
+    private final Queue queue;
+    private final List<RedisQueue> parts;
     private final WorkerConfig config;
     private final WorkerMetrics metrics;
     private final Semaphore slots;
-    private final ServerClock clock = new ServerClock();
+    private final ServerClock[] clocks;
     private final InFlight inFlight = new InFlight();
     private final ScheduledExecutorService timer;
     private final ThreadPoolExecutor ownExecutor;
@@ -43,32 +45,40 @@ public final class WorkerEngine {
     private final Acker acker;
     private final Thread loopThread;
     private final Signal progress = new Signal();
-    private AutoCloseable subscription;
+    private final List<AutoCloseable> subscriptions = new ArrayList<>();
 
     private final JobListener listener;
 
-    public WorkerEngine(RedisQueue queue, JobHandler handler, Executor executor, WorkerConfig config, WorkerMetrics metrics,
-                        JobListener listener) {
+    /**
+     * A worker of {@code queue}, whose partitions are {@code parts} (the queue itself when it has none).
+     */
+    public WorkerEngine(Queue queue, List<RedisQueue> parts, JobHandler handler, Executor executor, WorkerConfig config,
+                        WorkerMetrics metrics, JobListener listener) {
         this.listener = listener;
         this.queue = queue;
+        this.parts = parts;
+        this.clocks = new ServerClock[parts.size()];
+        for (int p = 0; p < clocks.length; p++) {
+            clocks[p] = new ServerClock(); // partitions may live on different servers, with different clocks
+        }
         this.config = config;
         this.metrics = metrics;
         this.slots = new Semaphore(config.concurrency());
         this.timer = new ScheduledThreadPoolExecutor(1, threads(config.name() + "-timer", true));
         this.ownExecutor = executor == null ? new ThreadPoolExecutor(config.concurrency(), config.concurrency(), 0,
                 TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), threads(config.name() + "-handler", false)) : null;
-        this.acker = new Acker(queue, inFlight, timer, metrics, config.retryPolicy().maxAttempts(), config.name(),
+        this.acker = new Acker(queue, parts, inFlight, timer, metrics, config.retryPolicy().maxAttempts(), config.name(),
                 config.ackLinger(), listener, progress::signal);
         ClaimLoop[] loop = new ClaimLoop[1];
-        Dispatcher dispatcher = new Dispatcher(queue.name(), handler, executor != null ? executor : ownExecutor, slots, clock,
+        Dispatcher dispatcher = new Dispatcher(queue.name(), handler, executor != null ? executor : ownExecutor, slots, clocks,
                 inFlight, acker, config.retryPolicy(), metrics, () -> {
                     loop[0].slotFreed();
                     progress.signal();
                 }, this::handBack, config.name());
-        this.claimLoop = new ClaimLoop(queue, config, slots, clock, dispatcher::dispatch, metrics);
+        this.claimLoop = new ClaimLoop(parts, queue.name(), config, slots, clocks, dispatcher::dispatch, metrics);
         loop[0] = claimLoop;
-        this.leaseKeeper = new LeaseKeeper(queue, inFlight, clock, config.lease(), metrics, config.name());
-        this.maintenance = new Maintenance(queue, config.purgeInterval(), metrics, config.name());
+        this.leaseKeeper = new LeaseKeeper(queue, inFlight, clocks, config.lease(), metrics, config.name());
+        this.maintenance = new Maintenance(parts, config.purgeInterval(), metrics, config.name());
         this.loopThread = threads(config.name() + "-claim", false).newThread(claimLoop);
     }
 
@@ -84,21 +94,24 @@ public final class WorkerEngine {
     /** Subscribes to wake-up notices, then starts claiming, renewing and purging. */
     public void start() {
         metrics.bind(queue.name(), inFlight::size, queue::stats);
-        subscription = queue.backend().subscribe(queue.keys().wakeChannel(), new RedisBackend.Subscriber() {
-            @Override
-            public void onMessage(byte[] message) {
-                try {
-                    claimLoop.onHead(Long.parseLong(new String(message, StandardCharsets.US_ASCII)));
-                } catch (NumberFormatException e) {
+        for (RedisQueue part : parts) {
+            int p = part.partition();
+            subscriptions.add(part.backend().subscribe(part.keys().wakeChannel(), new RedisBackend.Subscriber() {
+                @Override
+                public void onMessage(byte[] message) {
+                    try {
+                        claimLoop.onHead(p, Long.parseLong(new String(message, StandardCharsets.US_ASCII)));
+                    } catch (NumberFormatException e) {
+                        claimLoop.onReconnect();
+                    }
+                }
+
+                @Override
+                public void onReconnect() {
                     claimLoop.onReconnect();
                 }
-            }
-
-            @Override
-            public void onReconnect() {
-                claimLoop.onReconnect();
-            }
-        });
+            }));
+        }
         if (ownExecutor != null) {
             ownExecutor.prestartAllCoreThreads(); // not during the first burst of jobs
         }
@@ -121,7 +134,7 @@ public final class WorkerEngine {
      */
     public void close() throws InterruptedException {
         claimLoop.stop();
-        closeQuietly(subscription);
+        subscriptions.forEach(WorkerEngine::closeQuietly);
         claimLoop.join(config.lease().toMillis() + 10_000);
         handBackNotStarted();
         acker.drain();

@@ -1,0 +1,480 @@
+package dev.delayq.internal;
+
+import dev.delayq.Ack;
+import dev.delayq.ChangeResult;
+import dev.delayq.CheckReport;
+import dev.delayq.ClaimBatch;
+import dev.delayq.ClaimOptions;
+import dev.delayq.ClaimedJob;
+import dev.delayq.DelayQ;
+import dev.delayq.EnqueueResult;
+import dev.delayq.FailResult;
+import dev.delayq.Job;
+import dev.delayq.JobInfo;
+import dev.delayq.JobState;
+import dev.delayq.Lease;
+import dev.delayq.PurgeResult;
+import dev.delayq.Queue;
+import dev.delayq.QueueStats;
+import dev.delayq.RecoverResult;
+import dev.delayq.RenewResult;
+import dev.delayq.RetryPolicy;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import java.util.zip.CRC32;
+
+/**
+ * A queue split into P partitions, each a complete queue of its own ({@link RedisQueue}) with its own hash
+ * tag {@code {<name>#<i>}}, so that on a Redis Cluster the partitions spread over the masters and one hot
+ * queue uses all of them.
+ *
+ * <p>Routing: a job goes to partition {@code crc32(routing key) mod P}, where the routing key is its dedupe key
+ * when it has one, else its id. So a dedupe key holds across the whole queue, and so does a job id among jobs
+ * routed by id; a job with a dedupe key should always be enqueued with that same dedupe key (an id used once
+ * with a dedupe key and once without may land in two partitions). Lookups by id try the id's partition first,
+ * then the others. Everything else (stats, list, retry, purge, check, recovery) covers every partition; list
+ * merges them in index order.
+ */
+public final class PartitionedQueue implements Queue {
+    private final String name;
+    private final List<RedisQueue> parts;
+    private final DelayQ.Settings settings;
+    private final RedisBackend redis;
+    private final Keys keys;
+    private final AtomicInteger nextClaim = new AtomicInteger();
+    private volatile boolean registered;
+
+    public PartitionedQueue(RedisBackend redis, Keys keys, DelayQ.Settings settings, int partitions) {
+        this.name = keys.queue();
+        this.keys = keys;
+        this.settings = settings;
+        this.redis = redis;
+        List<RedisQueue> list = new ArrayList<>(partitions);
+        for (int i = 0; i < partitions; i++) {
+            list.add(new RedisQueue(redis, keys.partition(i), settings, name, i));
+        }
+        this.parts = List.copyOf(list);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** The partitions, in order. */
+    public List<RedisQueue> partitions() {
+        return parts;
+    }
+
+    /** The partition a routing key (dedupe key, else id) belongs to. */
+    public int partitionOf(String routingKey) {
+        CRC32 crc = new CRC32();
+        crc.update(routingKey.getBytes(StandardCharsets.UTF_8));
+        return (int) (crc.getValue() % parts.size());
+    }
+
+    // ---- enqueue ----------------------------------------------------------------------------------------
+
+    @Override
+    public EnqueueResult enqueue(Job job) {
+        return redis.await(enqueueAsync(job), "enqueue");
+    }
+
+    @Override
+    public CompletableFuture<EnqueueResult> enqueueAsync(Job job) {
+        return enqueueAllAsync(List.of(job)).thenApply(r -> r.get(0));
+    }
+
+    @Override
+    public List<EnqueueResult> enqueueAll(List<Job> jobs) {
+        return redis.await(enqueueAllAsync(jobs), "enqueue");
+    }
+
+    @Override
+    public CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs) {
+        String[] ids = RedisQueue.ids(jobs, settings);
+        if (jobs.isEmpty()) {
+            return CompletableFuture.completedFuture(List.of());
+        }
+        register();
+        List<List<Integer>> byPart = new ArrayList<>();
+        for (int p = 0; p < parts.size(); p++) {
+            byPart.add(new ArrayList<>());
+        }
+        for (int i = 0; i < jobs.size(); i++) {
+            Job job = jobs.get(i);
+            byPart.get(partitionOf(job.dedupeKey() != null ? job.dedupeKey() : ids[i])).add(i);
+        }
+        EnqueueResult[] out = new EnqueueResult[jobs.size()];
+        List<CompletableFuture<Void>> calls = new ArrayList<>();
+        for (int p = 0; p < parts.size(); p++) {
+            List<Integer> idx = byPart.get(p);
+            if (idx.isEmpty()) {
+                continue;
+            }
+            List<Job> sub = new ArrayList<>(idx.size());
+            String[] subIds = new String[idx.size()];
+            for (int k = 0; k < idx.size(); k++) {
+                sub.add(jobs.get(idx.get(k)));
+                subIds[k] = ids[idx.get(k)];
+            }
+            calls.add(parts.get(p).enqueueAllAsync(sub, subIds).thenAccept(results -> {
+                for (int k = 0; k < idx.size(); k++) {
+                    out[idx.get(k)] = results.get(k);
+                }
+            }));
+        }
+        return CompletableFuture.allOf(calls.toArray(new CompletableFuture[0])).thenApply(v -> Arrays.asList(out));
+    }
+
+    private void register() {
+        if (!registered) {
+            redis.sadd(Keys.registry(keys.prefix()), name.getBytes(StandardCharsets.UTF_8)).thenRun(() -> registered = true);
+        }
+    }
+
+    // ---- claim and the fenced operations ----------------------------------------------------------------
+
+    @Override
+    public ClaimBatch claim(ClaimOptions options) {
+        return redis.await(claimAsync(options), "claim");
+    }
+
+    /**
+     * Claims from the partitions in turn, starting after the one the previous claim started with, until
+     * {@code options.max()} jobs are leased or every partition was asked once.
+     */
+    @Override
+    public CompletableFuture<ClaimBatch> claimAsync(ClaimOptions options) {
+        int start = Math.floorMod(nextClaim.getAndIncrement(), parts.size());
+        return claimFrom(start, 0, options, new ArrayList<>(), null);
+    }
+
+    private CompletableFuture<ClaimBatch> claimFrom(int start, int asked, ClaimOptions o, List<ClaimedJob> jobs, ClaimBatch merged) {
+        int remaining = o.max() - jobs.size();
+        if (asked == parts.size() || (asked > 0 && remaining == 0 && o.max() > 0)) {
+            return CompletableFuture.completedFuture(new ClaimBatch(List.copyOf(jobs), merged.serverTimeMillis(),
+                    merged.nextDueMillis(), merged.nextLeaseExpiryMillis(), merged.recovered(), merged.recoveredDead(),
+                    merged.covered(), merged.serverTimeMicros()));
+        }
+        RedisQueue part = parts.get((start + asked) % parts.size());
+        return part.claimAsync(o.withMax(remaining)).thenCompose(b -> {
+            jobs.addAll(b.jobs());
+            return claimFrom(start, asked + 1, o, jobs, merge(merged, b));
+        });
+    }
+
+    private static ClaimBatch merge(ClaimBatch a, ClaimBatch b) {
+        if (a == null) {
+            return b;
+        }
+        long due = a.nextDueMillis() == ClaimBatch.NOT_COMPUTED || b.nextDueMillis() == ClaimBatch.NOT_COMPUTED
+                ? ClaimBatch.NOT_COMPUTED : earliest(a.nextDueMillis(), b.nextDueMillis());
+        return new ClaimBatch(List.of(), Math.max(a.serverTimeMillis(), b.serverTimeMillis()), due,
+                earliest(a.nextLeaseExpiryMillis(), b.nextLeaseExpiryMillis()), a.recovered() + b.recovered(),
+                a.recoveredDead() + b.recoveredDead(), a.covered() && b.covered(),
+                Math.max(a.serverTimeMicros(), b.serverTimeMicros()));
+    }
+
+    private static long earliest(long a, long b) {
+        if (a < 0) {
+            return b;
+        }
+        return b < 0 ? a : Math.min(a, b);
+    }
+
+    @Override
+    public Ack complete(Lease lease) {
+        return part(lease).complete(lease);
+    }
+
+    @Override
+    public CompletableFuture<List<Ack>> completeAllAsync(List<Lease> leases) {
+        return grouped(leases, (p, sub) -> parts.get(p).completeAllAsync(sub));
+    }
+
+    @Override
+    public FailResult fail(Lease lease, String error, boolean retryable, Duration backoff) {
+        return part(lease).fail(lease, error, retryable, backoff);
+    }
+
+    @Override
+    public CompletableFuture<FailResult> failAsync(Lease lease, String error, boolean retryable, Duration backoff) {
+        return part(lease).failAsync(lease, error, retryable, backoff);
+    }
+
+    @Override
+    public RenewResult renew(List<Lease> leases, Duration lease) {
+        return redis.await(renewAsync(leases, lease), "renew");
+    }
+
+    @Override
+    public CompletableFuture<RenewResult> renewAsync(List<Lease> leases, Duration lease) {
+        long[] expiry = {Long.MAX_VALUE};
+        return grouped(leases, (p, sub) -> parts.get(p).renewAsync(sub, lease).thenApply(r -> {
+            synchronized (expiry) {
+                expiry[0] = Math.min(expiry[0], r.leaseUntilMillis()); // the earliest: true of every renewed lease
+            }
+            return r.acks();
+        })).thenApply(acks -> new RenewResult(leases.isEmpty() ? 0 : expiry[0], acks));
+    }
+
+    @Override
+    public List<Ack> release(List<Lease> leases) {
+        return redis.await(grouped(leases, (p, sub) -> parts.get(p).releaseAsync(sub)), "release");
+    }
+
+    @Override
+    public RecoverResult recover(int limit, RetryPolicy policy) {
+        int recovered = 0;
+        int dead = 0;
+        long next = -1;
+        for (RedisQueue p : parts) {
+            RecoverResult r = p.recover(limit, policy);
+            recovered += r.recovered();
+            dead += r.dead();
+            next = earliest(next, r.nextExpiryMillis());
+        }
+        return new RecoverResult(recovered, dead, next);
+    }
+
+    private RedisQueue part(Lease lease) {
+        if (lease.partition() < 0 || lease.partition() >= parts.size()) {
+            throw new IllegalArgumentException("lease of job '" + lease.id() + "' names partition " + lease.partition()
+                    + ": queue '" + name + "' has partitions 0 to " + (parts.size() - 1));
+        }
+        return parts.get(lease.partition());
+    }
+
+    /** Runs {@code call} once per partition on its leases and puts the answers back in the leases' order. */
+    private <T> CompletableFuture<List<T>> grouped(List<Lease> leases, PartCall<T> call) {
+        Map<Integer, List<Integer>> byPart = new LinkedHashMap<>();
+        for (int i = 0; i < leases.size(); i++) {
+            byPart.computeIfAbsent(part(leases.get(i)).partition(), k -> new ArrayList<>()).add(i);
+        }
+        List<T> out = new ArrayList<>(java.util.Collections.nCopies(leases.size(), null));
+        List<CompletableFuture<Void>> calls = new ArrayList<>();
+        byPart.forEach((p, idx) -> {
+            List<Lease> sub = new ArrayList<>(idx.size());
+            idx.forEach(i -> sub.add(leases.get(i)));
+            calls.add(call.run(p, sub).thenAccept(answers -> {
+                synchronized (out) {
+                    for (int k = 0; k < idx.size(); k++) {
+                        out.set(idx.get(k), answers.get(k));
+                    }
+                }
+            }));
+        });
+        return CompletableFuture.allOf(calls.toArray(new CompletableFuture[0])).thenApply(v -> out);
+    }
+
+    private interface PartCall<T> {
+        CompletableFuture<List<T>> run(int partition, List<Lease> leases);
+    }
+
+    // ---- administration ---------------------------------------------------------------------------------
+
+    /** The id's own partition first (jobs routed by id), then the others (jobs routed by a dedupe key). */
+    private List<RedisQueue> lookupOrder(String id) {
+        Validation.jobId(id);
+        int home = partitionOf(id);
+        List<RedisQueue> order = new ArrayList<>(parts.size());
+        order.add(parts.get(home));
+        for (int i = 0; i < parts.size(); i++) {
+            if (i != home) {
+                order.add(parts.get(i));
+            }
+        }
+        return order;
+    }
+
+    private ChangeResult change(String id, Function<RedisQueue, ChangeResult> op) {
+        ChangeResult last = null;
+        for (RedisQueue p : lookupOrder(id)) {
+            last = op.apply(p);
+            if (last.status() != ChangeResult.Status.NOT_FOUND) {
+                return last;
+            }
+        }
+        return last;
+    }
+
+    @Override
+    public ChangeResult cancel(String id) {
+        return change(id, p -> p.cancel(id));
+    }
+
+    @Override
+    public ChangeResult reschedule(String id, Duration delay) {
+        return change(id, p -> p.reschedule(id, delay));
+    }
+
+    @Override
+    public ChangeResult reschedule(String id, Instant at) {
+        return change(id, p -> p.reschedule(id, at));
+    }
+
+    @Override
+    public Optional<JobInfo> get(String id) {
+        for (RedisQueue p : lookupOrder(id)) {
+            Optional<JobInfo> found = p.get(id);
+            if (found.isPresent()) {
+                return found;
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public ChangeResult retryDead(String id) {
+        return change(id, p -> p.retryDead(id));
+    }
+
+    @Override
+    public long retryAllDead() {
+        long n = 0;
+        for (RedisQueue p : parts) {
+            n += p.retryAllDead();
+        }
+        return n;
+    }
+
+    @Override
+    public List<JobInfo> list(JobState state, long offset, int limit) {
+        Validation.range("limit", limit, 1, 10_000);
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset is " + offset + ": it must be zero or positive");
+        }
+        return stream(state).skip(offset).limit(limit).toList();
+    }
+
+    /** Every partition's jobs in {@code state}, merged in index order (due time, lease expiry or finish time). */
+    @Override
+    public Stream<JobInfo> stream(JobState state) {
+        if (state == null) {
+            throw new IllegalArgumentException("state must not be null: use scheduled, processing, done or dead");
+        }
+        List<Iterator<JobInfo>> sources = new ArrayList<>();
+        for (RedisQueue p : parts) {
+            sources.add(p.stream(state).iterator());
+        }
+        Iterator<JobInfo> merged = new Merge(sources, Comparator.comparingLong(j -> indexScore(j, state)));
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(merged, Spliterator.ORDERED | Spliterator.NONNULL), false);
+    }
+
+    private static long indexScore(JobInfo j, JobState state) {
+        return switch (state) {
+            case SCHEDULED -> j.dueAtMillis();
+            case PROCESSING -> j.leaseUntilMillis();
+            case DONE, DEAD -> j.finishedAtMillis();
+        };
+    }
+
+    /** A k-way merge of sorted iterators. */
+    private static final class Merge implements Iterator<JobInfo> {
+        private record Head(JobInfo job, Iterator<JobInfo> source) {
+        }
+
+        private final PriorityQueue<Head> heads;
+
+        Merge(List<Iterator<JobInfo>> sources, Comparator<JobInfo> order) {
+            heads = new PriorityQueue<>(Math.max(1, sources.size()), (a, b) -> order.compare(a.job, b.job));
+            for (Iterator<JobInfo> s : sources) {
+                if (s.hasNext()) {
+                    heads.add(new Head(s.next(), s));
+                }
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            return !heads.isEmpty();
+        }
+
+        @Override
+        public JobInfo next() {
+            Head h = heads.poll();
+            if (h == null) {
+                throw new NoSuchElementException();
+            }
+            if (h.source.hasNext()) {
+                heads.add(new Head(h.source.next(), h.source));
+            }
+            return h.job;
+        }
+    }
+
+    @Override
+    public QueueStats stats() {
+        long scheduled = 0;
+        long processing = 0;
+        long done = 0;
+        long dead = 0;
+        Map<String, Long> totals = new LinkedHashMap<>();
+        for (RedisQueue p : parts) {
+            QueueStats s = p.stats();
+            scheduled += s.scheduled();
+            processing += s.processing();
+            done += s.done();
+            dead += s.dead();
+            s.totals().forEach((k, v) -> totals.merge(k, v, Long::sum));
+        }
+        return new QueueStats(name, scheduled, processing, done, dead, totals);
+    }
+
+    @Override
+    public PurgeResult purge() {
+        long done = 0;
+        long dead = 0;
+        for (RedisQueue p : parts) {
+            PurgeResult r = p.purge();
+            done += r.done();
+            dead += r.dead();
+        }
+        return new PurgeResult(done, dead);
+    }
+
+    @Override
+    public PurgeResult purge(Duration olderThan) {
+        long done = 0;
+        long dead = 0;
+        for (RedisQueue p : parts) {
+            PurgeResult r = p.purge(olderThan);
+            done += r.done();
+            dead += r.dead();
+        }
+        return new PurgeResult(done, dead);
+    }
+
+    @Override
+    public CheckReport check() {
+        long records = 0;
+        long entries = 0;
+        List<String> problems = new ArrayList<>();
+        for (RedisQueue p : parts) {
+            CheckReport r = p.check();
+            records += r.records();
+            entries += r.entries();
+            r.problems().forEach(x -> problems.add("partition " + p.partition() + ": " + x));
+        }
+        return new CheckReport(records, entries, List.copyOf(problems));
+    }
+}

@@ -1,0 +1,118 @@
+package dev.delayq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.delayq.internal.PartitionedQueue;
+import dev.delayq.testkit.RedisCluster;
+import dev.delayq.testkit.RedisClusterExtension;
+import dev.delayq.testkit.RedisServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** What only partitioned queues do: routing, spreading over masters, and a count that cannot change. */
+class PartitionTest {
+    @RegisterExtension
+    static final RedisClusterExtension CLUSTER = new RedisClusterExtension();
+
+    private TestSupport t;
+    private DelayQ dq;
+
+    @BeforeEach
+    void open() {
+        t = new TestSupport(Target.of(CLUSTER.cluster()), CLUSTER.prefix());
+        dq = t.client();
+    }
+
+    @AfterEach
+    void close() {
+        t.close();
+    }
+
+    @Test
+    void jobsSpreadOverThePartitionsAndThePartitionsOverTheMasters() {
+        Queue q = t.queue(dq, "hot", 6);
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            jobs.add(Job.builder().id("order-" + i).delay(Duration.ofHours(1)).build());
+        }
+        q.enqueueAll(jobs);
+        PartitionedQueue pq = (PartitionedQueue) q;
+        Set<Integer> masters = new HashSet<>();
+        RedisCluster cluster = CLUSTER.cluster();
+        for (int p = 0; p < 6; p++) {
+            long count = pq.partitions().get(p).stats().scheduled();
+            assertThat(count).as("jobs in partition %d", p).isBetween(50L, 150L);
+            String key = t.prefix() + ":{hot#" + p + "}:due";
+            RedisServer master = cluster.masterOf(cluster.slotOf(key));
+            masters.add(master.port());
+            assertThat(master.call("ZCARD", key)).isEqualTo(count);
+        }
+        assertThat(masters).as("masters holding the six partitions").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(q.stats().scheduled()).isEqualTo(600);
+        assertThat(q.get("order-42")).isPresent();
+        assertThat(q.cancel("order-42").changed()).isTrue();
+        assertThat(q.retryAllDead()).isZero();
+        for (int i = 0; i < 600; i++) {
+            if (i != 42) {
+                q.cancel("order-" + i);
+            }
+        }
+    }
+
+    @Test
+    void aDedupeKeyRoutesItsJobsToOnePartitionWhateverTheirIds() {
+        Queue q = t.queue(dq, "dd", 4);
+        PartitionedQueue pq = (PartitionedQueue) q;
+        List<EnqueueResult> results = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            results.add(q.enqueue(Job.builder().id("charge-" + i).dedupe("order-9:charge", Duration.ofHours(1)).build()));
+        }
+        assertThat(results).filteredOn(EnqueueResult::created).hasSize(1);
+        assertThat(results).allMatch(r -> r.id().equals("charge-0"));
+        int home = pq.partitionOf("order-9:charge");
+        assertThat(pq.partitions().get(home).get("charge-0")).isPresent();
+        assertThat(q.get("charge-0")).isPresent(); // found even though its id routes elsewhere
+        assertThat(q.cancel("charge-0").changed()).isTrue();
+    }
+
+    @Test
+    void thePartitionCountIsRecordedInRedisAndCannotChange() {
+        Queue q = t.queue(dq, "fixed", 3);
+        assertThat(q).isInstanceOf(PartitionedQueue.class);
+        DelayQ other = t.client();
+        Queue asRecorded = other.queue("fixed");
+        assertThat(asRecorded).isInstanceOf(PartitionedQueue.class);
+        assertThat(((PartitionedQueue) asRecorded).partitions()).hasSize(3);
+        assertThatThrownBy(() -> t.client().queue("fixed", 4)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("queue 'fixed' has 3 partition(s); asked for 4: a queue's partition count cannot change "
+                        + "(drain it and use a new queue name)");
+        assertThatThrownBy(() -> dq.queue("other", 257)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("partitions is 257: it must be between 0 and 256");
+        assertThat(dq.queue("plain")).isNotInstanceOf(PartitionedQueue.class);
+    }
+
+    @Test
+    void aWorkerSleepsUntilTheEarliestDueTimeOfAllPartitions() {
+        Queue q = t.queue(dq, "sleepy", 3);
+        q.enqueue(Job.builder().id("in-an-hour").delay(Duration.ofHours(1)).build());
+        List<String> ran = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (Worker w = Worker.builder(q, job -> ran.add(job.id())).maxIdleSleep(Duration.ofHours(2)).build().start()) {
+            // Whatever partition each lands in, the worker wakes for each at its time.
+            for (int i = 0; i < 9; i++) {
+                q.enqueue(Job.builder().id("soon-" + i).delay(Duration.ofMillis(100 + 50L * i)).build());
+            }
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> ran.size() == 9);
+            assertThat(w.isRunning()).isTrue();
+        }
+        assertThat(ran).doesNotContain("in-an-hour");
+        q.cancel("in-an-hour");
+    }
+}
