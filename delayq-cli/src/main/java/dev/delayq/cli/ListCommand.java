@@ -1,9 +1,7 @@
 package dev.delayq.cli;
 
-import dev.delayq.JobInfo;
 import dev.delayq.JobState;
 import dev.delayq.Queue;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -45,26 +43,21 @@ public final class ListCommand implements Callable<Integer> {
         if (!main.json()) {
             main.out().printf("%-30s  %-10s  %7s  %-24s  %s%n", "ID", "STATE", "ATTEMPT", "DUE", "ERROR");
         }
-        long offset = 0;
-        while (offset < limit) {
-            List<JobInfo> page = q.list(s, offset, (int) Math.min(PAGE, limit - offset));
-            if (page.isEmpty()) {
-                break;
+        // Queue.stream reads page by page (merging the partitions of a partitioned queue), so any --limit works
+        // in little memory; lines are flushed every page.
+        long[] printed = {0};
+        q.stream(s).limit(limit).forEach(j -> {
+            if (main.json()) {
+                main.out().println(Json.line(Json.job(j)));
+            } else {
+                main.out().printf("%-30s  %-10s  %7d  %-24s  %s%n", j.id(), j.state().label(), j.attempt(),
+                        j.dueAt() == null ? "-" : j.dueAt(), Text.oneLine(j.lastError(), 100));
             }
-            StringBuilder b = new StringBuilder();
-            for (JobInfo j : page) {
-                if (main.json()) {
-                    b.append(Json.line(Json.job(j))).append('\n');
-                } else {
-                    b.append(String.format("%-30s  %-10s  %7d  %-24s  %s%n", j.id(), j.state().label(), j.attempt(),
-                            j.dueAt() == null ? "-" : j.dueAt(), Text.oneLine(j.lastError(), 100)));
-                }
+            if (++printed[0] % PAGE == 0) {
+                main.out().flush();
             }
-            main.out().print(b);
-            main.out().flush();
-            // A page can come back short when jobs leave the state while we read; only an empty page ends it.
-            offset += page.size();
-        }
+        });
+        main.out().flush();
         return Exit.OK;
     }
 }

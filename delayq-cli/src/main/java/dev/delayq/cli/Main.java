@@ -68,6 +68,16 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--verbose", scope = ScopeType.INHERIT, description = "Show stack traces of errors.")
     boolean verbose;
 
+    @Option(names = "--cluster", scope = ScopeType.INHERIT,
+            description = "--redis names a node of a Redis Cluster: use the cluster client (it discovers the other "
+                    + "nodes and follows failovers).")
+    boolean cluster;
+
+    @Option(names = "--partitions", scope = ScopeType.INHERIT, paramLabel = "N",
+            description = "Partitions of the queue when it is first used (recorded in Redis; later uses find it). "
+                    + "Default: as recorded, else 1.")
+    int partitions;
+
     @Option(names = "--allow-eviction", scope = ScopeType.INHERIT,
             description = "Accept a Redis whose maxmemory-policy evicts keys (jobs can then be lost).")
     boolean allowEviction;
@@ -114,15 +124,20 @@ public final class Main implements Callable<Integer> {
     /** The client, connected on first use and closed when the command ends. */
     public DelayQ client() {
         if (client == null) {
-            client = DelayQ.builder().redis(redisUrl()).prefix(prefix).timeout(timeout)
+            client = DelayQ.builder().redis(redisUrl()).cluster(cluster).prefix(prefix).timeout(timeout)
                     .allowEvictingMemoryPolicy(allowEviction).clientName("delayq-cli").build();
         }
         return client;
     }
 
-    /** A queue of the client. */
+    /** A queue of the client, with the --partitions given (or as recorded in Redis). */
     public Queue queue(String name) {
-        return client().queue(name);
+        return client().queue(name, partitions);
+    }
+
+    /** Whether --cluster was given. */
+    public boolean cluster() {
+        return cluster;
     }
 
     public PrintWriter out() {

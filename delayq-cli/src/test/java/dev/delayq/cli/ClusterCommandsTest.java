@@ -1,0 +1,40 @@
+package dev.delayq.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.delayq.testkit.RedisClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The command line against a Redis Cluster (--cluster) and a partitioned queue (--partitions). */
+class ClusterCommandsTest {
+    @RegisterExtension
+    static final RedisClusterExtension CLUSTER = new RedisClusterExtension();
+
+    @Test
+    void commandsWorkOnAClusterAndSeeAPartitionedQueueAsOne() throws Exception {
+        Cli cli = new Cli(CLUSTER.cluster().uri(), CLUSTER.prefix());
+        for (int i = 0; i < 30; i++) {
+            Cli.Result r = cli.run("enqueue", "hot", "--id", "job-" + i, "--delay", "1h", "--cluster", "--partitions", "3");
+            assertThat(r.exit()).as(r.err()).isZero();
+            assertThat(r.out().strip()).isEqualTo("created job-" + i);
+        }
+        Cli.Result dup = cli.run("enqueue", "hot", "--id", "job-7", "--cluster");
+        assertThat(dup.out().strip()).isEqualTo("duplicate job-7");
+
+        JsonNode stats = Json.MAPPER.readTree(cli.run("stats", "hot", "--cluster", "--json").out());
+        assertThat(stats.get("scheduled").asLong()).isEqualTo(30);
+
+        Cli.Result list = cli.run("list", "hot", "--state", "scheduled", "--limit", "100", "--cluster", "--json");
+        assertThat(list.lines()).hasSize(30);
+        Cli.Result job = cli.run("job", "hot", "job-7", "--cluster", "--json");
+        assertThat(Json.MAPPER.readTree(job.out()).get("state").asText()).isEqualTo("scheduled");
+        assertThat(cli.run("cancel", "hot", "job-7", "--cluster").out().strip()).isEqualTo("cancelled job-7");
+        assertThat(cli.run("check", "hot", "--cluster").exit()).isZero();
+
+        Cli.Result mismatch = cli.run("stats", "hot", "--cluster", "--partitions", "4");
+        assertThat(mismatch.exit()).isEqualTo(Exit.USAGE);
+        assertThat(mismatch.err()).contains("queue 'hot' has 3 partition(s); asked for 4");
+    }
+}
