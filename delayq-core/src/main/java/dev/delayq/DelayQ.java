@@ -179,6 +179,7 @@ public final class DelayQ implements AutoCloseable {
         private String clientName = "delayq";
         private boolean cluster;
         private Durability durability = Durability.none();
+        private java.nio.file.Path tlsTrust;
 
         private Builder() {
         }
@@ -210,6 +211,15 @@ public final class DelayQ implements AutoCloseable {
          */
         public Builder durability(Durability durability) {
             this.durability = durability;
+            return this;
+        }
+
+        /**
+         * For {@code rediss://} servers whose certificate a private CA signed: trust the CA certificates in this
+         * PEM file (default: the JVM's trust store).
+         */
+        public Builder tlsTrustedCertificates(java.nio.file.Path pemFile) {
+            this.tlsTrust = pemFile;
             return this;
         }
 
@@ -277,7 +287,10 @@ public final class DelayQ implements AutoCloseable {
             if (retryPolicy == null || clock == null || uri == null || durability == null) {
                 throw new IllegalArgumentException("redis URI, retry policy, clock and durability must not be null");
             }
-            RedisBackend redis = RedisBackend.connect(uri, timeout, clientName, cluster);
+            if (tlsTrust != null && !java.nio.file.Files.isReadable(tlsTrust)) {
+                throw new IllegalArgumentException("TLS trusted certificates file " + tlsTrust + " cannot be read");
+            }
+            RedisBackend redis = RedisBackend.connect(uri, timeout, clientName, cluster, tlsTrust);
             try {
                 redis.loadScripts();
                 if (durability.localAof() > 0) {

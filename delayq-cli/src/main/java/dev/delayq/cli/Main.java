@@ -49,7 +49,8 @@ public final class Main implements Callable<Integer> {
     static final String DEFAULT_REDIS = "redis://127.0.0.1:6379";
 
     @Option(names = "--redis", scope = ScopeType.INHERIT, paramLabel = "URL",
-            description = "Redis server: redis://[user:password@]host:port[/db] or rediss:// (TLS). "
+            description = "Redis server: redis://[user:password@]host:port[/db], rediss:// (TLS), or "
+                    + "redis-sentinel://host:port[,host:port]#master (Sentinel). "
                     + "Default: $DELAYQ_REDIS_URL, else " + DEFAULT_REDIS + ".")
     String redis;
 
@@ -77,6 +78,10 @@ public final class Main implements Callable<Integer> {
             description = "Partitions of the queue when it is first used (recorded in Redis; later uses find it). "
                     + "Default: as recorded, else 1.")
     int partitions;
+
+    @Option(names = "--tls-ca", scope = ScopeType.INHERIT, paramLabel = "FILE",
+            description = "For rediss:// servers signed by a private CA: trust the CA certificates in this PEM file.")
+    java.nio.file.Path tlsCa;
 
     @Option(names = "--allow-eviction", scope = ScopeType.INHERIT,
             description = "Accept a Redis whose maxmemory-policy evicts keys (jobs can then be lost).")
@@ -125,7 +130,7 @@ public final class Main implements Callable<Integer> {
     public DelayQ client() {
         if (client == null) {
             client = DelayQ.builder().redis(redisUrl()).cluster(cluster).prefix(prefix).timeout(timeout)
-                    .allowEvictingMemoryPolicy(allowEviction).clientName("delayq-cli").build();
+                    .tlsTrustedCertificates(tlsCa).allowEvictingMemoryPolicy(allowEviction).clientName("delayq-cli").build();
         }
         return client;
     }

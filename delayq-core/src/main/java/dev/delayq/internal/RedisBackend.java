@@ -71,6 +71,8 @@ public final class RedisBackend implements AutoCloseable {
     private final RedisClusterAsyncCommands<byte[], byte[]> async;
     private final String server;
     private final Duration timeout;
+    /** The URI connected to: for connections opened later (pub/sub, durable), with the same credentials. */
+    private RedisURI uri;
     private final Map<String, CopyOnWriteArrayList<Subscriber>> subscribers = new ConcurrentHashMap<>();
     private volatile StatefulRedisPubSubConnection<byte[], byte[]> pubsub;
     private volatile StatefulConnection<byte[], byte[]> durable;
@@ -101,6 +103,16 @@ public final class RedisBackend implements AutoCloseable {
      * @throws DelayQConnectionException when the server cannot be reached or refuses the credentials
      */
     public static RedisBackend connect(String uri, Duration timeout, String clientName, boolean cluster) {
+        return connect(uri, timeout, clientName, cluster, null);
+    }
+
+    /**
+     * As {@link #connect(String, Duration, String, boolean)}, trusting the CA certificates of the PEM file
+     * {@code tlsTrust} for {@code rediss://} (and TLS sentinel) connections; {@code null} trusts the JVM's default
+     * trust store.
+     */
+    public static RedisBackend connect(String uri, Duration timeout, String clientName, boolean cluster,
+                                       java.nio.file.Path tlsTrust) {
         RedisURI redisUri;
         try {
             redisUri = RedisURI.create(uri);
@@ -114,6 +126,8 @@ public final class RedisBackend implements AutoCloseable {
         }
         String server = (cluster ? "cluster " : "") + describe(redisUri);
         SocketOptions socket = SocketOptions.builder().connectTimeout(timeout).keepAlive(true).build();
+        io.lettuce.core.SslOptions ssl = tlsTrust == null ? io.lettuce.core.SslOptions.create()
+                : io.lettuce.core.SslOptions.builder().jdkSslProvider().trustManager(tlsTrust.toFile()).build();
         AbstractRedisClient client = null;
         try {
             if (cluster) {
@@ -123,6 +137,7 @@ public final class RedisBackend implements AutoCloseable {
                         .autoReconnect(true)
                         .timeoutOptions(TimeoutOptions.enabled(timeout))
                         .socketOptions(socket)
+                        .sslOptions(ssl)
                         .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                                 .enablePeriodicRefresh(Duration.ofSeconds(30))
                                 .enableAllAdaptiveRefreshTriggers()
@@ -137,7 +152,16 @@ public final class RedisBackend implements AutoCloseable {
                     .autoReconnect(true)
                     .timeoutOptions(TimeoutOptions.enabled(timeout))
                     .socketOptions(socket)
+                    .sslOptions(ssl)
                     .build());
+            if (sentinel(redisUri)) {
+                // Master/Replica follows Sentinel's +switch-master: after a failover, commands go to the new
+                // master (a plain connection would keep writing to the old one until it is demoted).
+                var conn = io.lettuce.core.masterreplica.MasterReplica.connect(c, ByteArrayCodec.INSTANCE, redisUri);
+                RedisBackend b = new RedisBackend(c, conn, conn.async(), server, timeout);
+                b.uri = redisUri;
+                return b;
+            }
             var conn = c.connect(ByteArrayCodec.INSTANCE);
             return new RedisBackend(c, conn, conn.async(), server, timeout);
         } catch (RuntimeException e) {
@@ -146,6 +170,10 @@ public final class RedisBackend implements AutoCloseable {
             }
             throw translate(e, "connect", server, timeout);
         }
+    }
+
+    private static boolean sentinel(RedisURI uri) {
+        return uri.getSentinels() != null && !uri.getSentinels().isEmpty();
     }
 
     private static String describe(RedisURI uri) {
@@ -270,6 +298,8 @@ public final class RedisBackend implements AutoCloseable {
                 if (durable == null) {
                     try {
                         durable = client instanceof RedisClusterClient cc ? cc.connect(ByteArrayCodec.INSTANCE)
+                                : uri != null ? io.lettuce.core.masterreplica.MasterReplica.connect((RedisClient) client,
+                                        ByteArrayCodec.INSTANCE, uri)
                                 : ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
                     } catch (RuntimeException e) {
                         throw translate(e, "connect", server, timeout);

@@ -1,0 +1,152 @@
+package dev.delayq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.delayq.testkit.RedisClusterExtension;
+import dev.delayq.testkit.RedisSentinel;
+import dev.delayq.testkit.RedisServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ACL users, TLS and Sentinel: delayq works in every connection mode. */
+class ConnectionModesTest {
+    @RegisterExtension
+    static final RedisClusterExtension CLUSTER = new RedisClusterExtension();
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    /** Enqueue, claim and complete through a client: the smallest proof that a mode works. */
+    private static void roundTrip(DelayQ dq, String queue) {
+        Queue q = dq.queue(queue);
+        assertThat(q.enqueue(Job.builder().id("ping").payload("over " + queue).build()).created()).isTrue();
+        ClaimBatch b = q.claim(ClaimOptions.of(1, Duration.ofSeconds(30)));
+        assertThat(b.jobs()).extracting(ClaimedJob::payloadUtf8).containsExactly("over " + queue);
+        assertThat(q.complete(b.jobs().get(0).lease())).isEqualTo(Ack.OK);
+        assertThat(q.check().clean()).isTrue();
+    }
+
+    @Test
+    void anAclUserWithAPasswordConnectsAndAWrongOneIsRefused() {
+        try (RedisServer server = RedisServer.start()) {
+            server.call("ACL", "SETUSER", "alice", "on", ">wonderland", "~*", "&*", "+@all");
+            try (DelayQ dq = DelayQ.connect("redis://alice:wonderland@127.0.0.1:" + server.port())) {
+                roundTrip(dq, "acl");
+            }
+            assertThatThrownBy(() -> DelayQ.builder().redis("redis://alice:looking-glass@127.0.0.1:" + server.port())
+                    .timeout(Duration.ofSeconds(2)).build())
+                    .isInstanceOf(DelayQConnectionException.class)
+                    .hasMessageContaining("refused the credentials");
+        }
+    }
+
+    @Test
+    void anAclUserWorksOnACluster() {
+        CLUSTER.cluster().running().forEach(n -> n.call("ACL", "SETUSER", "bob", "on", ">builder", "~*", "&*", "+@all"));
+        String seed = CLUSTER.cluster().uri().replace("redis://", "redis://bob:builder@");
+        try (DelayQ dq = DelayQ.builder().redis(seed).cluster(true).prefix(CLUSTER.prefix()).build()) {
+            roundTrip(dq, "acl-cluster");
+            Queue partitioned = dq.queue("acl-partitioned", 3);
+            for (int i = 0; i < 30; i++) {
+                partitioned.enqueue(Job.builder().id("p" + i).build());
+            }
+            assertThat(partitioned.stats().scheduled()).isEqualTo(30);
+            for (int i = 0; i < 30; i++) {
+                partitioned.cancel("p" + i);
+            }
+        }
+    }
+
+    @Test
+    void tlsWithAPrivateCertificateAuthority(@TempDir Path dir) throws Exception {
+        assumeTrue(openssl(dir, "version"), "openssl is needed to make the test certificates");
+        openssl(dir, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "2",
+                "-subj", "/CN=delayq-test-ca");
+        openssl(dir, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1");
+        Files.writeString(dir.resolve("ext.cnf"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n");
+        openssl(dir, "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+                "-out", "server.crt", "-days", "2", "-extfile", "ext.cnf");
+        int tlsPort = RedisServer.freePort();
+        RedisServer server;
+        try {
+            server = RedisServer.builder().config("tls-port", String.valueOf(tlsPort))
+                    .config("tls-cert-file", dir.resolve("server.crt").toString())
+                    .config("tls-key-file", dir.resolve("server.key").toString())
+                    .config("tls-ca-cert-file", dir.resolve("ca.crt").toString())
+                    .config("tls-auth-clients", "no").start();
+        } catch (IllegalStateException e) {
+            assumeTrue(false, "this redis-server was built without TLS: " + e.getMessage());
+            return;
+        }
+        try (server) {
+            server.call("ACL", "SETUSER", "carol", "on", ">secure", "~*", "&*", "+@all");
+            try (DelayQ dq = DelayQ.builder().redis("rediss://carol:secure@127.0.0.1:" + tlsPort)
+                    .tlsTrustedCertificates(dir.resolve("ca.crt")).build()) {
+                roundTrip(dq, "tls");
+                List<String> ran = new CopyOnWriteArrayList<>();
+                Queue q = dq.queue("tls-worker");
+                try (Worker w = Worker.builder(q, job -> ran.add(job.id())).build().start()) {
+                    q.enqueue(Job.builder().id("over-tls").delay(Duration.ofMillis(100)).build());
+                    Awaitility.await().atMost(WAIT).until(() -> ran.contains("over-tls"));
+                }
+            }
+            // The JVM's own trust store does not know the private CA: the handshake is refused.
+            assertThatThrownBy(() -> DelayQ.builder().redis("rediss://127.0.0.1:" + tlsPort).timeout(Duration.ofSeconds(3)).build())
+                    .isInstanceOf(DelayQConnectionException.class);
+        }
+    }
+
+    private static boolean openssl(Path dir, String... args) throws IOException, InterruptedException {
+        String[] cmd = new String[args.length + 1];
+        cmd[0] = "openssl";
+        System.arraycopy(args, 0, cmd, 1, args.length);
+        try {
+            Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("openssl.log").toFile()).start();
+            return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false; // no openssl on this machine
+        }
+    }
+
+    @Test
+    void throughSentinelAndOnAcrossAFailover() {
+        try (RedisServer master = RedisServer.start(); RedisServer replica = RedisServer.start()) {
+            replica.call("REPLICAOF", "127.0.0.1", String.valueOf(master.port()));
+            Awaitility.await().atMost(WAIT).until(() -> "up".equals(replica.info("replication").get("master_link_status")));
+            try (RedisSentinel sentinel = RedisSentinel.start("jobs", master, 1000);
+                 DelayQ dq = DelayQ.builder().redis(sentinel.uri()).timeout(Duration.ofSeconds(5)).build()) {
+                roundTrip(dq, "sentinel");
+                Queue q = dq.queue("sentinel-worker");
+                List<String> ran = new CopyOnWriteArrayList<>();
+                try (Worker w = Worker.builder(q, job -> ran.add(job.id())).maxIdleSleep(Duration.ofSeconds(1)).build().start()) {
+                    q.enqueue(Job.builder().id("before").build());
+                    Awaitility.await().atMost(WAIT).until(() -> ran.contains("before"));
+                    // Wait until the replica has everything, then let Sentinel promote it.
+                    Awaitility.await().atMost(WAIT).until(() -> master.info("replication").get("slave0") != null
+                            && master.info("replication").get("slave0").contains("lag=0"));
+                    sentinel.call("SENTINEL", "FAILOVER", "jobs");
+                    Awaitility.await().atMost(WAIT).until(() -> sentinel.masterPort() == replica.port());
+                    Awaitility.await().atMost(WAIT).until(() -> "master".equals(replica.info("replication").get("role")));
+                    // Sentinel demotes the old master once it sees it again; from then on it refuses writes.
+                    Awaitility.await().atMost(WAIT).until(() -> "slave".equals(master.info("replication").get("role")));
+                    Awaitility.await().atMost(WAIT).ignoreExceptions()
+                            .until(() -> q.enqueue(Job.builder().id("after").build()) != null);
+                    Awaitility.await().atMost(WAIT).until(() -> ran.contains("after"));
+                    assertThat(w.isRunning()).isTrue();
+                }
+                assertThat(replica.call("HEXISTS", dq.settings().prefix() + ":{sentinel-worker}:jobs", "after")).isEqualTo(1L);
+            }
+        }
+    }
+}
