@@ -273,7 +273,14 @@ public final class RedisBackend implements AutoCloseable {
                 }
                 return reply;
             });
-        }).exceptionallyCompose(e -> CompletableFuture.failedFuture(translate(e, script.fileName(), server, timeout)));
+        }).exceptionallyCompose(e -> {
+            if (client instanceof RedisClusterClient cc && !(unwrap(e) instanceof dev.delayq.DelayQDurabilityException)) {
+                // The durable path talks to the key's master directly, which bypasses the redirects that make
+                // Lettuce refresh its view of the cluster: after a failover, refresh it now, for the retry.
+                cc.refreshPartitionsAsync();
+            }
+            return CompletableFuture.failedFuture(translate(e, script.fileName(), server, timeout));
+        });
     }
 
     /** WAITAOF (Redis 7.2+), which this Lettuce version has no method for. */
@@ -476,21 +483,71 @@ public final class RedisBackend implements AutoCloseable {
                         }
                     }
                 });
+                StatefulRedisPubSubConnection<byte[], byte[]> mine = ps;
                 ps.addListener(new RedisConnectionStateListener() {
                     private volatile boolean connectedOnce;
+                    private volatile boolean down;
 
                     @Override
                     public void onRedisConnected(RedisChannelHandler<?, ?> c, SocketAddress address) {
+                        down = false;
                         if (connectedOnce) {
                             subscribers.values().forEach(list -> list.forEach(Subscriber::onReconnect));
                         }
                         connectedOnce = true;
+                    }
+
+                    @Override
+                    public void onRedisDisconnected(RedisChannelHandler<?, ?> c) {
+                        down = true;
+                        if (client instanceof RedisClusterClient) {
+                            // A cluster pub/sub connection is bound to one node; if that node is gone for good
+                            // (a failed master), Lettuce would retry it forever. Give it a few seconds, then
+                            // open a new one, which picks a live node, and subscribe again.
+                            CompletableFuture.delayedExecutor(PUBSUB_REPLACE_SECONDS, TimeUnit.SECONDS).execute(() -> {
+                                if (down && pubsub == mine) {
+                                    replacePubSub(mine);
+                                }
+                            });
+                        }
                     }
                 });
                 pubsub = ps;
             }
             return pubsub;
         }
+    }
+
+    private static final long PUBSUB_REPLACE_SECONDS = 5;
+
+    /** Replaces a pub/sub connection that stays down, subscribes every channel again, and tells the subscribers. */
+    private void replacePubSub(StatefulRedisPubSubConnection<byte[], byte[]> old) {
+        StatefulRedisPubSubConnection<byte[], byte[]> fresh;
+        synchronized (this) {
+            if (pubsub != old) {
+                return;
+            }
+            pubsub = null;
+            old.closeAsync();
+            try {
+                fresh = pubsub();
+            } catch (RuntimeException e) {
+                // The cluster is not reachable either: try again on the next disconnect signal or a later call.
+                LoggerHolder.LOG.warn("could not replace the pub/sub connection to {}: {}", server, e.getMessage());
+                return;
+            }
+        }
+        for (Map.Entry<String, CopyOnWriteArrayList<Subscriber>> e : subscribers.entrySet()) {
+            if (!e.getValue().isEmpty()) {
+                fresh.async().subscribe(e.getKey().getBytes(StandardCharsets.ISO_8859_1));
+            }
+        }
+        subscribers.values().forEach(list -> list.forEach(Subscriber::onReconnect));
+    }
+
+    /** Logging is rare here; the holder keeps SLF4J out of class initialisation. */
+    private static final class LoggerHolder {
+        static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RedisBackend.class);
     }
 
     /** Waits for a future of this backend, translating failures into delayq exceptions. */
