@@ -140,6 +140,11 @@ public final class Main implements Callable<Integer> {
         return client().queue(name, partitions);
     }
 
+    /** The --partitions given, 0 when none. */
+    public int partitions() {
+        return partitions;
+    }
+
     /** Whether --cluster was given. */
     public boolean cluster() {
         return cluster;

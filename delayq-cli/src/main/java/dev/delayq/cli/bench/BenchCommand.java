@@ -104,28 +104,34 @@ public final class BenchCommand implements Callable<Integer> {
         BenchConfig config = config();
         Progress progress = new Progress(main.err(), !noProgress);
         Report report;
+        int partitions = main.partitions() > 0 ? main.partitions() : CLUSTER_PARTITIONS;
+        if (main.cluster()) {
+            if (main.redisGiven()) {
+                throw new IllegalArgumentException("bench --cluster starts its own local cluster of " + CLUSTER_MASTERS
+                        + " masters: it does not take --redis");
+            }
+            if (workloads != null && !selected.stream().allMatch(w -> w.name().equals("w1"))) {
+                throw new IllegalArgumentException("bench --cluster runs w1 only (beside the same w1 on a single node)");
+            }
+            selected = List.of(new BurstWorkload());
+        }
         try (BenchTarget target = main.redisGiven() ? BenchTarget.external(main.redisUrl(), main.prefix(), config)
                 : BenchTarget.privateServer(main.prefix(), main.timeout())) {
             report = new Report(environment(target), config, reps);
-            BenchContext ctx = new BenchContext(config, target, progress);
-            if (selected.stream().anyMatch(w -> w.name().equals("w1") || w.name().equals("w5"))) {
-                // One unmeasured burst first, as JMH warms up: otherwise the first repetitions measure the JIT
-                // compiling the client, not delayq.
-                progress.phase("warm-up", 1, 1);
-                Burst.run(ctx, "warmup", "warmup-", config.count(WARMUP_JOBS), "warm-up");
-                target.reset();
-            }
-            for (Workload w : selected) {
-                for (int rep = 1; rep <= reps; rep++) {
-                    progress.phase(w.name(), rep, reps);
-                    progress.show("preparing");
-                    target.reset();
-                    report.add(w, w.run(ctx));
-                }
-            }
-        } finally {
-            progress.clear();
+            run(selected, new BenchContext(config, target, progress), progress, report);
         }
+        if (main.cluster()) {
+            // The same burst on a private cluster, its queue split so that every master holds partitions.
+            BenchConfig clustered = config.withPartitions(partitions);
+            try (BenchTarget target = BenchTarget.privateCluster(main.prefix(), main.timeout(), CLUSTER_MASTERS)) {
+                report.note(String.format("w1-cluster: a private %d-master Redis Cluster on loopback, the queue in %d "
+                        + "partitions; on %d shared cores the masters compete with the client for CPU, so the cluster cannot "
+                        + "show a speed-up here: Redis CPU us/job (summed over the masters) is what scales with masters",
+                        CLUSTER_MASTERS, partitions, Runtime.getRuntime().availableProcessors()));
+                run(List.of(new ClusterBurstWorkload()), new BenchContext(clustered, target, progress), progress, report);
+            }
+        }
+        progress.clear();
         if (main.json()) {
             report.printJson(main.out());
         } else {
@@ -137,6 +143,35 @@ public final class BenchCommand implements Callable<Integer> {
             throw new CliException(Exit.FAILED, "failed run: " + String.join("; ", failures));
         }
         return Exit.OK;
+    }
+
+    /** Masters of the cluster that bench --cluster starts. */
+    private static final int CLUSTER_MASTERS = 3;
+    /** Partitions of the burst queue on that cluster, unless --partitions says otherwise. */
+    private static final int CLUSTER_PARTITIONS = 6;
+
+    private void run(List<Workload> selected, BenchContext ctx, Progress progress, Report report) throws InterruptedException {
+        BenchTarget target = ctx.target();
+        BenchConfig config = ctx.config();
+        try {
+            if (selected.stream().anyMatch(w -> w.name().startsWith("w1") || w.name().equals("w5"))) {
+                // One unmeasured burst first, as JMH warms up: otherwise the first repetitions measure the JIT
+                // compiling the client, not delayq.
+                progress.phase("warm-up", 1, 1);
+                Burst.run(ctx, "warmup", "warmup-", config.count(WARMUP_JOBS), "warm-up");
+                target.reset();
+            }
+            for (Workload w : selected) {
+                for (int rep = 1; rep <= reps; rep++) {
+                    progress.phase(w.name(), rep, reps);
+                    progress.show("preparing");
+                    target.reset();
+                    report.add(w, w.run(ctx), config);
+                }
+            }
+        } finally {
+            progress.clear();
+        }
     }
 
     /**
@@ -180,7 +215,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (lookahead.isNegative() || lookahead.compareTo(Duration.ofSeconds(15)) >= 0) {
             throw new IllegalArgumentException("--lookahead is " + lookahead + ": it must be at least 0 and under 15s");
         }
-        return new BenchConfig(consumers, concurrency, batch, lookahead, scale, main.timeout(), main.allowEviction());
+        return new BenchConfig(consumers, concurrency, batch, lookahead, scale, main.timeout(), main.allowEviction(), 1);
     }
 
     private static void range(String option, int value, int min, int max) {

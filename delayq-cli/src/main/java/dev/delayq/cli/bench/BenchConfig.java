@@ -13,9 +13,14 @@ import java.time.Duration;
  * @param scale         factor on job counts and durations
  * @param timeout       Redis command timeout of every client
  * @param allowEviction accept a server whose memory policy evicts keys (only with --redis)
+ * @param partitions    partitions of the burst queue on a cluster (1 elsewhere)
  */
 record BenchConfig(int consumers, int concurrency, int batch, Duration lookahead, double scale, Duration timeout,
-                   boolean allowEviction) {
+                   boolean allowEviction, int partitions) {
+    /** The same settings with the queue split into {@code n} partitions. */
+    BenchConfig withPartitions(int n) {
+        return new BenchConfig(consumers, concurrency, batch, lookahead, scale, timeout, allowEviction, n);
+    }
     /** {@code full} jobs scaled, at least one. */
     int count(int full) {
         return (int) Math.max(1, Math.round(full * scale));

@@ -15,6 +15,8 @@ final class BenchTarget implements AutoCloseable {
     private static final Duration LAZY_FREE_WAIT = Duration.ofSeconds(30);
 
     private final RedisServer server;
+    private final dev.delayq.testkit.RedisCluster cluster;
+    private final java.util.List<RedisProbe> masters;
     private final String uri;
     private final String prefix;
     private final RedisProbe probe;
@@ -22,7 +24,14 @@ final class BenchTarget implements AutoCloseable {
     private boolean cleaned;
 
     private BenchTarget(RedisServer server, String uri, String prefix, RedisProbe probe, boolean hook) {
+        this(server, null, java.util.List.of(probe), uri, prefix, probe, hook);
+    }
+
+    private BenchTarget(RedisServer server, dev.delayq.testkit.RedisCluster cluster, java.util.List<RedisProbe> masters,
+                        String uri, String prefix, RedisProbe probe, boolean hook) {
         this.server = server;
+        this.cluster = cluster;
+        this.masters = masters;
         this.uri = uri;
         this.prefix = prefix;
         this.probe = probe;
@@ -42,6 +51,40 @@ final class BenchTarget implements AutoCloseable {
             server.close();
             throw e;
         }
+    }
+
+    /**
+     * Starts a private Redis Cluster of {@code masters} masters on loopback ports (through the testkit). The
+     * probe talks to its first master (Redis's clock is the machine's: every node runs here); CPU time and
+     * clean-up cover every master.
+     */
+    static BenchTarget privateCluster(String prefix, Duration timeout, int masters) {
+        dev.delayq.testkit.RedisCluster cluster = dev.delayq.testkit.RedisCluster.start(masters, 0, 5000);
+        java.util.List<RedisProbe> probes = new java.util.ArrayList<>();
+        try {
+            for (RedisServer n : cluster.masters()) {
+                probes.add(RedisProbe.connect(n.uri(), timeout));
+            }
+            return new BenchTarget(null, cluster, probes, cluster.uri(), prefix, probes.get(0), false);
+        } catch (RuntimeException e) {
+            probes.forEach(RedisProbe::close);
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /** Whether this is a Redis Cluster. */
+    boolean isCluster() {
+        return cluster != null;
+    }
+
+    /** Redis's CPU time so far (user + system), summed over every master, in microseconds. */
+    long cpuMicros() {
+        long sum = 0;
+        for (RedisProbe p : masters) {
+            sum += p.cpuMicros();
+        }
+        return sum;
     }
 
     /**
@@ -81,7 +124,7 @@ final class BenchTarget implements AutoCloseable {
 
     /** Whether the server was started by this run (and nobody else uses it). */
     boolean isPrivate() {
-        return server != null;
+        return server != null || cluster != null;
     }
 
     /** A key of the benchmark itself (not of a queue), under the run's prefix. */
@@ -96,7 +139,7 @@ final class BenchTarget implements AutoCloseable {
      */
     void reset() throws InterruptedException {
         if (isPrivate()) {
-            probe.flushAll();
+            masters.forEach(RedisProbe::flushAll);
             return;
         }
         probe.deleteMatching(prefix + ":*");
@@ -109,7 +152,7 @@ final class BenchTarget implements AutoCloseable {
 
     /** A delayq client of this run, named {@code delayq-bench-<role>} in CLIENT LIST. */
     DelayQ client(BenchConfig config, String role) {
-        return DelayQ.builder().redis(uri).prefix(prefix).timeout(config.timeout())
+        return DelayQ.builder().redis(uri).cluster(isCluster()).prefix(prefix).timeout(config.timeout())
                 .allowEvictingMemoryPolicy(config.allowEviction()).clientName("delayq-bench-" + role).build();
     }
 
@@ -136,7 +179,10 @@ final class BenchTarget implements AutoCloseable {
                     // the hook is running or about to: it finds the keys already deleted
                 }
             }
-            probe.close();
+            masters.forEach(RedisProbe::close);
+            if (cluster != null) {
+                cluster.close();
+            }
             if (server != null) {
                 server.close();
             }

@@ -53,7 +53,7 @@ final class Burst {
         long lead = config.span(LEAD, MIN_LEAD).toMillis();
         Progress progress = ctx.progress();
         try (DelayQ producer = ctx.client("producer")) {
-            Queue q = producer.queue(queue);
+            Queue q = producer.queue(queue, config.partitions());
             Warmup.scripts(producer, queue);
             RedisClock clock = ctx.clock();
             Recorder recorder = new Recorder(n, clock);
@@ -72,7 +72,7 @@ final class Burst {
                         .whenComplete((r, e) -> acked.set(System.nanoTime()));
                 checkCreated(join(f), n, what);
                 double enqueueRate = n / seconds(acked.get() - sent);
-                long cpuBefore = ctx.probe().cpuMicros();
+                long cpuBefore = ctx.target().cpuMicros();
 
                 long deadline = clock.localNanosAt(t0) + DRAIN_TIMEOUT.toNanos() + TimeUnit.MILLISECONDS.toNanos(n);
                 long t0Nanos = clock.localNanosAt(t0);
@@ -84,7 +84,7 @@ final class Burst {
                 }
                 Recorder.Tally tally = recorder.tally();
                 double drainRate = all ? n / seconds(tally.lastStartRedisNanos() - t0 * 1_000_000L) : Double.NaN;
-                double cpuPerJob = (ctx.probe().cpuMicros() - cpuBefore) / (double) n;
+                double cpuPerJob = (ctx.target().cpuMicros() - cpuBefore) / (double) n;
                 return new Result(enqueueRate, drainRate, tally, cpuPerJob);
             }
         }

@@ -8,7 +8,7 @@ import java.util.Map;
  * W1 burst: 20,000 jobs with ~100-byte payloads, all due at T0 = first enqueue + 3 s, drained by the
  * consumers (started before the enqueue). Reports enqueue and drain rates, lag, duplicates and missing jobs.
  */
-final class BurstWorkload implements Workload {
+class BurstWorkload implements Workload {
     static final int JOBS = 20_000;
 
     @Override

@@ -24,7 +24,7 @@ final class Consumers implements AutoCloseable {
             for (int i = 1; i <= config.consumers(); i++) {
                 DelayQ client = ctx.client("consumer-" + i);
                 c.clients.add(client);
-                Worker w = Worker.builder(client.queue(queue), recorder::started)
+                Worker w = Worker.builder(client.queue(queue, config.partitions()), recorder::started)
                         .concurrency(config.concurrency())
                         .batchSize(config.batch())
                         .lookahead(config.lookahead())

@@ -17,6 +17,8 @@ final class Report {
     private final BenchConfig config;
     private final int reps;
     private final Map<Workload, List<Map<Metric, Double>>> results = new LinkedHashMap<>();
+    private final List<String> notes = new ArrayList<>();
+    private final Map<Workload, BenchConfig> configs = new LinkedHashMap<>();
 
     /**
      * Where and when the run happened.
@@ -39,6 +41,17 @@ final class Report {
         this.env = env;
         this.config = config;
         this.reps = reps;
+    }
+
+    /** A line printed under the table (and ignored by --json). */
+    void note(String line) {
+        notes.add(line);
+    }
+
+    /** Adds one repetition of {@code workload}, run with {@code config} (when it differs from the report's). */
+    void add(Workload workload, Map<Metric, Double> values, BenchConfig config) {
+        configs.put(workload, config);
+        add(workload, values);
     }
 
     /** Adds one repetition of {@code workload}. */
@@ -103,16 +116,17 @@ final class Report {
         if (!env.server().equals("private")) {
             out.println("shared server: commands/s and memory include whatever other clients did meanwhile");
         }
-        out.printf("%-9s %-30s %14s   %s%n", "workload", "metric", "median", "min – max");
+        out.printf("%-11s %-34s %14s   %s%n", "workload", "metric", "median", "min – max");
         for (Map.Entry<Workload, List<Map<Metric, Double>>> e : results.entrySet()) {
             Workload w = e.getKey();
             for (Metric m : w.metrics()) {
                 Summary s = summary(w, m);
                 String range = m.summed() ? "total of " + e.getValue().size() + " rep(s)"
                         : m.format(s.min()) + " – " + m.format(s.max());
-                out.printf("%-9s %-30s %14s   %s%n", w.name(), w.label(m, config), m.format(s.value()), range);
+                out.printf("%-11s %-34s %14s   %s%n", w.name(), w.label(m, config), m.format(s.value()), range);
             }
         }
+        notes.forEach(out::println);
         Workload limit = find("limit");
         if (limit != null) {
             double ceiling = summary(limit, Metric.LIMIT_JOBS_PER_S).value();
@@ -147,14 +161,16 @@ final class Report {
             line.put("started_at", env.startedAt());
             line.put("java", env.java());
             line.put("redis", env.redis());
-            line.put("server", env.server());
             line.put("cpu", env.cpu());
             line.put("cores", env.cores());
-            line.put("consumers", config.consumers());
-            line.put("concurrency", config.concurrency());
-            line.put("batch", config.batch());
-            line.put("lookahead_ms", config.lookahead().toMillis());
-            line.put("scale", config.scale());
+            BenchConfig c = configs.getOrDefault(w, config);
+            line.put("server", w.name().endsWith("-cluster") ? "private cluster" : env.server());
+            line.put("consumers", c.consumers());
+            line.put("concurrency", c.concurrency());
+            line.put("batch", c.batch());
+            line.put("lookahead_ms", c.lookahead().toMillis());
+            line.put("scale", c.scale());
+            line.put("partitions", c.partitions());
             out.println(Json.line(line));
         }
     }

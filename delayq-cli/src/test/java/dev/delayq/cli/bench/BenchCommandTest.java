@@ -119,6 +119,28 @@ class BenchCommandTest {
     }
 
     @Test
+    void clusterRunPutsW1OnAPrivateClusterBesideW1OnASingleNode() throws Exception {
+        Result r = run("bench", "--cluster", "--reps", "1", "--scale", "0.02", "--json");
+        assertThat(r.exit()).as(r.err()).isEqualTo(Exit.OK);
+        assertThat(r.lines()).hasSize(2);
+        JsonNode single = Json.MAPPER.readTree(r.lines().get(0));
+        JsonNode cluster = Json.MAPPER.readTree(r.lines().get(1));
+        assertThat(single.get("workload").asText()).isEqualTo("w1");
+        assertThat(cluster.get("workload").asText()).isEqualTo("w1-cluster");
+        for (JsonNode n : List.of(single, cluster)) {
+            assertThat(n.get("duplicates").asLong()).isZero();
+            assertThat(n.get("missing").asLong()).isZero();
+            assertThat(n.get("drain_jobs_per_s").isNumber()).isTrue();
+            assertThat(n.get("redis_cpu_us_per_job").isNumber()).isTrue();
+        }
+        assertThat(cluster.get("partitions").asInt()).isEqualTo(6);
+
+        Result wrong = run("bench", "--cluster", "--workload", "w2");
+        assertThat(wrong.exit()).isEqualTo(Exit.USAGE);
+        assertThat(wrong.err()).contains("bench --cluster runs w1 only");
+    }
+
+    @Test
     void badInputExitsTwoNamingWhatIsAllowed() {
         Result w9 = run("bench", "--workload", "w1,w9");
         assertThat(w9.exit()).isEqualTo(Exit.USAGE);
