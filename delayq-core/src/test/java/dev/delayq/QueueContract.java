@@ -554,6 +554,27 @@ abstract class QueueContract {
     }
 
     @Test
+    void aFailureSentTwiceByItsLeaseHolderReportsWhatWasAppliedTheFirstTime() {
+        q.enqueueAll(List.of(due("twice-retry"), due("twice-dead")));
+        List<ClaimedJob> jobs = q.claim(claimOf(2)).jobs();
+        ClaimedJob retry = jobs.stream().filter(j -> j.id().equals("twice-retry")).findFirst().orElseThrow();
+        ClaimedJob dead = jobs.stream().filter(j -> j.id().equals("twice-dead")).findFirst().orElseThrow();
+        FailResult first = q.fail(retry.lease(), "timeout", true, HOUR);
+        // A retry of the same call (its reply was lost) is told what the first one did, not "stale".
+        assertThat(q.fail(retry.lease(), "timeout", true, HOUR)).isEqualTo(first);
+        FailResult died = q.fail(dead.lease(), "invalid", false, Duration.ZERO);
+        assertThat(q.fail(dead.lease(), "invalid", false, Duration.ZERO)).isEqualTo(died);
+        assertThat(q.stats().total("retried")).isEqualTo(1);
+        assertThat(q.stats().total("dead")).isEqualTo(1);
+        // Once the job is claimed again, the old lease is stale for good.
+        assertThat(q.reschedule("twice-retry", Duration.ZERO).changed()).isTrue();
+        ClaimedJob again = q.claim(claimOf(1)).jobs().get(0);
+        assertThat(q.fail(retry.lease(), "timeout", true, HOUR).outcome()).isEqualTo(FailResult.Outcome.STALE);
+        assertThat(q.complete(retry.lease())).isEqualTo(Ack.STALE);
+        assertThat(q.complete(again.lease())).isEqualTo(Ack.OK);
+    }
+
+    @Test
     void nonRetryableErrorGoesStraightToDeadAndRetryAllBringsEveryoneBack() {
         q.enqueueAll(List.of(due("n1"), due("n2"), due("n3")));
         for (ClaimedJob j : q.claim(claimOf(3)).jobs()) {

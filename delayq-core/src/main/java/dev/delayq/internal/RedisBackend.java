@@ -61,9 +61,12 @@ import java.util.concurrent.TimeoutException;
  * <p>Lettuce options set here, and why: auto-reconnect on (a worker survives a Redis restart); commands
  * issued while disconnected are queued and fail with a timeout if the connection does not come back
  * within the command timeout (nothing hangs); commands that were in flight when a connection dropped are
- * re-sent after reconnecting (Lettuce's at-least-once default). Every script is safe to run twice: a
- * replayed enqueue finds its job and reports it, a replayed complete finds the job done with its own
- * token, and a replayed claim leases jobs nobody receives, which come back when their lease expires.
+ * NOT re-sent after reconnecting ({@code replayFilter}): they fail, the outcome unknown to the caller. Lettuce
+ * would otherwise re-send them (its at-least-once default), and a reply torn mid-way would be decoded into
+ * the half-filled output of the first try (found by the fault suite). Every retry is delayq's own, and every
+ * script is safe to run twice: a retried enqueue of an id finds its job (reported as a duplicate), a retried
+ * complete or fail finds its own token and reports what was applied, and a claim whose reply was lost leases
+ * jobs nobody receives, which come back when their lease expires (the attempt counted).
  */
 public final class RedisBackend implements AutoCloseable {
     private final AbstractRedisClient client;
@@ -133,7 +136,9 @@ public final class RedisBackend implements AutoCloseable {
             if (cluster) {
                 RedisClusterClient c = RedisClusterClient.create(redisUri);
                 client = c;
-                c.setOptions(ClusterClientOptions.builder()
+                ClusterClientOptions.Builder options = ClusterClientOptions.builder();
+                options.replayFilter(NO_REPLAY); // declared on the parent builder: returns it typed as the parent
+                c.setOptions(options
                         .autoReconnect(true)
                         .timeoutOptions(TimeoutOptions.enabled(timeout))
                         .socketOptions(socket)
@@ -150,6 +155,7 @@ public final class RedisBackend implements AutoCloseable {
             client = c;
             c.setOptions(ClientOptions.builder()
                     .autoReconnect(true)
+                    .replayFilter(NO_REPLAY)
                     .timeoutOptions(TimeoutOptions.enabled(timeout))
                     .socketOptions(socket)
                     .sslOptions(ssl)
@@ -171,6 +177,9 @@ public final class RedisBackend implements AutoCloseable {
             throw translate(e, "connect", server, timeout);
         }
     }
+
+    /** Filters every in-flight command out of Lettuce's replay after a reconnect (see the class comment). */
+    private static final java.util.function.Predicate<io.lettuce.core.protocol.RedisCommand<?, ?, ?>> NO_REPLAY = c -> true;
 
     private static boolean sentinel(RedisURI uri) {
         return uri.getSentinels() != null && !uri.getSentinels().isEmpty();

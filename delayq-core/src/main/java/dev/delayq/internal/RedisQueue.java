@@ -297,9 +297,9 @@ public final class RedisQueue implements Queue {
                 retryable ? ONE : ZERO, num(backoff.toMillis()), channel, num(defaultMax)};
         return redis.eval(Script.FAIL, k, a).thenApply(r -> {
             long code = asLong(r.get(0));
-            if (code == 1) {
+            if (code == 1 || code == 3) { // 3: this failure was applied already, by a call whose reply was lost
                 return new FailResult(FailResult.Outcome.RETRY_SCHEDULED, asLong(r.get(1)));
-            } else if (code == 2) {
+            } else if (code == 2 || code == 4) {
                 return new FailResult(FailResult.Outcome.DEAD, asLong(r.get(1)));
             }
             return new FailResult(code == -2 ? FailResult.Outcome.STALE : FailResult.Outcome.NOT_FOUND, 0);

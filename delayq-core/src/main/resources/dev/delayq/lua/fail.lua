@@ -4,6 +4,8 @@
 -- ARGV[4] "1" retryable / "0" not (straight to dead)   ARGV[5] backoff ms   ARGV[6] wake channel
 -- ARGV[7] default max attempts (for records that carry 0)
 -- Returns { 1, retry_at } rescheduled; { 2, died_at } dead (attempts used up or not retryable);
+--   { 3, retry_at } / { 4, died_at }: this very failure was already applied (a retry of a call whose reply was
+--   lost: the job keeps the token of the lease that failed it until it is claimed again);
 --   { -1 } no such job; { -2 } stale token, nothing changed.
 -- @include record
 -- @include notify
@@ -13,6 +15,11 @@ local id, token = ARGV[1], tonumber(ARGV[2])
 local raw = redis.call('HGET', k_jobs, id)
 if not raw then return { -1 } end
 local r = decode(raw)
+if r.token == token and r.state == SCHEDULED then
+  return { 3, tonumber(redis.call('ZSCORE', k_due, member(r.seq, id))) }
+elseif r.token == token and r.state == DEAD then
+  return { 4, tonumber(redis.call('ZSCORE', k_dead, id)) }
+end
 if r.state ~= PROCESSING or r.token ~= token then return { -2 } end
 local now = now_ms()
 r.err = ARGV[3]
@@ -23,8 +30,7 @@ if ARGV[4] == '1' and r.attempt < max then
   local at = now + tonumber(ARGV[5])
   r.state = SCHEDULED
   r.seq = next_seqs(k_meta, 1)
-  r.token = nil
-  redis.call('HSET', k_jobs, id, encode(r))
+  redis.call('HSET', k_jobs, id, encode(r)) -- keeps the token: a retried fail recognises its own work
   redis.call('ZADD', k_due, int(at), member(r.seq, id))
   count(k_meta, 'retried', 1)
   publish_if_earlier(k_due, ARGV[6], head_before)
