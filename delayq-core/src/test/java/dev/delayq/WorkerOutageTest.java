@@ -44,4 +44,46 @@ class WorkerOutageTest {
             }
         }
     }
+
+    @Test
+    void aJobWhoseLeaseRanOutBeforeItCouldStartIsNotStarted() throws Exception {
+        try (TestSupport t = new TestSupport(Target.of(REDIS.server()), REDIS.prefix())) {
+            DelayQ dq = t.client(b -> b.timeout(Duration.ofMillis(300)));
+            Queue q = t.queue(dq, "late-start");
+            java.util.List<Integer> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();
+            // An executor that holds tasks back, as a starved or paused JVM would.
+            java.util.concurrent.Executor held = task -> {
+                queued.incrementAndGet();
+                new Thread(() -> {
+                    try {
+                        gate.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    task.run();
+                }).start();
+            };
+            RetryPolicy quick = RetryPolicy.builder().base(Duration.ofMillis(10)).cap(Duration.ofMillis(10)).build();
+            try (Worker w = Worker.builder(q, job -> started.add(job.attempt())).executor(held).leaseDuration(Duration.ofMillis(500))
+                    .lookahead(Duration.ZERO).retryPolicy(quick).build().start()) {
+                q.enqueue(Job.builder().id("j").build());
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> queued.get() == 1);
+                long leaseEnd = q.get("j").orElseThrow().leaseUntilMillis();
+                REDIS.server().pause(); // renewals now fail: the lease runs out while the task waits
+                try {
+                    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> System.currentTimeMillis() > leaseEnd + 200);
+                } finally {
+                    REDIS.server().resume();
+                }
+                gate.countDown();
+                // The expired lease is recovered (attempt 1 counted as lost) and the job runs once, as attempt 2.
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !started.isEmpty()
+                        && q.get("j").map(i -> i.state() == JobState.DONE).orElse(false));
+                assertThat(started).containsExactly(2);
+                assertThat(w.isRunning()).isTrue();
+            }
+        }
+    }
 }

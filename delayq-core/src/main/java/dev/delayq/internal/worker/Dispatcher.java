@@ -71,6 +71,16 @@ final class Dispatcher {
             if (!awaitDue(r)) {
                 return; // handed back before it was due (shutdown)
             }
+            if (clocks[r.job.partition()].nowMillis() >= r.leaseUntilMillis) {
+                // The lease ran out before the job could start (the worker was paused, starved or cut off past
+                // it): the job is, or is about to be, recovered and run elsewhere. Starting it here would only
+                // produce a duplicate side effect whose completion Redis refuses.
+                r.markLost();
+                inFlight.remove(r);
+                metrics.leaseLost(queue);
+                LOG.warn("worker {}: not starting {} in queue {}: its lease expired before it could start", worker, r, queue);
+                return;
+            }
             r.thread = Thread.currentThread();
             r.startNanos = System.nanoTime();
             r.started = true;
