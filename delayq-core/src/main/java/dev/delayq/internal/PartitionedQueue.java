@@ -14,7 +14,6 @@ import dev.delayq.JobInfo;
 import dev.delayq.JobState;
 import dev.delayq.Lease;
 import dev.delayq.PurgeResult;
-import dev.delayq.Queue;
 import dev.delayq.QueueStats;
 import dev.delayq.RecoverResult;
 import dev.delayq.RenewResult;
@@ -53,7 +52,7 @@ import java.util.zip.CRC32;
  * then the others. Everything else (stats, list, retry, purge, check, recovery) covers every partition; list
  * merges them in index order.
  */
-public final class PartitionedQueue implements Queue {
+public final class PartitionedQueue extends SyncQueue {
     private final String name;
     private final List<RedisQueue> parts;
     private final DelayQ.Settings settings;
@@ -63,6 +62,7 @@ public final class PartitionedQueue implements Queue {
     private volatile boolean registered;
 
     public PartitionedQueue(RedisBackend redis, Keys keys, DelayQ.Settings settings, int partitions) {
+        super(redis);
         this.name = keys.queue();
         this.keys = keys;
         this.settings = settings;
@@ -92,21 +92,6 @@ public final class PartitionedQueue implements Queue {
     }
 
     // ---- enqueue ----------------------------------------------------------------------------------------
-
-    @Override
-    public EnqueueResult enqueue(Job job) {
-        return redis.await(enqueueAsync(job), "enqueue");
-    }
-
-    @Override
-    public CompletableFuture<EnqueueResult> enqueueAsync(Job job) {
-        return enqueueAllAsync(List.of(job)).thenApply(r -> r.get(0));
-    }
-
-    @Override
-    public List<EnqueueResult> enqueueAll(List<Job> jobs) {
-        return redis.await(enqueueAllAsync(jobs), "enqueue");
-    }
 
     @Override
     public CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs) {
@@ -153,11 +138,6 @@ public final class PartitionedQueue implements Queue {
 
     // ---- claim and the fenced operations ----------------------------------------------------------------
 
-    @Override
-    public ClaimBatch claim(ClaimOptions options) {
-        return redis.await(claimAsync(options), "claim");
-    }
-
     /**
      * Claims from the partitions in turn, starting after the one the previous claim started with, until
      * {@code options.max()} jobs are leased or every partition was asked once.
@@ -188,10 +168,11 @@ public final class PartitionedQueue implements Queue {
         }
         long due = a.nextDueMillis() == ClaimBatch.NOT_COMPUTED || b.nextDueMillis() == ClaimBatch.NOT_COMPUTED
                 ? ClaimBatch.NOT_COMPUTED : earliest(a.nextDueMillis(), b.nextDueMillis());
-        return new ClaimBatch(List.of(), Math.max(a.serverTimeMillis(), b.serverTimeMillis()), due,
+        // The batch's server time is the first claim's: every lease then runs at least until it plus the lease.
+        return new ClaimBatch(List.of(), Math.min(a.serverTimeMillis(), b.serverTimeMillis()), due,
                 earliest(a.nextLeaseExpiryMillis(), b.nextLeaseExpiryMillis()), a.recovered() + b.recovered(),
                 a.recoveredDead() + b.recoveredDead(), a.covered() && b.covered(),
-                Math.max(a.serverTimeMicros(), b.serverTimeMicros()));
+                Math.min(a.serverTimeMicros(), b.serverTimeMicros()));
     }
 
     private static long earliest(long a, long b) {
@@ -222,11 +203,6 @@ public final class PartitionedQueue implements Queue {
     }
 
     @Override
-    public RenewResult renew(List<Lease> leases, Duration lease) {
-        return redis.await(renewAsync(leases, lease), "renew");
-    }
-
-    @Override
     public CompletableFuture<RenewResult> renewAsync(List<Lease> leases, Duration lease) {
         long[] expiry = {Long.MAX_VALUE};
         return grouped(leases, (p, sub) -> parts.get(p).renewAsync(sub, lease).thenApply(r -> {
@@ -238,8 +214,8 @@ public final class PartitionedQueue implements Queue {
     }
 
     @Override
-    public List<Ack> release(List<Lease> leases) {
-        return redis.await(grouped(leases, (p, sub) -> parts.get(p).releaseAsync(sub)), "release");
+    CompletableFuture<List<Ack>> releaseAsync(List<Lease> leases) {
+        return grouped(leases, (p, sub) -> parts.get(p).releaseAsync(sub));
     }
 
     @Override

@@ -38,7 +38,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * The {@link Queue} on Redis: builds each script's KEYS and ARGV, runs it through {@link RedisBackend}
  * and decodes its reply. Holds no job state of its own.
  */
-public final class RedisQueue implements Queue {
+public final class RedisQueue extends SyncQueue {
     /** Jobs per enqueue script call: bounds how long one call holds Redis. */
     static final int ENQUEUE_BATCH = 500;
     /** Payload bytes per enqueue script call (a batch holds at least one job). */
@@ -67,6 +67,7 @@ public final class RedisQueue implements Queue {
      * A partition does not register itself in the queue registry: its {@link PartitionedQueue} does.
      */
     RedisQueue(RedisBackend redis, Keys keys, DelayQ.Settings settings, String name, int partition) {
+        super(redis);
         this.redis = redis;
         this.keys = keys;
         this.settings = settings;
@@ -102,21 +103,6 @@ public final class RedisQueue implements Queue {
     }
 
     // ---- enqueue ----------------------------------------------------------------------------------------
-
-    @Override
-    public EnqueueResult enqueue(Job job) {
-        return redis.await(enqueueAsync(job), "enqueue");
-    }
-
-    @Override
-    public CompletableFuture<EnqueueResult> enqueueAsync(Job job) {
-        return enqueueAllAsync(List.of(job)).thenApply(r -> r.get(0));
-    }
-
-    @Override
-    public List<EnqueueResult> enqueueAll(List<Job> jobs) {
-        return redis.await(enqueueAllAsync(jobs), "enqueue");
-    }
 
     @Override
     public CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs) {
@@ -239,11 +225,6 @@ public final class RedisQueue implements Queue {
     // ---- claim / complete / fail / renew / release / recover -------------------------------------------
 
     @Override
-    public ClaimBatch claim(ClaimOptions options) {
-        return redis.await(claimAsync(options), "claim");
-    }
-
-    @Override
     public CompletableFuture<ClaimBatch> claimAsync(ClaimOptions o) {
         RetryPolicy p = o.retryPolicy();
         long leaseMs = o.lease().toMillis();
@@ -268,20 +249,10 @@ public final class RedisQueue implements Queue {
     }
 
     @Override
-    public Ack complete(Lease lease) {
-        return redis.await(completeAllAsync(List.of(lease)), "complete").get(0);
-    }
-
-    @Override
     public CompletableFuture<List<Ack>> completeAllAsync(List<Lease> leases) {
         byte[][] k = {keys.leases(), keys.jobs(), keys.done(), keys.meta()};
         byte[] retention = num(settings.doneRetention().toMillis());
         return batched(leases, chunk -> redis.eval(Script.COMPLETE, k, leaseArgs(chunk, retention)).thenApply(RedisQueue::acks));
-    }
-
-    @Override
-    public FailResult fail(Lease lease, String error, boolean retryable, Duration backoff) {
-        return redis.await(failAsync(lease, error, retryable, backoff), "fail");
     }
 
     @Override
@@ -307,11 +278,6 @@ public final class RedisQueue implements Queue {
     }
 
     @Override
-    public RenewResult renew(List<Lease> leases, Duration lease) {
-        return redis.await(renewAsync(leases, lease), "renew");
-    }
-
-    @Override
     public CompletableFuture<RenewResult> renewAsync(List<Lease> leases, Duration lease) {
         Validation.positive("lease", lease);
         if (leases.isEmpty()) {
@@ -328,12 +294,8 @@ public final class RedisQueue implements Queue {
         })).thenApply(acks -> new RenewResult(expiry[0], acks));
     }
 
-    @Override
-    public List<Ack> release(List<Lease> leases) {
-        return redis.await(releaseAsync(leases), "release");
-    }
-
     /** {@link #release} without blocking. */
+    @Override
     public CompletableFuture<List<Ack>> releaseAsync(List<Lease> leases) {
         byte[][] k = {keys.leases(), keys.jobs(), keys.due(), keys.meta()};
         return batched(leases, chunk -> redis.eval(Script.RELEASE, k, leaseArgs(chunk, channel)).thenApply(RedisQueue::acks));
