@@ -31,6 +31,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -46,6 +47,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 
 /**
  * All Redis access: one multiplexed command connection (Lettuce pipelines every concurrent call on it),
@@ -593,6 +595,14 @@ public final class RedisBackend implements AutoCloseable {
             return new DelayQException(what + " was interrupted", c);
         }
         String msg = c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+        if (c instanceof IOException) { // a connection reset or closed under a command in flight
+            return new DelayQConnectionException("connection to Redis at " + server + " broke during " + what + ": " + msg
+                    + " (the command may or may not have run)", c);
+        }
+        if (c instanceof RedisCommandExecutionException && TRANSIENT.matcher(msg).lookingAt()) {
+            // Redis is restarting, failing over or resharding: unavailable for now, not a failed operation.
+            return new DelayQConnectionException("Redis at " + server + " is unavailable for " + what + " right now: " + msg, c);
+        }
         if (c instanceof RedisCommandExecutionException) {
             if (msg.startsWith("NOAUTH") || msg.startsWith("WRONGPASS") || msg.contains("invalid password")) {
                 return new DelayQConnectionException("Redis at " + server + " refused the credentials: " + msg, c);
@@ -616,6 +626,10 @@ public final class RedisBackend implements AutoCloseable {
         }
         return new DelayQException(what + " failed: " + msg, c);
     }
+
+    /** Error replies of a server that is loading, failing over or resharding: retry later. */
+    private static final Pattern TRANSIENT =
+            Pattern.compile("(LOADING|CLUSTERDOWN|TRYAGAIN|MASTERDOWN|READONLY|BUSY) ");
 
     static Throwable unwrap(Throwable e) {
         Throwable c = e;
