@@ -1,0 +1,207 @@
+package dev.delayq.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.delayq.JobContext;
+import dev.delayq.JobHandler;
+import dev.delayq.JobInfo;
+import dev.delayq.JobListener;
+import dev.delayq.JobListener.Outcome;
+import dev.delayq.JobState;
+import dev.delayq.Queue;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.Collectors;
+
+/**
+ * The queue checker of the fault suite, after Jepsen's: it hears which enqueues were acknowledged, which runs
+ * happened and what Redis recorded for each, then reads the final state of every job and classifies:
+ * <ul>
+ *   <li><b>lost</b>: the enqueue was acknowledged (or ended in an error and the job exists anyway) but the job
+ *       did not reach its expected final state;</li>
+ *   <li><b>duplicated</b>: more than one run of a job had its completion accepted;</li>
+ *   <li><b>unexpected</b>: a job completed that was never enqueued;</li>
+ *   <li><b>stale accepted</b>: an accepted completion whose fencing token is not the job's final token;</li>
+ *   <li><b>overlaps</b>: a run started (under a newer lease) before an older run whose outcome Redis then
+ *       accepted had finished: two live leases at once.</li>
+ * </ul>
+ * Thread-safe: handlers and listeners on many threads report to one checker.
+ */
+final class Checker {
+    /**
+     * One run of a job.
+     *
+     * @param startMs wall-clock ms when the handler started, or -1 when not known (a worker process)
+     * @param endMs   wall-clock ms when the handler returned, before its outcome was sent, or -1
+     */
+    record Run(String id, long token, long startMs, long endMs, Outcome outcome) {
+        boolean accepted() {
+            return outcome == Outcome.COMPLETED || outcome == Outcome.RETRY_SCHEDULED || outcome == Outcome.DEAD;
+        }
+    }
+
+    private final String scenario;
+    private final Set<String> acked = ConcurrentHashMap.newKeySet();
+    private final Set<String> uncertain = ConcurrentHashMap.newKeySet();
+    private final ConcurrentLinkedQueue<Run> runs = new ConcurrentLinkedQueue<>();
+    private final Map<String, long[]> timing = new ConcurrentHashMap<>(); // id/token -> start, end
+
+    Checker(String scenario) {
+        this.scenario = scenario;
+    }
+
+    /** An enqueue of {@code id} was acknowledged by Redis. */
+    void acked(String id) {
+        acked.add(id);
+    }
+
+    /** An enqueue of {@code id} ended in an error: the job may or may not exist. */
+    void uncertain(String id) {
+        uncertain.add(id);
+    }
+
+    /** Acknowledged enqueues so far. */
+    int ackedCount() {
+        return acked.size();
+    }
+
+    /** A run and the outcome Redis recorded for it. */
+    void run(Run run) {
+        runs.add(run);
+    }
+
+    /** Accepted completions heard so far. */
+    long completions() {
+        return runs.stream().filter(r -> r.outcome() == Outcome.COMPLETED).count();
+    }
+
+    /** Wraps a handler so that each run's start and end times are known to {@link #listener()}. */
+    JobHandler timed(JobHandler handler) {
+        return job -> {
+            long[] t = {System.currentTimeMillis(), -1};
+            timing.put(key(job), t);
+            try {
+                handler.handle(job);
+            } finally {
+                t[1] = System.currentTimeMillis();
+            }
+        };
+    }
+
+    /** A worker listener that records every outcome (with the times of {@link #timed(JobHandler)}). */
+    JobListener listener() {
+        return (job, outcome) -> {
+            long[] t = timing.remove(key(job));
+            runs.add(new Run(job.id(), job.token(), t == null ? -1 : t[0], t == null ? -1 : t[1], outcome));
+        };
+    }
+
+    private static String key(JobContext job) {
+        return job.id() + "/" + job.token();
+    }
+
+    /**
+     * Reads the final state of every job the checker heard of and classifies it.
+     *
+     * @param expected the state every enqueued job must end in (DONE, or DEAD for poison jobs)
+     */
+    Verdict check(Queue q, JobState expected) {
+        Map<String, List<Run>> byId = runs.stream().collect(Collectors.groupingBy(Run::id, HashMap::new, Collectors.toList()));
+        Set<String> known = new HashSet<>(acked);
+        known.addAll(uncertain);
+        Set<String> ids = new HashSet<>(known);
+        ids.addAll(byId.keySet());
+
+        List<String> lost = new ArrayList<>();
+        List<String> duplicated = new ArrayList<>();
+        List<String> unexpected = new ArrayList<>();
+        List<String> stale = new ArrayList<>();
+        List<String> overlaps = new ArrayList<>();
+        int uncertainWritten = 0;
+        for (String id : ids) {
+            Optional<JobInfo> info = q.get(id);
+            List<Run> mine = byId.getOrDefault(id, List.of());
+            if (acked.contains(id) || (uncertain.contains(id) && info.isPresent())) {
+                if (uncertain.contains(id) && !acked.contains(id)) {
+                    uncertainWritten++;
+                }
+                if (info.isEmpty() || info.get().state() != expected) {
+                    lost.add(id + " (" + info.map(i -> i.state().name()).orElse("absent") + ")");
+                }
+            }
+            long completed = mine.stream().filter(r -> r.outcome() == Outcome.COMPLETED).count();
+            if (completed > 0 && !known.contains(id)) {
+                unexpected.add(id);
+            }
+            if (completed > 1) {
+                duplicated.add(id + " x" + completed);
+            }
+            for (Run r : mine) {
+                if (r.outcome() == Outcome.COMPLETED && info.isPresent() && r.token() != info.get().token()) {
+                    stale.add(id + " token " + r.token() + " != " + info.get().token());
+                }
+                if (r.accepted() && r.endMs() >= 0) {
+                    for (Run newer : mine) {
+                        if (newer.token() > r.token() && newer.startMs() >= 0 && newer.startMs() < r.endMs()) {
+                            overlaps.add(id + " token " + newer.token() + " started before token " + r.token() + " ended");
+                        }
+                    }
+                }
+            }
+        }
+        // A job that completed in Redis but was never enqueued by this scenario (e.g. a torn, replayed write).
+        q.stream(JobState.DONE).filter(j -> !known.contains(j.id())).forEach(j -> unexpected.add(j.id() + " (done)"));
+        long refused = runs.stream().filter(r -> r.outcome() == Outcome.REFUSED).count();
+        return new Verdict(scenario, acked.size(), uncertain.size(), uncertainWritten, completions(), refused,
+                lost, duplicated, unexpected, stale, overlaps, q.check().problems());
+    }
+
+    /** What the checker found; {@link #line(Map)} is the scenario's result line for RELIABILITY.md. */
+    record Verdict(String scenario, int acked, int uncertain, int uncertainWritten, long completions, long refused,
+                   List<String> lost, List<String> duplicated, List<String> unexpected, List<String> staleAccepted,
+                   List<String> overlaps, List<String> checkProblems) {
+
+        /** Records and returns the result line with the scenario's own figures (faults injected, ...). */
+        String line(Map<String, ?> extra) {
+            Map<String, Object> f = new LinkedHashMap<>();
+            f.put("acked", acked);
+            f.put("uncertain", uncertain + "(" + uncertainWritten + " written)");
+            f.put("completions", completions);
+            f.putAll(extra);
+            f.put("lost", lost.size());
+            f.put("duplicated", duplicated.size());
+            f.put("unexpected", unexpected.size());
+            f.put("stale_accepted", staleAccepted.size());
+            f.put("refused", refused);
+            f.put("overlaps", overlaps.size());
+            f.put("check", checkProblems.isEmpty() ? "clean" : checkProblems.size() + " problems");
+            String line = scenario + " " + f.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                    .collect(Collectors.joining(" "));
+            Chaos.record(line);
+            return line;
+        }
+
+        /** Fails the test with examples when anything was lost, duplicated, unexpected, stale or overlapping. */
+        void assertClean() {
+            expectNone(lost, "lost jobs");
+            expectNone(duplicated, "jobs completed by more than one lease holder");
+            expectNone(unexpected, "completed jobs never enqueued");
+            expectNone(staleAccepted, "completions accepted under a token that is not the job's");
+            expectNone(overlaps, "jobs with two live leases at once");
+            expectNone(checkProblems, "queue check problems");
+        }
+
+        private void expectNone(List<String> found, String what) {
+            assertThat(found.size()).as("%s: %s, e.g. %s", scenario, what,
+                    found.subList(0, Math.min(10, found.size()))).isZero();
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package dev.delayq.chaos;
+
+import dev.delayq.JobListener.Outcome;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
+
+/**
+ * A worker process of the fault suite: the real command line, {@code delayq work QUEUE --exec SINK --verbose},
+ * in its own JVM. Its exec command appends {@code <id> <token>} to a shared sink file (the job's side effect);
+ * with {@code --verbose} it logs what Redis recorded for each run (accepted or refused, with the token).
+ * It is started, SIGKILLed, SIGSTOPped and SIGCONTed by its own PID only; each incarnation logs to its own file.
+ */
+final class WorkerProcess implements AutoCloseable {
+    /** {@code completed|retry_scheduled|dead|refused|handed_back <id> attempt <a>/<max> token <token>}. */
+    private static final Pattern OUTCOME =
+            Pattern.compile("^(completed|retry_scheduled|dead|refused|handed_back) (\\S+) attempt \\d+/\\d+ token (\\d+)$");
+
+    private final String name;
+    private final List<String> command;
+    private final Path dir;
+    private final List<Path> logs = new ArrayList<>();
+    private Process process;
+    private int incarnation;
+
+    /**
+     * @param name  a short name for log files
+     * @param dir   where logs go
+     * @param redis the Redis URI
+     * @param prefix key prefix
+     * @param queue queue name
+     * @param sink  the sink file every run appends {@code <id> <token>} to
+     * @param extra further {@code work} options (--lease, --concurrency, ...)
+     */
+    WorkerProcess(String name, Path dir, String redis, String prefix, String queue, Path sink, List<String> extra) {
+        this.name = name;
+        this.dir = dir;
+        String java = ProcessHandle.current().info().command().orElse("java");
+        command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m",
+                "-cp", System.getProperty("java.class.path"), "dev.delayq.cli.Main",
+                "--redis", redis, "--prefix", prefix, "--verbose", "work", queue,
+                "--exec", "printf '%s %s\\n' \"$DELAYQ_JOB_ID\" \"$DELAYQ_TOKEN\" >> '" + sink + "'"));
+        command.addAll(extra);
+    }
+
+    /** Starts a new incarnation and waits until its worker runs. */
+    WorkerProcess start() {
+        Path log = dir.resolve(name + "-" + (incarnation++) + ".log");
+        logs.add(log);
+        try {
+            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Process p = process;
+        Awaitility.await("worker " + name + " started").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    if (!p.isAlive()) {
+                        throw new IllegalStateException("worker " + name + " exited " + p.exitValue() + ": " + read(log));
+                    }
+                    return read(log).contains("delayq: worker ");
+                });
+        return this;
+    }
+
+    /** The process id of the current incarnation. */
+    long pid() {
+        return process.pid();
+    }
+
+    boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    /** SIGKILL: no shutdown hook, no hand-back; its leases are left to expire. */
+    void kill() {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly();
+            try {
+                if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("worker " + name + " (pid " + pid() + ") survived SIGKILL");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** SIGSTOP: the JVM freezes (no renewals, no completions) until {@link #resume()}. */
+    void pause() {
+        signal("STOP");
+    }
+
+    /** SIGCONT. */
+    void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String sig) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + sig, Long.toString(pid())).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + sig + " " + pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** SIGTERM (graceful: the worker hands back what it cannot finish) and waits for the exit. */
+    void stop() {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            try {
+                if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                    kill();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** Every outcome line of every incarnation so far, as runs without times. */
+    List<Checker.Run> outcomes() {
+        List<Checker.Run> runs = new ArrayList<>();
+        for (Path log : logs) {
+            for (String line : read(log).split("\n")) {
+                Matcher m = OUTCOME.matcher(line.strip());
+                if (m.matches()) {
+                    runs.add(new Checker.Run(m.group(2), Long.parseLong(m.group(3)), -1, -1,
+                            Outcome.valueOf(m.group(1).toUpperCase(Locale.ROOT))));
+                }
+            }
+        }
+        return runs;
+    }
+
+    /** The logs, for a failure message. */
+    String logTail() {
+        if (logs.isEmpty()) {
+            return "";
+        }
+        String s = read(logs.get(logs.size() - 1));
+        return s.substring(Math.max(0, s.length() - 4000));
+    }
+
+    private static String read(Path log) {
+        try {
+            return Files.readString(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** Reads a sink file: one {@code <id> <token>} per run that reached its side effect. */
+    static List<String[]> sink(Path sink) {
+        List<String[]> out = new ArrayList<>();
+        for (String line : read(sink).split("\n")) {
+            String[] f = line.strip().split(" ");
+            if (f.length == 2) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        kill();
+    }
+}
