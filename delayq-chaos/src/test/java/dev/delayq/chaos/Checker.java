@@ -169,6 +169,15 @@ final class Checker {
                    List<String> lost, List<String> duplicated, List<String> unexpected, List<String> staleAccepted,
                    List<String> overlaps, List<String> checkProblems) {
 
+        /** {@link #line(Map)} with the scenario's figures as name, value pairs, in that order. */
+        String line(Object... nameValuePairs) {
+            Map<String, Object> extra = new LinkedHashMap<>();
+            for (int i = 0; i + 1 < nameValuePairs.length; i += 2) {
+                extra.put(String.valueOf(nameValuePairs[i]), nameValuePairs[i + 1]);
+            }
+            return line(extra);
+        }
+
         /** Records and returns the result line with the scenario's own figures (faults injected, ...). */
         String line(Map<String, ?> extra) {
             Map<String, Object> f = new LinkedHashMap<>();

@@ -26,6 +26,10 @@ final class WorkerProcess implements AutoCloseable {
     private static final Pattern OUTCOME =
             Pattern.compile("^(completed|retry_scheduled|dead|refused|handed_back) (\\S+) attempt \\d+/\\d+ token (\\d+)$");
 
+    /** The worker's warning for a leased job it did not start because the lease ran out first. */
+    private static final Pattern NOT_STARTED =
+            Pattern.compile("not starting job '(\\S+)' \\(attempt \\d+, token (\\d+)\\)");
+
     private final String name;
     private final List<String> command;
     private final Path dir;
@@ -43,18 +47,39 @@ final class WorkerProcess implements AutoCloseable {
      * @param extra further {@code work} options (--lease, --concurrency, ...)
      */
     WorkerProcess(String name, Path dir, String redis, String prefix, String queue, Path sink, List<String> extra) {
+        this(name, dir, redis, prefix, queue, sink, "", extra);
+    }
+
+    /** As above; {@code shellBefore} runs in each job's shell before its side effect (e.g. {@code sleep 0.2;}). */
+    WorkerProcess(String name, Path dir, String redis, String prefix, String queue, Path sink, String shellBefore,
+                  List<String> extra) {
         this.name = name;
         this.dir = dir;
         String java = ProcessHandle.current().info().command().orElse("java");
         command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m",
                 "-cp", System.getProperty("java.class.path"), "dev.delayq.cli.Main",
                 "--redis", redis, "--prefix", prefix, "--verbose", "work", queue,
-                "--exec", "printf '%s %s\\n' \"$DELAYQ_JOB_ID\" \"$DELAYQ_TOKEN\" >> '" + sink + "'"));
+                "--exec", shellBefore + "printf '%s %s\\n' \"$DELAYQ_JOB_ID\" \"$DELAYQ_TOKEN\" >> '" + sink + "'"));
         command.addAll(extra);
     }
 
     /** Starts a new incarnation and waits until its worker runs. */
     WorkerProcess start() {
+        launch();
+        Process p = process;
+        Path log = logs.get(logs.size() - 1);
+        Awaitility.await("worker " + name + " started").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    if (!p.isAlive()) {
+                        throw new IllegalStateException("worker " + name + " exited " + p.exitValue() + ": " + read(log));
+                    }
+                    return ready();
+                });
+        return this;
+    }
+
+    /** Starts a new incarnation without waiting for it (see {@link #ready()}). */
+    void launch() {
         Path log = dir.resolve(name + "-" + (incarnation++) + ".log");
         logs.add(log);
         try {
@@ -62,15 +87,11 @@ final class WorkerProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Process p = process;
-        Awaitility.await("worker " + name + " started").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
-                .until(() -> {
-                    if (!p.isAlive()) {
-                        throw new IllegalStateException("worker " + name + " exited " + p.exitValue() + ": " + read(log));
-                    }
-                    return read(log).contains("delayq: worker ");
-                });
-        return this;
+    }
+
+    /** Whether the current incarnation is alive and its worker has started. */
+    boolean ready() {
+        return isAlive() && read(logs.get(logs.size() - 1)).contains("delayq: worker ");
     }
 
     /** The process id of the current incarnation. */
@@ -149,6 +170,21 @@ final class WorkerProcess implements AutoCloseable {
             }
         }
         return runs;
+    }
+
+    /**
+     * Jobs (id, token) this worker leased but did not start because the lease had run out before it could
+     * (it was paused past it): the worker refused them itself, as Redis would have refused their outcome.
+     */
+    List<String[]> notStarted() {
+        List<String[]> out = new ArrayList<>();
+        for (Path log : logs) {
+            Matcher m = NOT_STARTED.matcher(read(log));
+            while (m.find()) {
+                out.add(new String[] {m.group(1), m.group(2)});
+            }
+        }
+        return out;
     }
 
     /** The logs, for a failure message. */

@@ -1,0 +1,116 @@
+package dev.delayq.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.delayq.DelayQ;
+import dev.delayq.Job;
+import dev.delayq.JobInfo;
+import dev.delayq.JobListener.Outcome;
+import dev.delayq.JobState;
+import dev.delayq.Queue;
+import dev.delayq.testkit.RedisServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Scenario 2, zombie worker: a worker process is frozen with SIGSTOP for twice its lease while it holds jobs,
+ * another worker recovers and runs them, then the zombie is resumed with SIGCONT and tries to finish what it
+ * held. Redis accepts none of its stale completions: every job re-leased from it is refused exactly once
+ * (by Redis, or by the zombie itself when the lease had run out before the job could start).
+ */
+class ZombieWorkerTest {
+    private static final String QUEUE = "zombie";
+
+    @Test
+    void aResumedZombieHasEveryStaleCompletionRefused(@TempDir Path dir) throws Exception {
+        int jobs = Chaos.size(400, 1_000);
+        Duration lease = Chaos.time(Duration.ofSeconds(2), Duration.ofSeconds(5));
+        Checker checker = new Checker("2-zombie-worker");
+        Path zombieSink = Files.createFile(dir.resolve("zombie-sink.txt"));
+        Path healthySink = Files.createFile(dir.resolve("healthy-sink.txt"));
+        // Each run takes 200 ms, so the zombie holds a full set of leases when it is frozen.
+        List<String> options = List.of("--lease", lease.toMillis() + "ms", "--concurrency", "16", "--batch", "16",
+                "--max-attempts", "20", "--backoff-base", "100ms", "--backoff-cap", "1s");
+        try (RedisServer redis = RedisServer.start();
+             DelayQ dq = DelayQ.builder().redis(redis.uri()).prefix("chaos").build();
+             WorkerProcess zombie = new WorkerProcess("zombie", dir, redis.uri(), "chaos", QUEUE, zombieSink,
+                     "sleep 0.2; ", options);
+             WorkerProcess healthy = new WorkerProcess("healthy", dir, redis.uri(), "chaos", QUEUE, healthySink,
+                     "sleep 0.2; ", options)) {
+            Queue q = dq.queue(QUEUE);
+            List<Job> all = new ArrayList<>();
+            for (int i = 0; i < jobs; i++) {
+                all.add(Job.builder().id("z" + i).payload("job " + i).build());
+            }
+            q.enqueueAll(all).forEach(r -> checker.acked(r.id()));
+
+            zombie.start();
+            Awaitility.await("zombie busy").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> WorkerProcess.sink(zombieSink).size() >= 16 && q.stats().processing() >= 8);
+            zombie.pause();
+            // Only the zombie has run so far: every lease held now is its own.
+            Map<String, Long> frozen = new HashMap<>();
+            q.stream(JobState.PROCESSING).forEach(j -> frozen.put(j.id(), j.token()));
+            long frozenAt = System.nanoTime();
+
+            healthy.start();
+            // The fault: frozen for twice its lease, while the healthy worker recovers and runs its jobs.
+            TimeUnit.NANOSECONDS.sleep(Math.max(0, frozenAt + 2 * lease.toNanos() - System.nanoTime()));
+            zombie.resume();
+
+            Awaitility.await("drain").atMost(Duration.ofSeconds(Chaos.size(120, 300)))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> q.stats().done() == jobs);
+            zombie.stop();
+            healthy.stop();
+
+            zombie.outcomes().forEach(checker::run);
+            healthy.outcomes().forEach(checker::run);
+            Checker.Verdict verdict = checker.check(q, JobState.DONE);
+
+            Set<String> reLeased = new HashSet<>();
+            for (Map.Entry<String, Long> e : frozen.entrySet()) {
+                JobInfo info = q.get(e.getKey()).orElseThrow();
+                if (info.token() != e.getValue()) {
+                    reLeased.add(e.getKey() + " " + e.getValue());
+                }
+            }
+            Set<String> refusedByRedis = new HashSet<>();
+            for (Checker.Run r : zombie.outcomes()) {
+                if (r.outcome() == Outcome.REFUSED) {
+                    refusedByRedis.add(r.id() + " " + r.token());
+                }
+            }
+            Set<String> refusedBeforeStart = new HashSet<>();
+            for (String[] n : zombie.notStarted()) {
+                refusedBeforeStart.add(n[0] + " " + n[1]);
+            }
+            Set<String> refused = new HashSet<>(refusedByRedis);
+            refused.addAll(refusedBeforeStart);
+            long staleCompletionsAccepted = zombie.outcomes().stream()
+                    .filter(r -> r.outcome() == Outcome.COMPLETED && frozen.containsKey(r.id())
+                            && frozen.get(r.id()) == r.token() && reLeased.contains(r.id() + " " + r.token()))
+                    .count();
+            String line = verdict.line("jobs", jobs, "faults", "1xSIGSTOP " + (2 * lease.toMillis()) + "ms",
+                    "lease_ms", lease.toMillis(), "held_when_frozen", frozen.size(), "re_leased", reLeased.size(),
+                    "refused_by_redis", refusedByRedis.size(), "refused_before_start", refusedBeforeStart.size(),
+                    "stale_completions_accepted", staleCompletionsAccepted);
+            verdict.assertClean();
+            assertThat(frozen).as("leases the zombie held when frozen").isNotEmpty();
+            assertThat(reLeased).as("frozen for twice its lease, all its jobs were re-leased: " + line)
+                    .hasSize(frozen.size());
+            assertThat(staleCompletionsAccepted).isZero();
+            assertThat(refused).as("refused = re-leased: " + line).isEqualTo(reLeased);
+        }
+    }
+}
