@@ -79,11 +79,11 @@ class HostileInputTest {
                     dedupe = i % 1000 == 17 ? gen.repeat(1024 * 1024) : gen.next(Limits.MAX_DEDUPE_KEY_BYTES);
                 } else if (kind == 8) {
                     id = "queue-" + i;
-                    queue = gen.nextInt(10) < 7 ? QUEUE_NAMES.get(gen.nextInt(QUEUE_NAMES.size()))
-                            : i % 1000 == 8 ? gen.repeat(1024 * 1024) : gen.next(Limits.MAX_QUEUE_NAME);
+                    queue = i % 1000 == 8 ? gen.repeat(1024 * 1024) // 1 MB names too
+                            : gen.nextInt(10) < 7 ? QUEUE_NAMES.get(gen.nextInt(QUEUE_NAMES.size())) : gen.next(Limits.MAX_QUEUE_NAME);
                 } else {
                     id = "prefix-" + i;
-                    prefix = gen.next(Limits.MAX_PREFIX);
+                    prefix = i % 1000 == 9 ? gen.repeat(1024 * 1024) : gen.next(Limits.MAX_PREFIX);
                 }
 
                 String field = prefix != null ? "key prefix" : !HostileStrings.validQueueName(queue) ? "queue name"
