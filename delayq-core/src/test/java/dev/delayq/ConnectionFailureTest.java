@@ -79,6 +79,31 @@ class ConnectionFailureTest {
         }
     }
 
+    /**
+     * Found by the fault suite (ScriptFlushTest, RedisCrashTest): a call made while the connection was down was
+     * never sent, not even once Redis was back, and failed only when the command timeout ran out, so every short
+     * outage stalled producers and workers for the whole timeout. It must fail at once (and the next call, once
+     * Redis is back, succeed).
+     */
+    @Test
+    void aCallWhileTheConnectionIsDownFailsAtOnceInsteadOfWaitingOutTheTimeout() {
+        try (RedisServer server = RedisServer.builder().config("appendonly", "yes").config("appendfsync", "always").start();
+             DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(10)).build()) {
+            Queue q = dq.queue("q");
+            q.enqueue(Job.builder().id("before").build());
+            server.kill();
+            for (int i = 0; i < 3; i++) {
+                long start = System.nanoTime();
+                assertThatThrownBy(() -> q.stats()).isInstanceOf(DelayQConnectionException.class);
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+            }
+            server.restart();
+            Awaitility.await().atMost(Duration.ofSeconds(5)).ignoreExceptions()
+                    .until(() -> q.enqueue(Job.builder().id("after").build()).created());
+            assertThat(q.stats().scheduled()).isEqualTo(2);
+        }
+    }
+
     @Test
     void anEvictingMemoryPolicyIsRefusedUnlessAllowed() {
         try (RedisServer server = RedisServer.builder().config("maxmemory", "100mb").config("maxmemory-policy", "allkeys-lru").start()) {

@@ -61,8 +61,8 @@ import java.util.regex.Pattern;
  * script cache is handled by the NOSCRIPT path.
  *
  * <p>Lettuce options set here, and why: auto-reconnect on (a worker survives a Redis restart); commands
- * issued while disconnected are queued and fail with a timeout if the connection does not come back
- * within the command timeout (nothing hangs); commands that were in flight when a connection dropped are
+ * issued while disconnected fail at once with a connection error (not sent; the caller retries) rather than
+ * waiting out the command timeout; commands that were in flight when a connection dropped are
  * NOT re-sent after reconnecting ({@code replayFilter}): they fail, the outcome unknown to the caller. Lettuce
  * would otherwise re-send them (its at-least-once default), and a reply torn mid-way would be decoded into
  * the half-filled output of the first try (found by the fault suite). Every retry is delayq's own, and every
@@ -180,8 +180,16 @@ public final class RedisBackend implements AutoCloseable {
         }
     }
 
-    /** Filters every in-flight command out of Lettuce's replay after a reconnect (see the class comment). */
-    private static final java.util.function.Predicate<io.lettuce.core.protocol.RedisCommand<?, ?, ?>> NO_REPLAY = c -> true;
+    /**
+     * Filters every command out of Lettuce's replay after a reconnect (see the class comment), and fails it. Lettuce
+     * also asks this filter about each command written while the connection is down, and drops a filtered command
+     * without completing it: it was never sent, and its caller waited out the whole command timeout even when Redis
+     * was back within milliseconds (found by the fault suite: every restart stalled workers and producers).
+     */
+    private static final java.util.function.Predicate<io.lettuce.core.protocol.RedisCommand<?, ?, ?>> NO_REPLAY = c -> {
+        c.completeExceptionally(new RedisConnectionException("the connection to Redis is down; the command was not sent"));
+        return true;
+    };
 
     private static boolean sentinel(RedisURI uri) {
         return uri.getSentinels() != null && !uri.getSentinels().isEmpty();
