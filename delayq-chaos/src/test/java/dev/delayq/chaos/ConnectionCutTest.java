@@ -157,7 +157,7 @@ class ConnectionCutTest {
                     new ChaosProducer(q, checker, "t-a", jobs / 2, faultPhase, Duration.ZERO, Chaos.SEED, Duration.ofSeconds(60)),
                     new ChaosProducer(q, checker, "t-b", jobs - jobs / 2, faultPhase, Duration.ZERO, Chaos.SEED + 1,
                             Duration.ofSeconds(60)));
-            ClaimOptions claim = ClaimOptions.of(20, lease).withRetryPolicy(ChaosWorkers.RETRIES);
+            ClaimOptions claim = ClaimOptions.of(10, lease).withRetryPolicy(ChaosWorkers.RETRIES);
             List<CheckedClaimer> claimers = List.of(new CheckedClaimer("1", q, checker, claim, "t-"),
                     new CheckedClaimer("2", q, checker, claim, "t-"));
             long started = System.nanoTime();
@@ -194,10 +194,12 @@ class ConnectionCutTest {
             }
             long claimerErrors = 0;
             long checked = 0;
+            long late = 0;
             for (CheckedClaimer c : claimers) {
                 wrong.addAll(c.wrongAnswers());
                 claimerErrors += c.errorCount();
                 checked += c.jobsChecked();
+                late += c.lateChecks();
             }
             QueueStats stats = q.stats();
             Checker.Verdict verdict = checker.check(q, JobState.DONE);
@@ -207,6 +209,7 @@ class ConnectionCutTest {
             extra.put("reconnects", proxy.accepted() - 1);
             extra.put("errors", producerErrors + claimerErrors);
             extra.put("claimed_checked", checked);
+            extra.put("checked_after_lease", late);
             extra.put("misdecoded", wrong.size());
             extra.put("error_kinds", errorKinds(producers, claimers));
             extra.put("seconds", (System.nanoTime() - started) / 1_000_000_000L);
