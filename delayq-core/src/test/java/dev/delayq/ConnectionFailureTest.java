@@ -138,4 +138,52 @@ class ConnectionFailureTest {
             assertThat(q.check().clean()).isTrue();
         }
     }
+
+    @Test
+    void aCommandInFlightWhenItsConnectionIsKilledFailsAndIsNeverSentAgain() {
+        try (RedisServer server = RedisServer.start();
+             DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(5)).build()) {
+            Queue q = dq.queue("q");
+            q.stats(); // connected, scripts loaded
+            // Writes (scripts included) wait on the server, so the enqueue is in flight when its connection dies.
+            server.call("CLIENT", "PAUSE", "20000", "WRITE");
+            java.util.concurrent.CompletableFuture<EnqueueResult> inFlight;
+            try {
+                inFlight = q.enqueueAsync(Job.builder().id("in-flight").build());
+                Awaitility.await().atMost(Duration.ofSeconds(5))
+                        .until(() -> Long.parseLong(server.info("clients").get("blocked_clients")) >= 1);
+                server.call("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes");
+                // Not re-sent after the reconnect (Lettuce's default, under which a torn reply was decoded into the
+                // first try's half-filled output): the caller hears the connection broke and retries itself.
+                assertThatThrownBy(() -> inFlight.get(3, java.util.concurrent.TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(DelayQConnectionException.class)
+                        .hasMessageContaining("may or may not have run");
+            } finally {
+                server.call("CLIENT", "UNPAUSE");
+            }
+            Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> q.stats() != null);
+            assertThat(q.get("in-flight")).isEmpty();
+            assertThat(q.stats().total("enqueued")).isZero();
+            assertThat(q.enqueue(Job.builder().id("in-flight").build()).created()).isTrue();
+        }
+    }
+
+    @Test
+    void aCommandIssuedWhileTheConnectionIsDownFailsAtOnceInsteadOfWaitingForTheTimeout() {
+        try (RedisServer server = RedisServer.start();
+             DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(5)).build()) {
+            Queue q = dq.queue("q");
+            q.enqueue(Job.builder().id("a").build());
+            server.call("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes");
+            server.pause(); // the reconnect cannot complete while the server is stopped
+            try {
+                long start = System.nanoTime();
+                assertThatThrownBy(q::stats).isInstanceOf(DelayQConnectionException.class);
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+            } finally {
+                server.resume();
+            }
+            Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> q.stats().scheduled() == 1);
+        }
+    }
 }

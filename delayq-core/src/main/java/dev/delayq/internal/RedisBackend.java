@@ -60,15 +60,18 @@ import java.util.regex.Pattern;
  * failover is followed without a restart; scripts are loaded on every master, and a new master's empty
  * script cache is handled by the NOSCRIPT path.
  *
- * <p>Lettuce options set here, and why: auto-reconnect on (a worker survives a Redis restart); commands
- * issued while disconnected fail at once with a connection error (not sent; the caller retries) rather than
- * waiting out the command timeout; commands that were in flight when a connection dropped are
- * NOT re-sent after reconnecting ({@code replayFilter}): they fail, the outcome unknown to the caller. Lettuce
- * would otherwise re-send them (its at-least-once default), and a reply torn mid-way would be decoded into
- * the half-filled output of the first try (found by the fault suite). Every retry is delayq's own, and every
- * script is safe to run twice: a retried enqueue of an id finds its job (reported as a duplicate), a retried
- * complete or fail finds its own token and reports what was applied, and a claim whose reply was lost leases
- * jobs nobody receives, which come back when their lease expires (the attempt counted).
+ * <p>Lettuce options set here, and why: auto-reconnect on (a worker survives a Redis restart); every command
+ * has the command timeout ({@code timeoutOptions}), so nothing hangs; {@code disconnectedBehavior(REJECT_COMMANDS)}:
+ * commands that were in flight when a connection dropped fail at once with {@link DelayQConnectionException}
+ * (the outcome unknown to the caller) and are NOT re-sent after reconnecting, and commands issued while the
+ * connection is down fail at once too instead of waiting for it. Lettuce's default re-sends in-flight commands
+ * (at-least-once), and a reply torn mid-way was then decoded into the half-filled output of the first try
+ * (found by the fault suite); its {@code replayFilter} does not help: Lettuce 7 applies it only to commands
+ * written while disconnected (which it then drops silently, so they waited for the full timeout), never to
+ * the commands in flight. Every retry is delayq's own, and every script is safe to run twice: a retried enqueue
+ * of an id finds its job (reported as a duplicate), a retried complete or fail finds its own token and reports
+ * what was applied, and a claim whose reply was lost leases jobs nobody receives, which come back when their
+ * lease expires (the attempt counted).
  */
 public final class RedisBackend implements AutoCloseable {
     private final AbstractRedisClient client;
@@ -138,10 +141,9 @@ public final class RedisBackend implements AutoCloseable {
             if (cluster) {
                 RedisClusterClient c = RedisClusterClient.create(redisUri);
                 client = c;
-                ClusterClientOptions.Builder options = ClusterClientOptions.builder();
-                options.replayFilter(NO_REPLAY); // declared on the parent builder: returns it typed as the parent
-                c.setOptions(options
+                c.setOptions(ClusterClientOptions.builder()
                         .autoReconnect(true)
+                        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                         .timeoutOptions(TimeoutOptions.enabled(timeout))
                         .socketOptions(socket)
                         .sslOptions(ssl)
@@ -157,7 +159,7 @@ public final class RedisBackend implements AutoCloseable {
             client = c;
             c.setOptions(ClientOptions.builder()
                     .autoReconnect(true)
-                    .replayFilter(NO_REPLAY)
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                     .timeoutOptions(TimeoutOptions.enabled(timeout))
                     .socketOptions(socket)
                     .sslOptions(ssl)
@@ -179,17 +181,6 @@ public final class RedisBackend implements AutoCloseable {
             throw translate(e, "connect", server, timeout);
         }
     }
-
-    /**
-     * Filters every command out of Lettuce's replay after a reconnect (see the class comment), and fails it. Lettuce
-     * also asks this filter about each command written while the connection is down, and drops a filtered command
-     * without completing it: it was never sent, and its caller waited out the whole command timeout even when Redis
-     * was back within milliseconds (found by the fault suite: every restart stalled workers and producers).
-     */
-    private static final java.util.function.Predicate<io.lettuce.core.protocol.RedisCommand<?, ?, ?>> NO_REPLAY = c -> {
-        c.completeExceptionally(new RedisConnectionException("the connection to Redis is down; the command was not sent"));
-        return true;
-    };
 
     private static boolean sentinel(RedisURI uri) {
         return uri.getSentinels() != null && !uri.getSentinels().isEmpty();
@@ -621,6 +612,11 @@ public final class RedisBackend implements AutoCloseable {
             }
             return new DelayQException(what + " failed on Redis at " + server + ": " + msg, c);
         }
+        if (c.getClass() == RedisException.class && IN_FLIGHT_CUT.matcher(msg).matches()) {
+            // A command in flight when its connection dropped (cancelled, not re-sent: see the class comment).
+            return new DelayQConnectionException("connection to Redis at " + server + " broke during " + what + ": " + msg
+                    + " (the command may or may not have run)", c);
+        }
         if (c instanceof RedisConnectionException || c instanceof RedisException) {
             Throwable root = c;
             while (root.getCause() != null && root.getCause() != root) {
@@ -634,6 +630,9 @@ public final class RedisBackend implements AutoCloseable {
         }
         return new DelayQException(what + " failed: " + msg, c);
     }
+
+    /** Lettuce's messages for commands cancelled because their connection dropped while they were in flight. */
+    private static final Pattern IN_FLIGHT_CUT = Pattern.compile("Connection (disconnected|closed)");
 
     /** Error replies of a server that is loading, failing over or resharding: retry later. */
     private static final Pattern TRANSIENT =

@@ -1,0 +1,311 @@
+package dev.delayq.chaos;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A loopback TCP proxy between a client and a redis-server of the fault suite: it listens on a free port of
+ * 127.0.0.1 only, forwards to a server on 127.0.0.1, and on demand
+ * <ul>
+ *   <li>drops every connection ({@link #dropAll()}),</li>
+ *   <li>tears a reply: forwards only part of the next server-to-client chunk(s), then closes both sides
+ *       ({@link #tearNext(int)}), so the client sees a reply cut mid-way,</li>
+ *   <li>delays server-to-client traffic ({@link #latency(Duration)}).</li>
+ * </ul>
+ * Bounded: at most {@code maxFaults} connections are dropped or torn over the proxy's life (later requests are
+ * ignored and counted as refused), latency is capped. Seeded: where a reply is cut comes from one
+ * {@link Random} of the given seed. Each connection has two pump threads of its own; {@link #close()} stops them
+ * all and closes every socket.
+ */
+final class FaultProxy implements AutoCloseable {
+    private static final Duration MAX_LATENCY = Duration.ofSeconds(30);
+    private static final int CHUNK = 16 * 1024;
+
+    private final ServerSocket listener;
+    private final InetSocketAddress target;
+    private final Random random;
+    private final int maxFaults;
+    private final Set<Link> links = ConcurrentHashMap.newKeySet();
+    private final List<Thread> threads = new ArrayList<>();
+    private final AtomicInteger tearsArmed = new AtomicInteger();
+    private final AtomicInteger faults = new AtomicInteger();
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong torn = new AtomicLong();
+    private final AtomicLong accepted = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+    private volatile long latencyMillis;
+    private volatile int tearMinBytes = 2;
+    private volatile boolean closed;
+
+    private FaultProxy(ServerSocket listener, InetSocketAddress target, long seed, int maxFaults) {
+        this.listener = listener;
+        this.target = target;
+        this.random = new Random(seed);
+        this.maxFaults = maxFaults;
+    }
+
+    /**
+     * Starts a proxy to {@code 127.0.0.1:targetPort}.
+     *
+     * @param seed      seed of every random choice (where a reply is cut)
+     * @param maxFaults most connections dropped or torn over the proxy's life
+     */
+    static FaultProxy start(int targetPort, long seed, int maxFaults) {
+        if (maxFaults < 0) {
+            throw new IllegalArgumentException("max faults must be >= 0, was " + maxFaults);
+        }
+        try {
+            InetAddress loopback = InetAddress.getByName("127.0.0.1");
+            ServerSocket s = new ServerSocket(0, 50, loopback);
+            FaultProxy p = new FaultProxy(s, new InetSocketAddress(loopback, targetPort), seed, maxFaults);
+            p.spawn("fault-proxy-accept-" + s.getLocalPort(), p::acceptLoop);
+            return p;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the fault proxy: " + e.getMessage(), e);
+        }
+    }
+
+    /** The port it listens on (127.0.0.1). */
+    int port() {
+        return listener.getLocalPort();
+    }
+
+    /** {@code redis://127.0.0.1:<port>}: clients connect here instead of to the server. */
+    String uri() {
+        return "redis://127.0.0.1:" + port();
+    }
+
+    /** Closes every open connection (both sides) at once; returns how many were closed. */
+    int dropAll() {
+        int n = 0;
+        for (Link l : links) {
+            if (!budget()) {
+                break;
+            }
+            l.close();
+            dropped.incrementAndGet();
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * Arms {@code n} tears: each of the next {@code n} server-to-client chunks (of any connection) is forwarded
+     * only in part (1 to length-1 bytes, seeded), then its connection is closed on both sides.
+     */
+    void tearNext(int n) {
+        tearNext(n, 2);
+    }
+
+    /**
+     * As {@link #tearNext(int)}, tearing only chunks of at least {@code minBytes} bytes (e.g. only replies that carry
+     * whole job records; smaller chunks pass untouched).
+     */
+    void tearNext(int n, int minBytes) {
+        if (minBytes < 2) {
+            throw new IllegalArgumentException("a torn chunk needs at least 2 bytes, was " + minBytes);
+        }
+        tearMinBytes = minBytes;
+        tearsArmed.addAndGet(n);
+    }
+
+    /** Ends every fault: no tear armed, no latency. Connections already cut stay cut (clients reconnect). */
+    void heal() {
+        tearsArmed.set(0);
+        latencyMillis = 0;
+    }
+
+    /** Tears armed and not yet done. */
+    int tearsPending() {
+        return tearsArmed.get();
+    }
+
+    /** Delays every server-to-client chunk by {@code d} from now on ({@link Duration#ZERO} heals). */
+    void latency(Duration d) {
+        if (d.isNegative() || d.compareTo(MAX_LATENCY) > 0) {
+            throw new IllegalArgumentException("latency must be within 0.." + MAX_LATENCY + ", was " + d);
+        }
+        latencyMillis = d.toMillis();
+    }
+
+    /** Connections dropped by {@link #dropAll()}. */
+    long dropped() {
+        return dropped.get();
+    }
+
+    /** Replies torn mid-way. */
+    long torn() {
+        return torn.get();
+    }
+
+    /** Connections accepted so far (the first and every reconnect). */
+    long accepted() {
+        return accepted.get();
+    }
+
+    /** Faults asked for beyond the budget, not done. */
+    long refused() {
+        return refused.get();
+    }
+
+    private boolean budget() {
+        if (faults.incrementAndGet() > maxFaults) {
+            refused.incrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            Socket client;
+            try {
+                client = listener.accept();
+            } catch (IOException e) {
+                return; // closed
+            }
+            Socket server = new Socket();
+            try {
+                client.setTcpNoDelay(true);
+                server.setTcpNoDelay(true);
+                server.connect(target, 5_000);
+            } catch (IOException e) {
+                closeQuietly(client);
+                closeQuietly(server);
+                continue; // the server is down: the client sees a closed connection and reconnects later
+            }
+            accepted.incrementAndGet();
+            Link link = new Link(client, server);
+            links.add(link);
+            if (closed) {
+                link.close();
+                return;
+            }
+            spawn("fault-proxy-up-" + client.getPort(), () -> link.pump(client, server, false));
+            spawn("fault-proxy-down-" + client.getPort(), () -> link.pump(server, client, true));
+        }
+    }
+
+    private synchronized void spawn(String name, Runnable body) {
+        threads.removeIf(t -> !t.isAlive());
+        Thread t = new Thread(body, name);
+        t.setDaemon(true);
+        threads.add(t);
+        t.start();
+    }
+
+    /** One proxied connection: the client's socket and the one to the server. */
+    private final class Link {
+        private final Socket client;
+        private final Socket server;
+
+        Link(Socket client, Socket server) {
+            this.client = client;
+            this.server = server;
+        }
+
+        void pump(Socket from, Socket to, boolean reply) {
+            byte[] buf = new byte[CHUNK];
+            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+                int n;
+                while ((n = in.read(buf)) >= 0) {
+                    if (reply) {
+                        long delay = latencyMillis;
+                        if (delay > 0) {
+                            Thread.sleep(delay); // the injected fault itself, not a wait for a condition
+                        }
+                        if (n >= tearMinBytes && takeTear()) {
+                            int part;
+                            synchronized (random) {
+                                part = 1 + random.nextInt(n - 1);
+                            }
+                            out.write(buf, 0, part);
+                            out.flush();
+                            torn.incrementAndGet();
+                            return; // finally closes both sides mid-reply
+                        }
+                    }
+                    out.write(buf, 0, n);
+                    out.flush();
+                }
+            } catch (IOException | InterruptedException e) {
+                // the other side closed, a fault closed us, or the proxy is closing: end this connection
+            } finally {
+                close();
+            }
+        }
+
+        void close() {
+            links.remove(this);
+            closeQuietly(client);
+            closeQuietly(server);
+        }
+    }
+
+    private boolean takeTear() {
+        while (true) {
+            int armed = tearsArmed.get();
+            if (armed <= 0) {
+                return false;
+            }
+            if (tearsArmed.compareAndSet(armed, armed - 1)) {
+                if (!budget()) {
+                    tearsArmed.set(0);
+                    return false;
+                }
+                return true;
+            }
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // closing is best effort: the socket is gone either way
+        }
+    }
+
+    /** Stops accepting, closes every connection and waits (bounded) for the proxy's threads to end. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            listener.close();
+        } catch (IOException ignored) {
+            // already closed
+        }
+        links.forEach(Link::close);
+        List<Thread> all;
+        synchronized (this) {
+            all = new ArrayList<>(threads);
+        }
+        for (Thread t : all) {
+            t.interrupt();
+            try {
+                t.join(2_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "FaultProxy[" + uri() + " -> " + target + ", dropped " + dropped + ", torn " + torn + "]";
+    }
+}
