@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.delayq.testkit.RedisServer;
+import dev.delayq.testkit.Resp;
 import java.time.Duration;
 import java.util.List;
 import org.awaitility.Awaitility;
@@ -184,6 +185,37 @@ class ConnectionFailureTest {
                 server.resume();
             }
             Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> q.stats().scheduled() == 1);
+        }
+    }
+
+    /**
+     * A server busy with a long script answers BUSY (as a loading one answers LOADING): Redis is unavailable for
+     * now, not the operation failed, so callers get the retryable DelayQConnectionException; once the script is
+     * killed the same client works again.
+     */
+    @Test
+    void aBusyServerGivesARetryableConnectionErrorNotAFailedOperation() throws Exception {
+        try (RedisServer server = RedisServer.builder().config("lua-time-limit", "100").start();
+             DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(5)).build()) {
+            Queue q = dq.queue("q");
+            q.enqueue(Job.builder().id("a").build());
+            Thread busy = new Thread(() -> {
+                try (Resp r = new Resp(server.host(), server.port(), 60_000)) {
+                    r.call("EVAL", "while true do end", "0");
+                } catch (java.io.IOException killed) {
+                    // SCRIPT KILL ends it with an error reply
+                }
+            }, "busy-script");
+            busy.start();
+            try {
+                Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThatThrownBy(q::stats)
+                        .isInstanceOf(DelayQConnectionException.class).hasMessageContaining("BUSY"));
+            } finally {
+                Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+                        .until(() -> "OK".equals(String.valueOf(server.call("SCRIPT", "KILL"))));
+                busy.join(10_000);
+            }
+            assertThat(q.stats().scheduled()).isEqualTo(1);
         }
     }
 }

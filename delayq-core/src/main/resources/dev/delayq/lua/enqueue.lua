@@ -13,7 +13,7 @@
 redis.replicate_commands()
 local k_jobs, k_due, k_meta = KEYS[1], KEYS[2], KEYS[3]
 local channel, n = ARGV[1], tonumber(ARGV[2])
-local now = now_ms()
+local now = now_ms_up()
 
 -- Validate every job before writing anything: the batch is all or nothing.
 local dues = {}

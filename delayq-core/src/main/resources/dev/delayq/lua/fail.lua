@@ -21,13 +21,14 @@ elseif r.token == token and r.state == DEAD then
   return { 4, tonumber(redis.call('ZSCORE', k_dead, id)) }
 end
 if r.state ~= PROCESSING or r.token ~= token then return { -2 } end
-local now = now_ms()
+local now_micros = now_us()
+local now = math.floor(now_micros / 1000)
 r.err = ARGV[3]
 redis.call('ZREM', k_leases, id)
 local max = r.max > 0 and r.max or tonumber(ARGV[7])
 if ARGV[4] == '1' and r.attempt < max then
   local head_before = head_score(k_due)
-  local at = now + tonumber(ARGV[5])
+  local at = math.floor((now_micros + 999) / 1000) + tonumber(ARGV[5]) -- never sooner than the backoff
   r.state = SCHEDULED
   r.seq = next_seqs(k_meta, 1)
   redis.call('HSET', k_jobs, id, encode(r)) -- keeps the token: a retried fail recognises its own work

@@ -136,6 +136,13 @@ local function now_ms()
   return math.floor(now_us() / 1000)
 end
 
+-- Redis time in ms rounded up: the base for "now + delay". Due times are whole ms, and a delay counted
+-- from a floored now could make a job due up to 1 ms sooner than asked (a retry's backoff 199.1 ms
+-- instead of 200 ms); counted from this, a delay is never short.
+local function now_ms_up()
+  return math.floor((now_us() + 999) / 1000)
+end
+
 -- Allocates n consecutive sequence numbers; returns the first.
 local function next_seqs(meta, n)
   return redis.call('HINCRBY', meta, 'seq', n) - n + 1
@@ -145,7 +152,7 @@ local function count(meta, field, n)
   if n > 0 then redis.call('HINCRBY', meta, field, n) end
 end
 
--- Parses "d<ms>" (delay from now) or "a<ms>" (absolute due ms); nil when out of range.
+-- Parses "d<ms>" (delay from now, which is now_ms_up()) or "a<ms>" (absolute due ms); nil when out of range.
 local function due_from(when, now)
   local kind, v = string.sub(when, 1, 1), tonumber(string.sub(when, 2))
   local due = kind == 'd' and now + v or v
