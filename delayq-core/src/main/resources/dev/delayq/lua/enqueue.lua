@@ -13,12 +13,12 @@
 redis.replicate_commands()
 local k_jobs, k_due, k_meta = KEYS[1], KEYS[2], KEYS[3]
 local channel, n = ARGV[1], tonumber(ARGV[2])
-local now = now_ms_up()
+local now_micros = now_us()
 
 -- Validate every job before writing anything: the batch is all or nothing.
 local dues = {}
 for i = 1, n do
-  local due = due_from(ARGV[3 + 4 * (i - 1) + 2], now)
+  local due = due_from(ARGV[3 + 4 * (i - 1) + 2], now_micros)
   if not due then return { -5, i } end
   dues[i] = due
 end

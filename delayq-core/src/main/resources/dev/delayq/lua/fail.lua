@@ -28,7 +28,7 @@ redis.call('ZREM', k_leases, id)
 local max = r.max > 0 and r.max or tonumber(ARGV[7])
 if ARGV[4] == '1' and r.attempt < max then
   local head_before = head_score(k_due)
-  local at = math.floor((now_micros + 999) / 1000) + tonumber(ARGV[5]) -- never sooner than the backoff
+  local at = after(now_micros, tonumber(ARGV[5])) -- never sooner than the backoff
   r.state = SCHEDULED
   r.seq = next_seqs(k_meta, 1)
   redis.call('HSET', k_jobs, id, encode(r)) -- keeps the token: a retried fail recognises its own work

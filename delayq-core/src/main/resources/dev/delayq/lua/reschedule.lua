@@ -11,7 +11,7 @@ local raw = redis.call('HGET', k_jobs, id)
 if not raw then return { -1 } end
 local r = decode(raw)
 if r.state ~= SCHEDULED then return { -3, r.state } end
-local due = due_from(ARGV[2], now_ms_up())
+local due = due_from(ARGV[2], now_us())
 if not due then return { -5 } end
 local head_before = head_score(k_due)
 redis.call('ZREM', k_due, member(r.seq, id))

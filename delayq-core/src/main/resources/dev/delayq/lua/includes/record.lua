@@ -136,11 +136,12 @@ local function now_ms()
   return math.floor(now_us() / 1000)
 end
 
--- Redis time in ms rounded up: the base for "now + delay". Due times are whole ms, and a delay counted
--- from a floored now could make a job due up to 1 ms sooner than asked (a retry's backoff 199.1 ms
--- instead of 200 ms); counted from this, a delay is never short.
-local function now_ms_up()
-  return math.floor((now_us() + 999) / 1000)
+-- now + delay as a due time in whole ms, never sooner than asked: a positive delay counts from now rounded
+-- up to the next ms (from a floored now it could come out up to 1 ms short: a 200 ms backoff retried after
+-- 199.1 ms); no delay means due now, floored, so the job is due at once.
+local function after(now_micros, delay_ms)
+  if delay_ms > 0 then return math.floor((now_micros + 999) / 1000) + delay_ms end
+  return math.floor(now_micros / 1000)
 end
 
 -- Allocates n consecutive sequence numbers; returns the first.
@@ -152,10 +153,11 @@ local function count(meta, field, n)
   if n > 0 then redis.call('HINCRBY', meta, field, n) end
 end
 
--- Parses "d<ms>" (delay from now, which is now_ms_up()) or "a<ms>" (absolute due ms); nil when out of range.
-local function due_from(when, now)
+-- Parses "d<ms>" (delay from now, Redis time in microseconds) or "a<ms>" (absolute due ms); nil when out
+-- of range.
+local function due_from(when, now_micros)
   local kind, v = string.sub(when, 1, 1), tonumber(string.sub(when, 2))
-  local due = kind == 'd' and now + v or v
+  local due = kind == 'd' and after(now_micros, v) or v
   if due < 0 or due > MAX_DUE then return nil end
   return due
 end
