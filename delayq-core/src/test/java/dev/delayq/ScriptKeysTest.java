@@ -274,7 +274,7 @@ class ScriptKeysTest {
             assertThat(meta("waker")).isEqualTo("worker-a");
         }
         // worker-a never comes: half a stand-by after the due time its promise is stale and worker-b takes over.
-        t.awaitRedisTime(before + 400 + 100);
+        t.awaitRedisTime(first.nextDueMillis() + 100 + 1);
         ClaimBatch third = q.claim(b);
         assertThat(third.jobs()).extracting(ClaimedJob::id).containsExactly("soon");
         assertThat(third.covered()).isFalse();

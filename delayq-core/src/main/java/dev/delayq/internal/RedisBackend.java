@@ -172,13 +172,31 @@ public final class RedisBackend implements AutoCloseable {
                 b.uri = redisUri;
                 return b;
             }
-            var conn = c.connect(ByteArrayCodec.INSTANCE);
+            var conn = connectPlain(c);
             return new RedisBackend(c, conn, conn.async(), server, timeout);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             }
             throw translate(e, "connect", server, timeout);
+        }
+    }
+
+    /**
+     * Connects, trying a second time when the handshake was cut short ("Connection closed prematurely"): on a
+     * busy machine the channel has been seen to close before the server's answer to HELLO/AUTH was read, which
+     * hid that answer (a wrong password, say) behind a generic error. A second handshake gives the real one.
+     */
+    private static io.lettuce.core.api.StatefulRedisConnection<byte[], byte[]> connectPlain(RedisClient c) {
+        try {
+            return c.connect(ByteArrayCodec.INSTANCE);
+        } catch (RedisConnectionException e) {
+            for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                if (t.getMessage() != null && t.getMessage().contains("closed prematurely")) {
+                    return c.connect(ByteArrayCodec.INSTANCE);
+                }
+            }
+            throw e;
         }
     }
 
