@@ -533,7 +533,7 @@ public final class RedisBackend implements AutoCloseable {
                             // (a failed master), Lettuce would retry it forever. Give it a few seconds, then
                             // open a new one, which picks a live node, and subscribe again.
                             CompletableFuture.delayedExecutor(PUBSUB_REPLACE_SECONDS, TimeUnit.SECONDS).execute(() -> {
-                                if (down && pubsub == mine) {
+                                if (down && pubsub == mine && !closed) {
                                     replacePubSub(mine);
                                 }
                             });
@@ -548,11 +548,14 @@ public final class RedisBackend implements AutoCloseable {
 
     private static final long PUBSUB_REPLACE_SECONDS = 5;
 
+    /** Set by close(): a pub/sub connection closed on purpose is not replaced. */
+    private volatile boolean closed;
+
     /** Replaces a pub/sub connection that stays down, subscribes every channel again, and tells the subscribers. */
     private void replacePubSub(StatefulRedisPubSubConnection<byte[], byte[]> old) {
         StatefulRedisPubSubConnection<byte[], byte[]> fresh;
         synchronized (this) {
-            if (pubsub != old) {
+            if (pubsub != old || closed) {
                 return;
             }
             pubsub = null;
@@ -666,6 +669,7 @@ public final class RedisBackend implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         StatefulRedisPubSubConnection<byte[], byte[]> ps = pubsub;
         if (ps != null) {
             ps.close();
