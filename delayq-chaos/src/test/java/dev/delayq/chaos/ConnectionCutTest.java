@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * Scenario 5 of the fault suite (issue 6), connection cuts: connections killed by the server
  * ({@code CLIENT KILL TYPE normal}) and dropped by a loopback proxy, also in the middle of a reply, while
  * producers enqueue and workers run jobs; then the regression test of the torn-reply defect (a reply cut
- * mid-way used to be decoded into the result of the command Lettuce re-sent). See CONNECTIONS.md.
+ * mid-way used to be decoded into the result of the command Lettuce re-sent). See RELIABILITY.md,
+ * "Connections, reconnects and retried commands".
  */
 class ConnectionCutTest {
     private static final Duration LEASE = Duration.ofSeconds(3);
