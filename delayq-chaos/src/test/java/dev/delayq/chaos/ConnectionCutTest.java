@@ -43,7 +43,7 @@ class ConnectionCutTest {
         try (RedisServer redis = RedisServer.start(); Resp admin = redis.connect()) {
             // The test's own admin connection survives: SKIPME yes.
             Fault kill = () -> (Long) admin.call("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes");
-            workersUnderFaults("connection-cuts-client-kill", redis.uri(), jobs, phase, Duration.ofSeconds(1), maxRounds, kill,
+            workersUnderFaults("5a-connection-cuts-client-kill", redis.uri(), jobs, phase, Duration.ofSeconds(1), maxRounds, kill,
                     () -> { }, Map::of);
         }
     }
@@ -70,7 +70,7 @@ class ConnectionCutTest {
                     yield 0;
                 }
             };
-            workersUnderFaults("connection-cuts-proxy", proxy.uri(), jobs, phase, every, maxRounds, fault,
+            workersUnderFaults("5b-connection-cuts-proxy", proxy.uri(), jobs, phase, every, maxRounds, fault,
                     proxy::heal, () -> Map.of("dropped", proxy.dropped(), "torn", proxy.torn()));
         }
     }
@@ -148,7 +148,7 @@ class ConnectionCutTest {
         int maxTears = Chaos.size(150, 600);
         Duration faultPhase = Chaos.time(Duration.ofSeconds(8), Duration.ofSeconds(30));
         Duration lease = Duration.ofSeconds(3);
-        Checker checker = new Checker("torn-replies");
+        Checker checker = new Checker("5c-torn-replies");
         try (RedisServer redis = RedisServer.start();
              FaultProxy proxy = FaultProxy.start(redis.port(), Chaos.SEED, maxTears);
              DelayQ dq = DelayQ.builder().redis(proxy.uri()).prefix("torn").timeout(Duration.ofSeconds(2))

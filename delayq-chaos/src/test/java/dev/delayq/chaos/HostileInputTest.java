@@ -110,7 +110,7 @@ class HostileInputTest {
                         continue;
                     }
                     Map<String, byte[]> mine = stored.computeIfAbsent(queue, k -> new ConcurrentHashMap<>());
-                    Checker checker = checkers.computeIfAbsent(queue, k -> new Checker("hostile-input"));
+                    Checker checker = checkers.computeIfAbsent(queue, k -> new Checker("11-hostile-input"));
                     byte[] first = mine.get(id);
                     if (first != null) {
                         duplicates++;

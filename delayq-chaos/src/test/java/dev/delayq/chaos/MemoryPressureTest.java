@@ -58,7 +58,7 @@ class MemoryPressureTest {
         try (RedisServer server = RedisServer.builder().config("appendonly", "yes").start()) {
             int refusedPolicies = assertEvictingPoliciesAreRefused(server);
 
-            Checker checker = new Checker("memory-pressure").deletedOnCompletion();
+            Checker checker = new Checker("10-memory-pressure").deletedOnCompletion();
             try (DelayQ dq = client(server, Duration.ofHours(1));
                  DelayQ workers = client(server, Duration.ZERO)) { // completing deletes: it frees memory
                 Queue q = dq.queue(QUEUE);

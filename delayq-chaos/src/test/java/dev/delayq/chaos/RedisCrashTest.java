@@ -39,7 +39,6 @@ import org.junit.jupiter.api.Test;
  * crashing master: its enqueues return only once the replica has them, and while the replica resynchronises
  * after a crash they fail with {@link DelayQDurabilityException}, which the producer treats like any other
  * error (uncertain, retried with the same id).
- * ({@code DelayQDurabilityException} is such an error.)
  */
 class RedisCrashTest {
     private static final String QUEUE = "crash";
@@ -64,7 +63,7 @@ class RedisCrashTest {
                     .until(() -> "up".equals(replica.info("replication").get("master_link_status")));
             assertDurableAofNeedsRedis72(master);
 
-            Checker checker = new Checker("redis-crash");
+            Checker checker = new Checker("3-redis-crash");
             AtomicLong errors = new AtomicLong();
             AtomicInteger durableAcked = new AtomicInteger();
             AtomicInteger next = new AtomicInteger();

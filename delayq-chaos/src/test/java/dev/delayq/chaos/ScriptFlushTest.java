@@ -53,7 +53,7 @@ class ScriptFlushTest {
         try (RedisServer server = RedisServer.builder().config("appendonly", "yes").config("appendfsync", "always").start();
              DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(3)).retryPolicy(Rig.FAST).build()) {
             Queue q = dq.queue(QUEUE);
-            Checker checker = new Checker("script-flush");
+            Checker checker = new Checker("4-script-flush");
             AtomicLong errors = new AtomicLong();
             AtomicLong noscript = new AtomicLong();
             AtomicLong workerRedisErrors = new AtomicLong();

@@ -37,7 +37,7 @@ class TimeoutTest {
         Duration on = Duration.ofMillis(600);
         Duration off = Duration.ofMillis(600);
         int maxRounds = (int) (phase.toMillis() / (on.toMillis() + off.toMillis()));
-        Checker checker = new Checker("timeouts");
+        Checker checker = new Checker("6-timeouts");
         long started = System.nanoTime();
         try (RedisServer redis = RedisServer.start();
              FaultProxy proxy = FaultProxy.start(redis.port(), Chaos.SEED, 0);
@@ -124,7 +124,7 @@ class TimeoutTest {
                 assertThat(info.payloadUtf8()).isEqualTo(ChaosProducer.payloadOf(id));
             }
             QueueStats stats = check.stats();
-            Chaos.record("timeouts-enqueue-retry tries=" + tries + " faults=" + tries + " retried_duplicates=" + duplicates
+            Chaos.record("6-timeouts-enqueue-retry tries=" + tries + " faults=" + tries + " retried_duplicates=" + duplicates
                     + " enqueued=" + stats.total("enqueued") + " scheduled=" + stats.scheduled());
             assertThat(stats.total("enqueued")).as("one job per id, however often it was sent").isEqualTo(tries);
             assertThat(stats.scheduled()).isEqualTo(tries);
