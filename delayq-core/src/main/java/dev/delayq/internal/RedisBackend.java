@@ -206,7 +206,7 @@ public final class RedisBackend implements AutoCloseable {
 
     private static String describe(RedisURI uri) {
         String scheme = uri.isSsl() ? "rediss" : "redis";
-        if (uri.getSentinels() != null && !uri.getSentinels().isEmpty()) {
+        if (sentinel(uri)) {
             return "redis-sentinel://" + uri.getSentinels().get(0).getHost() + ":" + uri.getSentinels().get(0).getPort()
                     + " (master " + uri.getSentinelMasterId() + ")";
         }
@@ -230,17 +230,23 @@ public final class RedisBackend implements AutoCloseable {
      * {@code null} or nested {@code List<Object>}.
      */
     public CompletableFuture<List<Object>> eval(Script script, byte[][] keys, byte[]... args) {
-        return evalsha(script, keys, args).handle((r, e) -> {
+        return run(async, script, keys, args).exceptionallyCompose(e -> CompletableFuture.failedFuture(
+                translate(e, script.fileName(), server, timeout)));
+    }
+
+    /** EVALSHA on {@code c}, and on NOSCRIPT EVAL with the source (see {@link #eval}); failures untranslated. */
+    private static CompletableFuture<List<Object>> run(RedisClusterAsyncCommands<byte[], byte[]> c, Script script,
+                                                       byte[][] keys, byte[][] args) {
+        return c.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, args).toCompletableFuture().handle((r, e) -> {
             if (e == null) {
                 return CompletableFuture.completedFuture(r);
             }
             Throwable cause = unwrap(e);
             if (cause instanceof RedisNoScriptException) {
-                return async.<List<Object>>eval(script.sourceUnsafe(), ScriptOutputType.MULTI, keys, args).toCompletableFuture();
+                return c.<List<Object>>eval(script.sourceUnsafe(), ScriptOutputType.MULTI, keys, args).toCompletableFuture();
             }
             return CompletableFuture.<List<Object>>failedFuture(cause);
-        }).thenCompose(f -> f).exceptionallyCompose(e -> CompletableFuture.failedFuture(
-                translate(e, script.fileName(), server, timeout)));
+        }).thenCompose(f -> f);
     }
 
     /**
@@ -265,18 +271,7 @@ public final class RedisBackend implements AutoCloseable {
     public CompletableFuture<List<Object>> evalDurable(Script script, int localAof, int replicas, Duration wait,
                                                       byte[][] keys, byte[]... args) {
         RedisClusterAsyncCommands<byte[], byte[]> c = durableCommands(keys[0]);
-        CompletableFuture<List<Object>> run = c.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, args)
-                .toCompletableFuture().handle((r, e) -> {
-                    if (e == null) {
-                        return CompletableFuture.completedFuture(r);
-                    }
-                    Throwable cause = unwrap(e);
-                    if (cause instanceof RedisNoScriptException) {
-                        return c.<List<Object>>eval(script.sourceUnsafe(), ScriptOutputType.MULTI, keys, args).toCompletableFuture();
-                    }
-                    return CompletableFuture.<List<Object>>failedFuture(cause);
-                }).thenCompose(f -> f);
-        return run.thenCompose(reply -> {
+        return run(c, script, keys, args).thenCompose(reply -> {
             CompletableFuture<String> confirmed;
             if (localAof > 0) {
                 confirmed = c.dispatch(WAITAOF,
@@ -349,10 +344,6 @@ public final class RedisBackend implements AutoCloseable {
             return cluster.getConnection(node).async();
         }
         return ((io.lettuce.core.api.StatefulRedisConnection<byte[], byte[]>) d).async();
-    }
-
-    private CompletableFuture<List<Object>> evalsha(Script script, byte[][] keys, byte[][] args) {
-        return async.<List<Object>>evalsha(script.sha(), ScriptOutputType.MULTI, keys, args).toCompletableFuture();
     }
 
     /** SADD. */
@@ -615,7 +606,8 @@ public final class RedisBackend implements AutoCloseable {
             return new DelayQException(what + " was interrupted", c);
         }
         String msg = c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
-        if (c instanceof IOException) { // a connection reset or closed under a command in flight
+        if (c instanceof IOException || (c.getClass() == RedisException.class && IN_FLIGHT_CUT.matcher(msg).matches())) {
+            // A connection reset or closed under a command in flight (cancelled, not re-sent: see the class comment).
             return new DelayQConnectionException("connection to Redis at " + server + " broke during " + what + ": " + msg
                     + " (the command may or may not have run)", c);
         }
@@ -632,11 +624,6 @@ public final class RedisBackend implements AutoCloseable {
                         + " is out of memory (maxmemory reached); nothing was written: " + msg, c);
             }
             return new DelayQException(what + " failed on Redis at " + server + ": " + msg, c);
-        }
-        if (c.getClass() == RedisException.class && IN_FLIGHT_CUT.matcher(msg).matches()) {
-            // A command in flight when its connection dropped (cancelled, not re-sent: see the class comment).
-            return new DelayQConnectionException("connection to Redis at " + server + " broke during " + what + ": " + msg
-                    + " (the command may or may not have run)", c);
         }
         if (c instanceof RedisConnectionException || c instanceof RedisException) {
             Throwable root = c;
