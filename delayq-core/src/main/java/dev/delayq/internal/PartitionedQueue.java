@@ -56,17 +56,12 @@ public final class PartitionedQueue extends SyncQueue {
     private final String name;
     private final List<RedisQueue> parts;
     private final DelayQ.Settings settings;
-    private final RedisBackend redis;
-    private final Keys keys;
     private final AtomicInteger nextClaim = new AtomicInteger();
-    private volatile boolean registered;
 
     public PartitionedQueue(RedisBackend redis, Keys keys, DelayQ.Settings settings, int partitions) {
         super(redis);
         this.name = keys.queue();
-        this.keys = keys;
         this.settings = settings;
-        this.redis = redis;
         List<RedisQueue> list = new ArrayList<>(partitions);
         for (int i = 0; i < partitions; i++) {
             list.add(new RedisQueue(redis, keys.partition(i), settings, name, i));
@@ -99,7 +94,6 @@ public final class PartitionedQueue extends SyncQueue {
         if (jobs.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
-        register();
         List<List<Integer>> byPart = new ArrayList<>();
         for (int p = 0; p < parts.size(); p++) {
             byPart.add(new ArrayList<>());
@@ -128,12 +122,6 @@ public final class PartitionedQueue extends SyncQueue {
             }));
         }
         return CompletableFuture.allOf(calls.toArray(new CompletableFuture[0])).thenApply(v -> Arrays.asList(out));
-    }
-
-    private void register() {
-        if (!registered) {
-            redis.sadd(Keys.registry(keys.prefix()), name.getBytes(StandardCharsets.UTF_8)).thenRun(() -> registered = true);
-        }
     }
 
     // ---- claim and the fenced operations ----------------------------------------------------------------
@@ -418,22 +406,19 @@ public final class PartitionedQueue extends SyncQueue {
 
     @Override
     public PurgeResult purge() {
-        long done = 0;
-        long dead = 0;
-        for (RedisQueue p : parts) {
-            PurgeResult r = p.purge();
-            done += r.done();
-            dead += r.dead();
-        }
-        return new PurgeResult(done, dead);
+        return purgeEach(RedisQueue::purge);
     }
 
     @Override
     public PurgeResult purge(Duration olderThan) {
+        return purgeEach(p -> p.purge(olderThan));
+    }
+
+    private PurgeResult purgeEach(Function<RedisQueue, PurgeResult> purge) {
         long done = 0;
         long dead = 0;
         for (RedisQueue p : parts) {
-            PurgeResult r = p.purge(olderThan);
+            PurgeResult r = purge.apply(p);
             done += r.done();
             dead += r.dead();
         }

@@ -64,7 +64,7 @@ public final class RedisQueue extends SyncQueue {
 
     /**
      * Partition {@code partition} of the queue {@code name} (its keys carry the hash tag {@code {name#partition}}).
-     * A partition does not register itself in the queue registry: its {@link PartitionedQueue} does.
+     * Its first enqueue registers {@code name} in the queue registry, as a queue without partitions does.
      */
     RedisQueue(RedisBackend redis, Keys keys, DelayQ.Settings settings, String name, int partition) {
         super(redis);
@@ -74,7 +74,6 @@ public final class RedisQueue extends SyncQueue {
         this.channel = keys.wakeChannel();
         this.name = name;
         this.partition = partition;
-        this.registered = !name.equals(keys.queue());
     }
 
     @Override
