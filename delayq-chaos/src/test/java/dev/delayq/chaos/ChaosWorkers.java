@@ -1,7 +1,6 @@
 package dev.delayq.chaos;
 
 import dev.delayq.Queue;
-import dev.delayq.RetryPolicy;
 import dev.delayq.Worker;
 import dev.delayq.WorkerMetrics;
 import java.time.Duration;
@@ -19,10 +18,6 @@ import java.util.concurrent.atomic.LongAdder;
  * tried 1,000 times, so fault-induced failures never kill a job. Counts the Redis errors the workers met.
  */
 final class ChaosWorkers implements AutoCloseable {
-    /** Short backoff, attempts enough that no fault kills a job. */
-    static final RetryPolicy RETRIES = RetryPolicy.builder().maxAttempts(1000).base(Duration.ofMillis(50))
-            .cap(Duration.ofMillis(500)).build();
-
     private final List<Worker> workers = new ArrayList<>();
     private final Map<String, LongAdder> redisErrors = new ConcurrentHashMap<>();
 
@@ -56,7 +51,7 @@ final class ChaosWorkers implements AutoCloseable {
                     .concurrency(8)
                     .batchSize(50)
                     .leaseDuration(lease)
-                    .retryPolicy(RETRIES)
+                    .retryPolicy(Rig.FAST) // short backoff, attempts enough that no fault kills a job
                     .listener(checker.listener())
                     .metrics(metrics)
                     .shutdownGrace(Duration.ofSeconds(5))

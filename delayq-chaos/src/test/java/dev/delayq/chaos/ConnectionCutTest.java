@@ -139,7 +139,7 @@ class ConnectionCutTest {
 
     private static DelayQ client(String uri, String name) {
         return DelayQ.builder().redis(uri).prefix("cuts").clientName(name).timeout(Duration.ofSeconds(2))
-                .retryPolicy(ChaosWorkers.RETRIES).build();
+                .retryPolicy(Rig.FAST).build();
     }
 
     @Test
@@ -152,13 +152,13 @@ class ConnectionCutTest {
         try (RedisServer redis = RedisServer.start();
              FaultProxy proxy = FaultProxy.start(redis.port(), Chaos.SEED, maxTears);
              DelayQ dq = DelayQ.builder().redis(proxy.uri()).prefix("torn").timeout(Duration.ofSeconds(2))
-                     .retryPolicy(ChaosWorkers.RETRIES).build()) {
+                     .retryPolicy(Rig.FAST).build()) {
             Queue q = dq.queue("torn");
             List<ChaosProducer> producers = List.of(
                     new ChaosProducer(q, checker, "t-a", jobs / 2, faultPhase, Duration.ZERO, Chaos.SEED, Duration.ofSeconds(60)),
                     new ChaosProducer(q, checker, "t-b", jobs - jobs / 2, faultPhase, Duration.ZERO, Chaos.SEED + 1,
                             Duration.ofSeconds(60)));
-            ClaimOptions claim = ClaimOptions.of(10, lease).withRetryPolicy(ChaosWorkers.RETRIES);
+            ClaimOptions claim = ClaimOptions.of(10, lease).withRetryPolicy(Rig.FAST);
             List<CheckedClaimer> claimers = List.of(new CheckedClaimer("1", q, checker, claim, "t-"),
                     new CheckedClaimer("2", q, checker, claim, "t-"));
             long started = System.nanoTime();

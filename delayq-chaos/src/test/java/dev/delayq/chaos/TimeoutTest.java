@@ -134,6 +134,6 @@ class TimeoutTest {
 
     private static DelayQ slowClient(FaultProxy proxy, String name) {
         return DelayQ.builder().redis(proxy.uri()).prefix("slow").clientName(name).timeout(TIMEOUT)
-                .retryPolicy(ChaosWorkers.RETRIES).build();
+                .retryPolicy(Rig.FAST).build();
     }
 }
