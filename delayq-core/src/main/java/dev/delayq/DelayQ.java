@@ -1,5 +1,6 @@
 package dev.delayq;
 
+import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.Keys;
 import dev.delayq.internal.PartitionedQueue;
 import dev.delayq.internal.RedisBackend;
@@ -13,12 +14,12 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The delayq client: one connection to Redis shared by every {@link Queue} and worker made from it.
+ * The delayq client: one connection to Redis shared by every {@link JobQueue} and worker made from it.
  * Thread-safe; create one per application and close it at shutdown.
  *
  * <pre>{@code
  * try (DelayQ dq = DelayQ.builder().redis("redis://localhost:6379").build()) {
- *     Queue orders = dq.queue("orders");
+ *     JobQueue orders = dq.queue("orders");
  *     orders.enqueue(Job.builder().id("order-731:timeout").payload("731").delay(Duration.ofMinutes(30)).build());
  * }
  * }</pre>
@@ -28,26 +29,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class DelayQ implements AutoCloseable {
     private final RedisBackend redis;
-    private final Settings settings;
-    private final Map<String, Queue> queues = new ConcurrentHashMap<>();
+    private final ClientSettings settings;
+    private final Map<String, JobQueue> queues = new ConcurrentHashMap<>();
 
-    /**
-     * The client's settings (immutable).
-     *
-     * @param prefix          first part of every key name
-     * @param maxPayloadBytes largest payload accepted
-     * @param doneRetention   how long completed jobs are kept (0 = deleted on completion)
-     * @param deadRetention   how long dead jobs are kept
-     * @param retryPolicy     default retry policy (backoff, max attempts)
-     * @param clock           the client's clock: used only for client-side bookkeeping, never as "now"
-     *                        for queue logic (that is always Redis's {@code TIME})
-     * @param durability      how durable an enqueue must be before it returns
-     */
-    public record Settings(String prefix, int maxPayloadBytes, Duration doneRetention, Duration deadRetention,
-                           RetryPolicy retryPolicy, Clock clock, Durability durability) {
-    }
-
-    private DelayQ(RedisBackend redis, Settings settings) {
+    private DelayQ(RedisBackend redis, ClientSettings settings) {
         this.redis = redis;
         this.settings = settings;
     }
@@ -55,6 +40,11 @@ public final class DelayQ implements AutoCloseable {
     /** Connects to {@code redisUri} with default settings. */
     public static DelayQ connect(String redisUri) {
         return builder().redis(redisUri).build();
+    }
+
+    /** Connects to {@code redisUri} with key prefix {@code prefix} and default settings otherwise. */
+    public static DelayQ connect(String redisUri, String prefix) {
+        return builder().redis(redisUri).prefix(prefix).build();
     }
 
     /** A builder with the defaults: redis://127.0.0.1:6379, prefix {@code dq}, timeout 10 s. */
@@ -68,7 +58,7 @@ public final class DelayQ implements AutoCloseable {
      *
      * @throws IllegalArgumentException when the name is invalid
      */
-    public Queue queue(String name) {
+    public JobQueue queue(String name) {
         return queue(name, 0);
     }
 
@@ -83,10 +73,10 @@ public final class DelayQ implements AutoCloseable {
      *
      * @throws IllegalArgumentException when the name or count is invalid, or the count differs from the recorded one
      */
-    public Queue queue(String name, int partitions) {
+    public JobQueue queue(String name, int partitions) {
         Validation.queueName(name);
-        Validation.range("partitions", partitions, 0, MAX_PARTITIONS);
-        Queue q = queues.computeIfAbsent(name, n -> open(n, partitions));
+        Validation.range("partitions", partitions, 0, Bounds.MAX_PARTITIONS);
+        JobQueue q = queues.computeIfAbsent(name, n -> open(n, partitions));
         int actual = q instanceof PartitionedQueue pq ? pq.partitions().size() : 1;
         if (partitions > 0 && partitions != actual) {
             throw partitionMismatch(name, actual, partitions);
@@ -94,10 +84,7 @@ public final class DelayQ implements AutoCloseable {
         return q;
     }
 
-    /** Most partitions a queue may have. */
-    public static final int MAX_PARTITIONS = 256;
-
-    private Queue open(String name, int partitions) {
+    private JobQueue open(String name, int partitions) {
         Keys keys = new Keys(settings.prefix(), name);
         String recorded = redis.hget(keys.config(), "partitions");
         int count;
@@ -127,9 +114,14 @@ public final class DelayQ implements AutoCloseable {
         return names;
     }
 
-    /** The settings this client was built with. */
-    public Settings settings() {
-        return settings;
+    /** The first part of every key name of this client. */
+    public String prefix() {
+        return settings.prefix();
+    }
+
+    /** The largest payload this client accepts, in bytes. */
+    public int maxPayloadBytes() {
+        return settings.maxPayloadBytes();
     }
 
     /** The server, as {@code redis://host:port} (without credentials). */
@@ -144,6 +136,22 @@ public final class DelayQ implements AutoCloseable {
     public java.time.Instant serverTime() {
         long micros = redis.timeMicros();
         return java.time.Instant.ofEpochSecond(micros / 1_000_000L, (micros % 1_000_000L) * 1000L);
+    }
+
+    /** Facts about the server (version, mode, memory, clients), read now from {@code INFO}. */
+    public ServerInfo serverInfo() {
+        java.util.Map<String, String> info = redis.info("all");
+        return new ServerInfo(redis.server(), redis.mode(), info.getOrDefault("redis_version", "unknown"),
+                longOf(info.get("used_memory")), longOf(info.get("maxmemory")), longOf(info.get("connected_clients")),
+                longOf(info.get("uptime_in_seconds")));
+    }
+
+    private static long longOf(String value) {
+        try {
+            return value == null ? 0 : Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** The Redis server's version, e.g. {@code 7.0.15}. */
@@ -170,7 +178,7 @@ public final class DelayQ implements AutoCloseable {
         private String uri = "redis://127.0.0.1:6379";
         private String prefix = "dq";
         private Duration timeout = Duration.ofSeconds(10);
-        private int maxPayloadBytes = Limits.DEFAULT_MAX_PAYLOAD;
+        private int maxPayloadBytes = Bounds.DEFAULT_MAX_PAYLOAD;
         private Duration doneRetention = Duration.ofHours(1);
         private Duration deadRetention = Duration.ofDays(7);
         private RetryPolicy retryPolicy = RetryPolicy.defaults();
@@ -180,6 +188,8 @@ public final class DelayQ implements AutoCloseable {
         private boolean cluster;
         private Durability durability = Durability.none();
         private java.nio.file.Path tlsTrust;
+        private String username;
+        private char[] password;
 
         private Builder() {
         }
@@ -211,6 +221,23 @@ public final class DelayQ implements AutoCloseable {
          */
         public Builder durability(Durability durability) {
             this.durability = durability;
+            return this;
+        }
+
+        /**
+         * The ACL user name, overriding one given in the URI; needs {@link #password(CharSequence)} too.
+         */
+        public Builder username(String username) {
+            this.username = username;
+            return this;
+        }
+
+        /**
+         * The password, overriding one given in the URI: read it from a file or a secret store instead of writing it
+         * into a URI that logs and process listings may show.
+         */
+        public Builder password(CharSequence password) {
+            this.password = password == null ? null : password.toString().toCharArray();
             return this;
         }
 
@@ -281,16 +308,19 @@ public final class DelayQ implements AutoCloseable {
         public DelayQ build() {
             Validation.prefix(prefix);
             Validation.positive("timeout", timeout);
-            Validation.range("max payload bytes", maxPayloadBytes, 0, Limits.MAX_PAYLOAD_LIMIT);
+            Validation.range("max payload bytes", maxPayloadBytes, 0, Bounds.MAX_PAYLOAD_LIMIT);
             Validation.delay("done retention", doneRetention);
             Validation.delay("dead retention", deadRetention);
             if (retryPolicy == null || clock == null || uri == null || durability == null) {
                 throw new IllegalArgumentException("redis URI, retry policy, clock and durability must not be null");
             }
+            if (username != null && password == null) {
+                throw new IllegalArgumentException("username '" + username + "' is set without a password: set password(...) too");
+            }
             if (tlsTrust != null && !java.nio.file.Files.isReadable(tlsTrust)) {
                 throw new IllegalArgumentException("TLS trusted certificates file " + tlsTrust + " cannot be read");
             }
-            RedisBackend redis = RedisBackend.connect(uri, timeout, clientName, cluster, tlsTrust);
+            RedisBackend redis = RedisBackend.connect(uri, username, password, timeout, clientName, cluster, tlsTrust);
             try {
                 redis.loadScripts();
                 if (durability.localAof() > 0) {
@@ -315,7 +345,7 @@ public final class DelayQ implements AutoCloseable {
                 redis.close();
                 throw e;
             }
-            return new DelayQ(redis, new Settings(prefix, maxPayloadBytes, doneRetention, deadRetention, retryPolicy, clock,
+            return new DelayQ(redis, new ClientSettings(prefix, maxPayloadBytes, doneRetention, deadRetention, retryPolicy, clock,
                     durability));
         }
     }

@@ -1,5 +1,6 @@
 package dev.delayq;
 
+import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.PartitionedQueue;
 import dev.delayq.internal.RedisQueue;
 import dev.delayq.internal.Validation;
@@ -16,8 +17,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * exactly one worker at a time, with its lease renewed while it runs and handed back on shutdown.
  *
  * <pre>{@code
- * Worker worker = Worker.builder(dq.queue("orders"), job -> {
- *             cancelUnpaidOrder(job.payloadUtf8());      // return = complete, throw = retry with backoff
+ * Worker worker = Worker.builder(dq.queue("orders"), ctx -> {
+ *             cancelUnpaidOrder(ctx.payloadUtf8());      // return = complete, throw = retry with backoff
  *         })
  *         .concurrency(16)
  *         .leaseDuration(Duration.ofSeconds(30))
@@ -55,7 +56,7 @@ public final class Worker implements AutoCloseable {
      *
      * @throws IllegalArgumentException when either is null or the queue is not from {@link DelayQ#queue}
      */
-    public static Builder builder(Queue queue, JobHandler handler) {
+    public static Builder builder(JobQueue queue, JobHandler handler) {
         return new Builder(queue, handler);
     }
 
@@ -128,9 +129,9 @@ public final class Worker implements AutoCloseable {
 
     /** Builder of a {@link Worker}; every setting is validated by {@link #build()}. */
     public static final class Builder {
-        private final Queue queue;
+        private final JobQueue queue;
         private final List<RedisQueue> parts;
-        private final DelayQ.Settings settings;
+        private final ClientSettings settings;
         private final JobHandler handler;
         private int concurrency = 10;
         private int batchSize = 100;
@@ -148,7 +149,7 @@ public final class Worker implements AutoCloseable {
         private boolean shutdownHook;
         private String name;
 
-        private Builder(Queue queue, JobHandler handler) {
+        private Builder(JobQueue queue, JobHandler handler) {
             if (queue instanceof RedisQueue rq) {
                 this.parts = List.of(rq);
                 this.settings = rq.settings();

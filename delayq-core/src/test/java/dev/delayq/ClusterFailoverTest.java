@@ -43,7 +43,7 @@ class ClusterFailoverTest {
             try {
                 DelayQ producer = client(cluster).durability(Durability.replicas(1, Duration.ofSeconds(2))).build();
                 clients.add(producer);
-                Queue q = producer.queue("orders", 6);
+                JobQueue q = producer.queue("orders", 6);
                 for (int w = 0; w < 3; w++) {
                     DelayQ c = client(cluster).build();
                     clients.add(c);

@@ -39,12 +39,12 @@ class ConnectionFailureTest {
     void aServerThatStopsAnsweringGivesATimeoutWithinTheConfiguredBound() {
         try (RedisServer server = RedisServer.start();
              DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofMillis(500)).build()) {
-            Queue q = dq.queue("q");
+            JobQueue q = dq.queue("q");
             q.enqueue(Job.builder().id("a").build());
             server.pause();
             try {
                 long start = System.nanoTime();
-                assertThatThrownBy(() -> q.claim(ClaimOptions.of(1, Duration.ofSeconds(30))))
+                assertThatThrownBy(() -> q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))))
                         .isInstanceOf(DelayQTimeoutException.class)
                         .hasMessageContaining("did not answer within 500 ms");
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
@@ -62,7 +62,7 @@ class ConnectionFailureTest {
     void aKilledServerFailsCallsQuicklyAndARestartedOneIsUsedAgain() {
         try (RedisServer server = RedisServer.builder().config("appendonly", "yes").config("appendfsync", "always").start();
              DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(1)).build()) {
-            Queue q = dq.queue("q");
+            JobQueue q = dq.queue("q");
             q.enqueue(Job.builder().id("before-crash").build());
             server.kill();
             long start = System.nanoTime();
@@ -73,9 +73,9 @@ class ConnectionFailureTest {
             server.restart(); // empty script cache: the NOSCRIPT path reloads transparently
             Awaitility.await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
                     .until(() -> q.enqueue(Job.builder().id("after-restart").build()).created());
-            List<ClaimedJob> jobs = q.claim(ClaimOptions.of(10, Duration.ofSeconds(30))).jobs();
+            List<ClaimedJob> jobs = q.leases().claim(ClaimOptions.of(10, Duration.ofSeconds(30))).jobs();
             assertThat(jobs).extracting(ClaimedJob::id).containsExactly("before-crash", "after-restart");
-            jobs.forEach(j -> q.complete(j.lease()));
+            jobs.forEach(j -> q.leases().complete(j.lease()));
             assertThat(q.check().clean()).isTrue();
         }
     }
@@ -90,7 +90,7 @@ class ConnectionFailureTest {
     void aCallWhileTheConnectionIsDownFailsAtOnceInsteadOfWaitingOutTheTimeout() {
         try (RedisServer server = RedisServer.builder().config("appendonly", "yes").config("appendfsync", "always").start();
              DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(10)).build()) {
-            Queue q = dq.queue("q");
+            JobQueue q = dq.queue("q");
             q.enqueue(Job.builder().id("before").build());
             server.kill();
             for (int i = 0; i < 3; i++) {
@@ -122,7 +122,7 @@ class ConnectionFailureTest {
     void aFullServerRefusesEnqueuesWithAClearErrorAndWritesNothingHalfWay() {
         try (RedisServer server = RedisServer.builder().config("maxmemory", "3mb").config("maxmemory-policy", "noeviction").start();
              DelayQ dq = DelayQ.connect(server.uri())) {
-            Queue q = dq.queue("q");
+            JobQueue q = dq.queue("q");
             int created = 0;
             DelayQException refused = null;
             for (int i = 0; i < 1000 && refused == null; i++) {
@@ -144,7 +144,7 @@ class ConnectionFailureTest {
     void aCommandInFlightWhenItsConnectionIsKilledFailsAndIsNeverSentAgain() {
         try (RedisServer server = RedisServer.start();
              DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(5)).build()) {
-            Queue q = dq.queue("q");
+            JobQueue q = dq.queue("q");
             q.stats(); // connected, scripts loaded
             // Writes (scripts included) wait on the server, so the enqueue is in flight when its connection dies.
             server.call("CLIENT", "PAUSE", "20000", "WRITE");
@@ -173,7 +173,7 @@ class ConnectionFailureTest {
     void aCommandIssuedWhileTheConnectionIsDownFailsAtOnceInsteadOfWaitingForTheTimeout() {
         try (RedisServer server = RedisServer.start();
              DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(5)).build()) {
-            Queue q = dq.queue("q");
+            JobQueue q = dq.queue("q");
             q.enqueue(Job.builder().id("a").build());
             server.call("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes");
             server.pause(); // the reconnect cannot complete while the server is stopped
@@ -197,7 +197,7 @@ class ConnectionFailureTest {
     void aBusyServerGivesARetryableConnectionErrorNotAFailedOperation() throws Exception {
         try (RedisServer server = RedisServer.builder().config("lua-time-limit", "100").start();
              DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(5)).build()) {
-            Queue q = dq.queue("q");
+            JobQueue q = dq.queue("q");
             q.enqueue(Job.builder().id("a").build());
             Thread busy = new Thread(() -> {
                 try (Resp r = new Resp(server.host(), server.port(), 60_000)) {

@@ -28,11 +28,11 @@ class ConnectionModesTest {
 
     /** Enqueue, claim and complete through a client: the smallest proof that a mode works. */
     private static void roundTrip(DelayQ dq, String queue) {
-        Queue q = dq.queue(queue);
+        JobQueue q = dq.queue(queue);
         assertThat(q.enqueue(Job.builder().id("ping").payload("over " + queue).build()).created()).isTrue();
-        ClaimBatch b = q.claim(ClaimOptions.of(1, Duration.ofSeconds(30)));
+        ClaimBatch b = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30)));
         assertThat(b.jobs()).extracting(ClaimedJob::payloadUtf8).containsExactly("over " + queue);
-        assertThat(q.complete(b.jobs().get(0).lease())).isEqualTo(Ack.OK);
+        assertThat(q.leases().complete(b.jobs().get(0).lease())).isEqualTo(Ack.OK);
         assertThat(q.check().clean()).isTrue();
     }
 
@@ -51,12 +51,36 @@ class ConnectionModesTest {
     }
 
     @Test
+    void credentialsGivenApartFromTheUriOverrideItsOwnAndServerInfoDescribesTheServer() {
+        try (RedisServer server = RedisServer.start()) {
+            server.call("ACL", "SETUSER", "dora", "on", ">p@ss#wo/rd", "~*", "&*", "+@all");
+            String uri = "redis://127.0.0.1:" + server.port();
+            try (DelayQ dq = DelayQ.builder().redis(uri).username("dora").password("p@ss#wo/rd").build()) {
+                roundTrip(dq, "apart");
+                ServerInfo info = dq.serverInfo();
+                assertThat(info.mode()).isEqualTo("single");
+                assertThat(info.version()).isEqualTo(dq.serverVersion());
+                assertThat(info.usedMemoryBytes()).isPositive();
+                assertThat(info.connectedClients()).isPositive();
+                assertThat(info.server()).isEqualTo(uri).doesNotContain("p@ss");
+            }
+            assertThatThrownBy(() -> DelayQ.builder().redis(uri).username("dora").password("wrong")
+                    .timeout(Duration.ofSeconds(2)).build())
+                    .isInstanceOf(DelayQConnectionException.class)
+                    .hasMessageContaining("refused the credentials");
+            assertThatThrownBy(() -> DelayQ.builder().redis(uri).username("dora").build())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("without a password");
+        }
+    }
+
+    @Test
     void anAclUserWorksOnACluster() {
         CLUSTER.cluster().running().forEach(n -> n.call("ACL", "SETUSER", "bob", "on", ">builder", "~*", "&*", "+@all"));
         String seed = CLUSTER.cluster().uri().replace("redis://", "redis://bob:builder@");
         try (DelayQ dq = DelayQ.builder().redis(seed).cluster(true).prefix(CLUSTER.prefix()).build()) {
             roundTrip(dq, "acl-cluster");
-            Queue partitioned = dq.queue("acl-partitioned", 3);
+            JobQueue partitioned = dq.queue("acl-partitioned", 3);
             for (int i = 0; i < 30; i++) {
                 partitioned.enqueue(Job.builder().id("p" + i).build());
             }
@@ -94,7 +118,7 @@ class ConnectionModesTest {
                     .tlsTrustedCertificates(dir.resolve("ca.crt")).build()) {
                 roundTrip(dq, "tls");
                 List<String> ran = new CopyOnWriteArrayList<>();
-                Queue q = dq.queue("tls-worker");
+                JobQueue q = dq.queue("tls-worker");
                 try (Worker w = Worker.builder(q, job -> ran.add(job.id())).build().start()) {
                     q.enqueue(Job.builder().id("over-tls").delay(Duration.ofMillis(100)).build());
                     Awaitility.await().atMost(WAIT).until(() -> ran.contains("over-tls"));
@@ -127,7 +151,7 @@ class ConnectionModesTest {
             try (RedisSentinel sentinel = RedisSentinel.start("jobs", master, 1000);
                  DelayQ dq = DelayQ.builder().redis(sentinel.uri()).timeout(Duration.ofSeconds(5)).build()) {
                 roundTrip(dq, "sentinel");
-                Queue q = dq.queue("sentinel-worker");
+                JobQueue q = dq.queue("sentinel-worker");
                 List<String> ran = new CopyOnWriteArrayList<>();
                 try (Worker w = Worker.builder(q, job -> ran.add(job.id())).maxIdleSleep(Duration.ofSeconds(1)).build().start()) {
                     q.enqueue(Job.builder().id("before").build());
@@ -145,7 +169,7 @@ class ConnectionModesTest {
                     Awaitility.await().atMost(WAIT).until(() -> ran.contains("after"));
                     assertThat(w.isRunning()).isTrue();
                 }
-                assertThat(replica.call("HEXISTS", dq.settings().prefix() + ":{sentinel-worker}:jobs", "after")).isEqualTo(1L);
+                assertThat(replica.call("HEXISTS", dq.prefix() + ":{sentinel-worker}:jobs", "after")).isEqualTo(1L);
             }
         }
     }

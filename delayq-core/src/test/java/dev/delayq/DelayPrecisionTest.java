@@ -22,7 +22,7 @@ class DelayPrecisionTest {
     @Test
     void aDelayIsNeverShorterThanAsked() {
         try (DelayQ dq = DelayQ.builder().redis(REDIS.uri()).prefix(REDIS.prefix()).build()) {
-            Queue q = dq.queue("delay");
+            JobQueue q = dq.queue("delay");
             for (int i = 0; i < 50; i++) {
                 long before = micros(dq.serverTime());
                 q.enqueue(Job.builder().id("e" + i).delay(DELAY).build());
@@ -42,15 +42,15 @@ class DelayPrecisionTest {
     @Test
     void aRetryIsNeverSoonerThanItsBackoff() {
         try (DelayQ dq = DelayQ.builder().redis(REDIS.uri()).prefix(REDIS.prefix()).build()) {
-            Queue q = dq.queue("backoff");
+            JobQueue q = dq.queue("backoff");
             for (int i = 0; i < 50; i++) {
                 q.enqueue(Job.builder().id("f" + i).maxAttempts(3).build());
             }
-            ClaimBatch batch = q.claim(ClaimOptions.of(50, Duration.ofSeconds(30)));
+            ClaimBatch batch = q.leases().claim(ClaimOptions.of(50, Duration.ofSeconds(30)));
             assertThat(batch.jobs()).hasSize(50);
             for (ClaimedJob job : batch.jobs()) {
                 long before = micros(dq.serverTime());
-                assertThat(q.fail(job.lease(), "boom", true, DELAY).outcome()).isEqualTo(FailResult.Outcome.RETRY_SCHEDULED);
+                assertThat(q.leases().fail(job.lease(), "boom", true, DELAY).outcome()).isEqualTo(FailResult.Outcome.RETRY_SCHEDULED);
                 assertThat(q.get(job.id()).orElseThrow().dueAtMillis() * 1000).as("retry of %s, failed at %d us", job.id(), before)
                         .isGreaterThanOrEqualTo(before + DELAY.toNanos() / 1000);
             }

@@ -19,9 +19,9 @@ class DurabilityTest {
             Awaitility.await().atMost(Duration.ofSeconds(30))
                     .until(() -> "up".equals(replica.info("replication").get("master_link_status")));
             try (DelayQ dq = DelayQ.builder().redis(master.uri()).durability(Durability.replicas(1, Duration.ofSeconds(2))).build()) {
-                Queue q = dq.queue("durable");
+                JobQueue q = dq.queue("durable");
                 assertThat(q.enqueue(Job.builder().id("safe").build()).created()).isTrue();
-                assertThat(replica.call("HEXISTS", dq.settings().prefix() + ":{durable}:jobs", "safe")).isEqualTo(1L);
+                assertThat(replica.call("HEXISTS", dq.prefix() + ":{durable}:jobs", "safe")).isEqualTo(1L);
 
                 replica.kill();
                 Awaitility.await().atMost(Duration.ofSeconds(30))

@@ -38,7 +38,7 @@ class PartitionTest {
 
     @Test
     void jobsSpreadOverThePartitionsAndThePartitionsOverTheMasters() {
-        Queue q = t.queue(dq, "hot", 6);
+        JobQueue q = t.queue(dq, "hot", 6);
         List<Job> jobs = new ArrayList<>();
         for (int i = 0; i < 600; i++) {
             jobs.add(Job.builder().id("order-" + i).delay(Duration.ofHours(1)).build());
@@ -69,7 +69,7 @@ class PartitionTest {
 
     @Test
     void aDedupeKeyRoutesItsJobsToOnePartitionWhateverTheirIds() {
-        Queue q = t.queue(dq, "dd", 4);
+        JobQueue q = t.queue(dq, "dd", 4);
         PartitionedQueue pq = (PartitionedQueue) q;
         List<EnqueueResult> results = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
@@ -85,10 +85,10 @@ class PartitionTest {
 
     @Test
     void thePartitionCountIsRecordedInRedisAndCannotChange() {
-        Queue q = t.queue(dq, "fixed", 3);
+        JobQueue q = t.queue(dq, "fixed", 3);
         assertThat(q).isInstanceOf(PartitionedQueue.class);
         DelayQ other = t.client();
-        Queue asRecorded = other.queue("fixed");
+        JobQueue asRecorded = other.queue("fixed");
         assertThat(asRecorded).isInstanceOf(PartitionedQueue.class);
         assertThat(((PartitionedQueue) asRecorded).partitions()).hasSize(3);
         assertThatThrownBy(() -> t.client().queue("fixed", 4)).isInstanceOf(IllegalArgumentException.class)
@@ -101,7 +101,7 @@ class PartitionTest {
 
     @Test
     void aWorkerSleepsUntilTheEarliestDueTimeOfAllPartitions() {
-        Queue q = t.queue(dq, "sleepy", 3);
+        JobQueue q = t.queue(dq, "sleepy", 3);
         q.enqueue(Job.builder().id("in-an-hour").delay(Duration.ofHours(1)).build());
         List<String> ran = new java.util.concurrent.CopyOnWriteArrayList<>();
         try (Worker w = Worker.builder(q, job -> ran.add(job.id())).maxIdleSleep(Duration.ofHours(2)).build().start()) {

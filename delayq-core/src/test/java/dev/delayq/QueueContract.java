@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The behaviour every deployment must show, whatever the server: subclasses run it on the machine's Redis
  * (7.x), on the bundled Redis 6.2 and (later) on a cluster. After every test, every queue it used must pass
- * {@link Queue#check()}.
+ * {@link JobQueue#check()}.
  */
 abstract class QueueContract {
     private static final Duration HOUR = Duration.ofHours(1);
@@ -34,7 +34,7 @@ abstract class QueueContract {
 
     TestSupport t;
     DelayQ dq;
-    Queue q;
+    JobQueue q;
 
     /** Where the test runs. */
     abstract Target target();
@@ -48,14 +48,14 @@ abstract class QueueContract {
     }
 
     /** The raw key {@code <prefix>:{<queue or its partition holding routingKey>}:<suffix>}. */
-    String key(Queue queue, String routingKey, String suffix) {
+    String key(JobQueue queue, String routingKey, String suffix) {
         String tag = queue instanceof dev.delayq.internal.PartitionedQueue pq
                 ? queue.name() + "#" + pq.partitionOf(routingKey) : queue.name();
         return prefix() + ":{" + tag + "}:" + suffix;
     }
 
     /** Of {@code order}, the elements in the same partition as each other, in order; all of it without partitions. */
-    java.util.Map<Integer, List<String>> byPartition(Queue queue, List<String> ids) {
+    java.util.Map<Integer, List<String>> byPartition(JobQueue queue, List<String> ids) {
         java.util.Map<Integer, List<String>> out = new java.util.TreeMap<>();
         for (String id : ids) {
             int p = queue instanceof dev.delayq.internal.PartitionedQueue pq ? pq.partitionOf(id) : 0;
@@ -84,9 +84,9 @@ abstract class QueueContract {
         return ClaimOptions.of(n, Duration.ofSeconds(60));
     }
 
-    private void completeAll(Queue queue, List<ClaimedJob> jobs) {
+    private void completeAll(JobQueue queue, List<ClaimedJob> jobs) {
         List<Lease> leases = jobs.stream().map(ClaimedJob::lease).toList();
-        assertThat(queue.completeAllAsync(leases).join()).allMatch(a -> a == Ack.OK);
+        assertThat(queue.leases().completeAllAsync(leases).join()).allMatch(a -> a == Ack.OK);
     }
 
     // ---- enqueue and claim ------------------------------------------------------------------------------
@@ -97,7 +97,7 @@ abstract class QueueContract {
         assertThat(r).isEqualTo(new EnqueueResult("order-731:timeout", true));
 
         long before = t.redisNow();
-        ClaimBatch b = q.claim(ClaimOptions.of(10, Duration.ofSeconds(30)));
+        ClaimBatch b = q.leases().claim(ClaimOptions.of(10, Duration.ofSeconds(30)));
         assertThat(b.jobs()).hasSize(1);
         ClaimedJob j = b.jobs().get(0);
         assertThat(j.id()).isEqualTo("order-731:timeout");
@@ -122,7 +122,7 @@ abstract class QueueContract {
             assertThat(info.token()).isEqualTo(j.token());
             assertThat(info.leaseUntilMillis()).isEqualTo(j.leaseUntilMillis());
         });
-        assertThat(q.complete(j.lease())).isEqualTo(Ack.OK);
+        assertThat(q.leases().complete(j.lease())).isEqualTo(Ack.OK);
         assertThat(q.get(j.id()).orElseThrow().state()).isEqualTo(JobState.DONE);
     }
 
@@ -130,22 +130,22 @@ abstract class QueueContract {
     void nothingDueReportsTheNextDueTimeAndClaimsNothing() {
         long now = t.redisNow();
         q.enqueue(Job.builder().id("later").delay(HOUR).build());
-        ClaimBatch b = q.claim(claimOf(10));
+        ClaimBatch b = q.leases().claim(claimOf(10));
         assertThat(b.jobs()).isEmpty();
         long due = q.get("later").orElseThrow().dueAtMillis();
         assertThat(due).isBetween(now + HOUR.toMillis() - 5, t.redisNow() + HOUR.toMillis() + 5);
         assertThat(b.nextWakeMillis()).isEqualTo(due);
 
-        Queue empty = t.queue(dq, "empty");
-        assertThat(empty.claim(claimOf(10)).nextWakeMillis()).isEqualTo(ClaimBatch.NONE);
+        JobQueue empty = t.queue(dq, "empty");
+        assertThat(empty.leases().claim(claimOf(10)).nextWakeMillis()).isEqualTo(ClaimBatch.NONE);
     }
 
     @Test
     void lookaheadLeasesJobsDueSoonButNotLater() {
         q.enqueue(Job.builder().id("soon").delay(Duration.ofSeconds(20)).build());
         q.enqueue(Job.builder().id("late").delay(HOUR).build());
-        assertThat(q.claim(claimOf(10)).jobs()).isEmpty();
-        ClaimBatch b = q.claim(claimOf(10).withLookahead(Duration.ofSeconds(40)));
+        assertThat(q.leases().claim(claimOf(10)).jobs()).isEmpty();
+        ClaimBatch b = q.leases().claim(claimOf(10).withLookahead(Duration.ofSeconds(40)));
         assertThat(b.jobs()).extracting(ClaimedJob::id).containsExactly("soon");
         assertThat(b.jobs().get(0).dueAtMillis()).isGreaterThan(b.serverTimeMillis());
         completeAll(q, b.jobs());
@@ -161,17 +161,17 @@ abstract class QueueContract {
         assertThat(q.enqueueAll(batch)).allMatch(EnqueueResult::created);
 
         DelayQ second = t.client();
-        Queue q2 = second.queue("q", partitions());
+        JobQueue q2 = second.queue("q", partitions());
         TestSupport.ClaimLedger ledger = new TestSupport.ClaimLedger();
         AtomicInteger claimed = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(16);
         try {
             List<Future<?>> workers = new ArrayList<>();
             for (int w = 0; w < 16; w++) {
-                Queue mine = w % 2 == 0 ? q : q2;
+                JobQueue mine = w % 2 == 0 ? q : q2;
                 workers.add(pool.submit(() -> {
                     while (claimed.get() < jobs) {
-                        ClaimBatch b = mine.claim(claimOf(37));
+                        ClaimBatch b = mine.leases().claim(claimOf(37));
                         b.jobs().forEach(j -> ledger.record(j.id()));
                         claimed.addAndGet(b.jobs().size());
                         if (b.jobs().isEmpty() && b.nextWakeMillis() != ClaimBatch.NOT_COMPUTED
@@ -214,7 +214,7 @@ abstract class QueueContract {
 
         List<String> claimedOrder = new ArrayList<>(n);
         while (claimedOrder.size() < n) {
-            ClaimBatch b = q.claim(claimOf(1000));
+            ClaimBatch b = q.leases().claim(claimOf(1000));
             assertThat(b.jobs()).isNotEmpty();
             b.jobs().forEach(j -> {
                 claimedOrder.add(j.id());
@@ -234,7 +234,7 @@ abstract class QueueContract {
         q.enqueue(Job.builder().id("a").runAt(base).build());
         q.enqueue(Job.builder().id("b2").runAt(base.plusMillis(1)).build());
         q.enqueue(Job.builder().id("b1").runAt(base.plusMillis(1)).build());
-        ClaimBatch b = q.claim(claimOf(10));
+        ClaimBatch b = q.leases().claim(claimOf(10));
         List<String> ids = b.jobs().stream().map(ClaimedJob::id).toList();
         assertThat(byPartition(q, ids)).isEqualTo(byPartition(q, List.of("a", "b2", "b1", "c")));
         completeAll(q, b.jobs());
@@ -246,9 +246,9 @@ abstract class QueueContract {
     void liveAndRetainedIdsCannotBeEnqueuedTwice() {
         assertThat(q.enqueue(due("a")).created()).isTrue();
         assertThat(q.enqueue(due("a"))).isEqualTo(new EnqueueResult("a", false)); // scheduled
-        ClaimedJob j = q.claim(claimOf(1)).jobs().get(0);
+        ClaimedJob j = q.leases().claim(claimOf(1)).jobs().get(0);
         assertThat(q.enqueue(due("a")).duplicate()).isTrue(); // processing
-        q.complete(j.lease());
+        q.leases().complete(j.lease());
         assertThat(q.enqueue(due("a")).duplicate()).isTrue(); // retained as done
         assertThat(q.purge(Duration.ZERO).done()).isEqualTo(1);
         assertThat(q.enqueue(due("a")).created()).isTrue(); // gone: the id is free again
@@ -366,7 +366,7 @@ abstract class QueueContract {
             all[i] = (byte) i;
         }
         byte[] invalidUtf8 = {(byte) 0xC3, 0x28, (byte) 0xFF, (byte) 0xFE, 0, (byte) 0x80};
-        byte[] big = new byte[Limits.DEFAULT_MAX_PAYLOAD];
+        byte[] big = new byte[Bounds.DEFAULT_MAX_PAYLOAD];
         new Random(42).nextBytes(big);
         q.enqueueAll(List.of(
                 Job.builder().id("all").payload(all).build(),
@@ -375,7 +375,7 @@ abstract class QueueContract {
                 Job.builder().id("big").payload(big).build(),
                 Job.builder().id("text").payload("żółw 🐢 \n\t\"").build()));
         assertThat(q.get("bad-utf8").orElseThrow().payload()).isEqualTo(invalidUtf8);
-        List<ClaimedJob> jobs = q.claim(claimOf(10)).jobs();
+        List<ClaimedJob> jobs = q.leases().claim(claimOf(10)).jobs();
         assertThat(jobs).hasSize(5);
         for (ClaimedJob j : jobs) {
             byte[] want = switch (j.id()) {
@@ -393,7 +393,7 @@ abstract class QueueContract {
 
     @Test
     void dueTimesUpToYear9999RoundTripExactly() {
-        Instant max = Limits.MAX_DUE;
+        Instant max = Bounds.MAX_DUE;
         Instant odd = Instant.parse("9876-05-04T03:02:01.987Z");
         Instant early = Instant.ofEpochMilli(1);
         q.enqueueAll(List.of(Job.builder().id("max").runAt(max).build(),
@@ -402,9 +402,9 @@ abstract class QueueContract {
         assertThat(q.get("max").orElseThrow().dueAt()).isEqualTo(max);
         assertThat(q.get("odd").orElseThrow().dueAt()).isEqualTo(odd);
         assertThat(q.list(JobState.SCHEDULED, 0, 10)).extracting(JobInfo::dueAt).containsExactly(early, odd, max);
-        ClaimedJob j = q.claim(claimOf(10)).jobs().get(0);
+        ClaimedJob j = q.leases().claim(claimOf(10)).jobs().get(0);
         assertThat(j.dueAt()).isEqualTo(early);
-        q.complete(j.lease());
+        q.leases().complete(j.lease());
         assertThat(q.reschedule("odd", max).changed()).isTrue();
         assertThat(q.get("odd").orElseThrow().dueAt()).isEqualTo(max);
         assertThatThrownBy(() -> q.enqueue(Job.builder().id("too-far").delay(Duration.ofDays(3_000_000)).build()))
@@ -416,19 +416,19 @@ abstract class QueueContract {
     void delaysAndClaimsFollowTheRedisClockNotTheClients() {
         for (Duration skew : List.of(HOUR, HOUR.negated())) {
             DelayQ skewed = t.client(b -> b.clock(Clock.offset(Clock.systemUTC(), skew)));
-            Queue sq = t.queue(skewed, "skew" + (skew.isNegative() ? "m" : "p"));
+            JobQueue sq = t.queue(skewed, "skew" + (skew.isNegative() ? "m" : "p"));
             long before = t.redisNow();
             sq.enqueue(Job.builder().id("j").delay(Duration.ofMillis(300)).build());
             long due = sq.get("j").orElseThrow().dueAtMillis();
             // Whole ms, counted from Redis's now rounded up (never short): at most 1 ms past now + delay.
             assertThat(due).isBetween(before + 300, t.redisNow() + 300 + 1);
-            ClaimBatch early = sq.claim(claimOf(1));
+            ClaimBatch early = sq.leases().claim(claimOf(1));
             if (early.serverTimeMillis() < due) {
                 assertThat(early.jobs()).isEmpty();
                 assertThat(early.nextWakeMillis()).isEqualTo(due);
             }
             t.awaitRedisTime(due);
-            ClaimBatch b = sq.claim(claimOf(1));
+            ClaimBatch b = sq.leases().claim(claimOf(1));
             assertThat(b.jobs()).extracting(ClaimedJob::id).containsExactly("j");
             assertThat(b.serverTimeMillis()).isGreaterThanOrEqualTo(due);
             assertThat(b.serverTimeMillis() - b.jobs().get(0).dueAtMillis()).isLessThan(60_000);
@@ -441,15 +441,15 @@ abstract class QueueContract {
     @Test
     void expiredLeaseIsRecoveredAndTheFirstHoldersCompletionIsRefused() {
         q.enqueue(Job.builder().id("lease").maxAttempts(3).build());
-        ClaimedJob first = q.claim(ClaimOptions.of(1, Duration.ofMillis(300))).jobs().get(0);
+        ClaimedJob first = q.leases().claim(ClaimOptions.of(1, Duration.ofMillis(300))).jobs().get(0);
 
-        RenewResult renewed = q.renew(List.of(first.lease()), Duration.ofMillis(300));
+        RenewResult renewed = q.leases().renew(List.of(first.lease()), Duration.ofMillis(300));
         assertThat(renewed.acks()).containsExactly(Ack.OK);
         assertThat(renewed.leaseUntilMillis()).isGreaterThanOrEqualTo(first.leaseUntilMillis());
         assertThat(q.get("lease").orElseThrow().leaseUntilMillis()).isEqualTo(renewed.leaseUntilMillis());
 
         t.awaitRedisTime(renewed.leaseUntilMillis());
-        RecoverResult rec = q.recover(10, FAST);
+        RecoverResult rec = q.leases().recover(10, FAST);
         assertThat(rec.recovered()).isEqualTo(1);
         JobInfo info = q.get("lease").orElseThrow();
         assertThat(info.state()).isEqualTo(JobState.SCHEDULED);
@@ -457,33 +457,33 @@ abstract class QueueContract {
         assertThat(info.lastError()).isEqualTo("lease expired");
 
         t.awaitRedisTime(info.dueAtMillis());
-        ClaimedJob second = q.claim(claimOf(1)).jobs().get(0);
+        ClaimedJob second = q.leases().claim(claimOf(1)).jobs().get(0);
         assertThat(second.attempt()).isEqualTo(2);
         assertThat(second.token()).isGreaterThan(first.token());
         assertThat(second.lastError()).isEqualTo("lease expired");
 
-        assertThat(q.complete(first.lease())).isEqualTo(Ack.STALE);
-        assertThat(q.renew(List.of(first.lease()), HOUR).acks()).containsExactly(Ack.STALE);
-        assertThat(q.fail(first.lease(), "late", true, Duration.ZERO).outcome()).isEqualTo(FailResult.Outcome.STALE);
-        assertThat(q.release(List.of(first.lease()))).containsExactly(Ack.STALE);
+        assertThat(q.leases().complete(first.lease())).isEqualTo(Ack.STALE);
+        assertThat(q.leases().renew(List.of(first.lease()), HOUR).acks()).containsExactly(Ack.STALE);
+        assertThat(q.leases().fail(first.lease(), "late", true, Duration.ZERO).outcome()).isEqualTo(FailResult.Outcome.STALE);
+        assertThat(q.leases().release(List.of(first.lease()))).containsExactly(Ack.STALE);
         assertThat(q.get("lease").orElseThrow().state()).isEqualTo(JobState.PROCESSING);
 
-        assertThat(q.complete(second.lease())).isEqualTo(Ack.OK);
-        assertThat(q.complete(second.lease())).isEqualTo(Ack.ALREADY_APPLIED);
-        assertThat(q.complete(new Lease("nobody", 1))).isEqualTo(Ack.NOT_FOUND);
+        assertThat(q.leases().complete(second.lease())).isEqualTo(Ack.OK);
+        assertThat(q.leases().complete(second.lease())).isEqualTo(Ack.ALREADY_APPLIED);
+        assertThat(q.leases().complete(new Lease("nobody", 1))).isEqualTo(Ack.NOT_FOUND);
     }
 
     @Test
     void claimRecoversExpiredLeasesByItself() {
         q.enqueue(Job.builder().id("r").build());
-        ClaimedJob first = q.claim(ClaimOptions.of(1, Duration.ofMillis(100)).withRetryPolicy(FAST)).jobs().get(0);
+        ClaimedJob first = q.leases().claim(ClaimOptions.of(1, Duration.ofMillis(100)).withRetryPolicy(FAST)).jobs().get(0);
         t.awaitRedisTime(first.leaseUntilMillis() + 2);
-        ClaimBatch b = q.claim(claimOf(1).withRetryPolicy(FAST));
+        ClaimBatch b = q.leases().claim(claimOf(1).withRetryPolicy(FAST));
         assertThat(b.recovered()).isEqualTo(1);
         List<ClaimedJob> jobs = new ArrayList<>(b.jobs());
         if (jobs.isEmpty()) { // the 1 ms backoff had not passed within the same call
             t.awaitRedisTime(b.nextDueMillis());
-            jobs = q.claim(claimOf(1)).jobs();
+            jobs = q.leases().claim(claimOf(1)).jobs();
         }
         assertThat(jobs).extracting(ClaimedJob::attempt).containsExactly(2);
         completeAll(q, jobs);
@@ -492,9 +492,9 @@ abstract class QueueContract {
     @Test
     void expiredLeaseOnTheLastAttemptGoesToDead() {
         q.enqueue(Job.builder().id("once").maxAttempts(1).build());
-        ClaimedJob j = q.claim(ClaimOptions.of(1, Duration.ofMillis(50))).jobs().get(0);
+        ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofMillis(50))).jobs().get(0);
         t.awaitRedisTime(j.leaseUntilMillis());
-        assertThat(q.recover(10, FAST)).isEqualTo(new RecoverResult(0, 1, -1));
+        assertThat(q.leases().recover(10, FAST)).isEqualTo(new RecoverResult(0, 1, -1));
         JobInfo info = q.get("once").orElseThrow();
         assertThat(info.state()).isEqualTo(JobState.DEAD);
         assertThat(info.lastError()).isEqualTo("lease expired");
@@ -504,10 +504,10 @@ abstract class QueueContract {
     @Test
     void releaseHandsJobsBackAtOnceWithoutCountingTheAttempt() {
         q.enqueueAll(List.of(due("h1"), due("h2")));
-        List<ClaimedJob> jobs = q.claim(claimOf(2)).jobs();
-        assertThat(q.release(jobs.stream().map(ClaimedJob::lease).toList())).containsExactly(Ack.OK, Ack.OK);
+        List<ClaimedJob> jobs = q.leases().claim(claimOf(2)).jobs();
+        assertThat(q.leases().release(jobs.stream().map(ClaimedJob::lease).toList())).containsExactly(Ack.OK, Ack.OK);
         assertThat(q.get("h1").orElseThrow().attempt()).isZero();
-        ClaimBatch again = q.claim(claimOf(2));
+        ClaimBatch again = q.leases().claim(claimOf(2));
         assertThat(again.jobs()).extracting(ClaimedJob::id).containsExactlyInAnyOrder("h1", "h2");
         assertThat(again.jobs()).allMatch(j -> j.attempt() == 1);
         completeAll(q, again.jobs());
@@ -518,25 +518,25 @@ abstract class QueueContract {
     @Test
     void failuresRetryWithBackoffThenDieAndRetryDeadBringsThemBack() {
         q.enqueue(Job.builder().id("f").maxAttempts(2).payload("work").build());
-        ClaimedJob a1 = q.claim(claimOf(1)).jobs().get(0);
-        FailResult r1 = q.fail(a1.lease(), "boom 1", true, Duration.ofMillis(200));
+        ClaimedJob a1 = q.leases().claim(claimOf(1)).jobs().get(0);
+        FailResult r1 = q.leases().fail(a1.lease(), "boom 1", true, Duration.ofMillis(200));
         assertThat(r1.outcome()).isEqualTo(FailResult.Outcome.RETRY_SCHEDULED);
         JobInfo scheduled = q.get("f").orElseThrow();
         assertThat(scheduled.state()).isEqualTo(JobState.SCHEDULED);
         assertThat(scheduled.dueAtMillis()).isEqualTo(r1.atMillis());
         assertThat(scheduled.lastError()).isEqualTo("boom 1");
-        ClaimBatch early = q.claim(claimOf(1));
+        ClaimBatch early = q.leases().claim(claimOf(1));
         List<ClaimedJob> again = early.jobs();
         if (early.serverTimeMillis() < r1.atMillis()) {
             assertThat(again).isEmpty(); // the backoff is not over by Redis's clock
             t.awaitRedisTime(r1.atMillis());
-            again = q.claim(claimOf(1)).jobs();
+            again = q.leases().claim(claimOf(1)).jobs();
         }
         ClaimedJob a2 = again.get(0);
         assertThat(a2.attempt()).isEqualTo(2);
         assertThat(a2.lastError()).isEqualTo("boom 1");
         assertThat(a2.lastAttempt()).isTrue();
-        FailResult r2 = q.fail(a2.lease(), "boom 2", true, Duration.ZERO);
+        FailResult r2 = q.leases().fail(a2.lease(), "boom 2", true, Duration.ZERO);
         assertThat(r2.outcome()).isEqualTo(FailResult.Outcome.DEAD);
         JobInfo dead = q.get("f").orElseThrow();
         assertThat(dead.state()).isEqualTo(JobState.DEAD);
@@ -548,10 +548,10 @@ abstract class QueueContract {
         JobInfo back = q.get("f").orElseThrow();
         assertThat(back.state()).isEqualTo(JobState.SCHEDULED);
         assertThat(back.attempt()).isZero();
-        ClaimedJob a3 = q.claim(claimOf(1)).jobs().get(0);
+        ClaimedJob a3 = q.leases().claim(claimOf(1)).jobs().get(0);
         assertThat(a3.attempt()).isEqualTo(1);
         assertThat(a3.payloadUtf8()).isEqualTo("work");
-        assertThat(q.complete(a3.lease())).isEqualTo(Ack.OK);
+        assertThat(q.leases().complete(a3.lease())).isEqualTo(Ack.OK);
         QueueStats s = q.stats();
         assertThat(s.total("retried")).isEqualTo(1);
         assertThat(s.total("dead")).isEqualTo(1);
@@ -561,29 +561,29 @@ abstract class QueueContract {
     @Test
     void aFailureSentTwiceByItsLeaseHolderReportsWhatWasAppliedTheFirstTime() {
         q.enqueueAll(List.of(due("twice-retry"), due("twice-dead")));
-        List<ClaimedJob> jobs = q.claim(claimOf(2)).jobs();
+        List<ClaimedJob> jobs = q.leases().claim(claimOf(2)).jobs();
         ClaimedJob retry = jobs.stream().filter(j -> j.id().equals("twice-retry")).findFirst().orElseThrow();
         ClaimedJob dead = jobs.stream().filter(j -> j.id().equals("twice-dead")).findFirst().orElseThrow();
-        FailResult first = q.fail(retry.lease(), "timeout", true, HOUR);
+        FailResult first = q.leases().fail(retry.lease(), "timeout", true, HOUR);
         // A retry of the same call (its reply was lost) is told what the first one did, not "stale".
-        assertThat(q.fail(retry.lease(), "timeout", true, HOUR)).isEqualTo(first);
-        FailResult died = q.fail(dead.lease(), "invalid", false, Duration.ZERO);
-        assertThat(q.fail(dead.lease(), "invalid", false, Duration.ZERO)).isEqualTo(died);
+        assertThat(q.leases().fail(retry.lease(), "timeout", true, HOUR)).isEqualTo(first);
+        FailResult died = q.leases().fail(dead.lease(), "invalid", false, Duration.ZERO);
+        assertThat(q.leases().fail(dead.lease(), "invalid", false, Duration.ZERO)).isEqualTo(died);
         assertThat(q.stats().total("retried")).isEqualTo(1);
         assertThat(q.stats().total("dead")).isEqualTo(1);
         // Once the job is claimed again, the old lease is stale for good.
         assertThat(q.reschedule("twice-retry", Duration.ZERO).changed()).isTrue();
-        ClaimedJob again = q.claim(claimOf(1)).jobs().get(0);
-        assertThat(q.fail(retry.lease(), "timeout", true, HOUR).outcome()).isEqualTo(FailResult.Outcome.STALE);
-        assertThat(q.complete(retry.lease())).isEqualTo(Ack.STALE);
-        assertThat(q.complete(again.lease())).isEqualTo(Ack.OK);
+        ClaimedJob again = q.leases().claim(claimOf(1)).jobs().get(0);
+        assertThat(q.leases().fail(retry.lease(), "timeout", true, HOUR).outcome()).isEqualTo(FailResult.Outcome.STALE);
+        assertThat(q.leases().complete(retry.lease())).isEqualTo(Ack.STALE);
+        assertThat(q.leases().complete(again.lease())).isEqualTo(Ack.OK);
     }
 
     @Test
     void nonRetryableErrorGoesStraightToDeadAndRetryAllBringsEveryoneBack() {
         q.enqueueAll(List.of(due("n1"), due("n2"), due("n3")));
-        for (ClaimedJob j : q.claim(claimOf(3)).jobs()) {
-            assertThat(q.fail(j.lease(), "invalid order", false, Duration.ZERO).outcome()).isEqualTo(FailResult.Outcome.DEAD);
+        for (ClaimedJob j : q.leases().claim(claimOf(3)).jobs()) {
+            assertThat(q.leases().fail(j.lease(), "invalid order", false, Duration.ZERO).outcome()).isEqualTo(FailResult.Outcome.DEAD);
         }
         assertThat(q.stats().dead()).isEqualTo(3);
         assertThat(q.get("n2").orElseThrow().attempt()).isEqualTo(1);
@@ -591,16 +591,16 @@ abstract class QueueContract {
         assertThat(q.retryAllDead()).isEqualTo(3);
         assertThat(q.stats().dead()).isZero();
         assertThat(q.retryDead("n1")).isEqualTo(new ChangeResult(ChangeResult.Status.WRONG_STATE, JobState.SCHEDULED, 0));
-        completeAll(q, q.claim(claimOf(3)).jobs());
+        completeAll(q, q.leases().claim(claimOf(3)).jobs());
     }
 
     @Test
     void longErrorsAreCutToTheLimitWithoutBreakingUtf8() {
         q.enqueue(due("e"));
-        ClaimedJob j = q.claim(claimOf(1)).jobs().get(0);
-        q.fail(j.lease(), "ż".repeat(5000), false, Duration.ZERO);
+        ClaimedJob j = q.leases().claim(claimOf(1)).jobs().get(0);
+        q.leases().fail(j.lease(), "ż".repeat(5000), false, Duration.ZERO);
         String kept = q.get("e").orElseThrow().lastError();
-        assertThat(kept.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(Limits.MAX_ERROR_BYTES);
+        assertThat(kept.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(Bounds.MAX_ERROR_BYTES);
         assertThat(kept).matches("ż+");
     }
 
@@ -614,9 +614,9 @@ abstract class QueueContract {
         assertThat(q.cancel("c1").status()).isEqualTo(ChangeResult.Status.NOT_FOUND);
         assertThat(q.enqueue(Job.builder().id("c1").delay(HOUR).build()).created()).isTrue(); // the id is free
 
-        ClaimedJob running = q.claim(claimOf(1)).jobs().get(0);
+        ClaimedJob running = q.leases().claim(claimOf(1)).jobs().get(0);
         assertThat(q.cancel("c2")).isEqualTo(new ChangeResult(ChangeResult.Status.WRONG_STATE, JobState.PROCESSING, 0));
-        q.complete(running.lease());
+        q.leases().complete(running.lease());
         assertThat(q.cancel("c2").status()).isEqualTo(ChangeResult.Status.WRONG_STATE);
         assertThat(q.stats().total("cancelled")).isEqualTo(1);
     }
@@ -628,7 +628,7 @@ abstract class QueueContract {
         ChangeResult r = q.reschedule("x", at);
         assertThat(r.changed()).isTrue();
         assertThat(r.at()).isEqualTo(at);
-        ClaimBatch b = q.claim(claimOf(5));
+        ClaimBatch b = q.leases().claim(claimOf(5));
         List<String> claimedIds = b.jobs().stream().map(ClaimedJob::id).toList();
         assertThat(byPartition(q, claimedIds)).isEqualTo(byPartition(q, List.of("y", "x")));
         assertThat(q.reschedule("x", Duration.ZERO).status()).isEqualTo(ChangeResult.Status.WRONG_STATE);
@@ -640,7 +640,7 @@ abstract class QueueContract {
         ChangeResult soon = q.reschedule("later", Duration.ofMillis(10));
         assertThat(soon.atMillis()).isBetween(before + 10, t.redisNow() + 10 + 1); // now rounded up to the ms
         t.awaitRedisTime(soon.atMillis());
-        completeAll(q, q.claim(claimOf(1)).jobs());
+        completeAll(q, q.leases().claim(claimOf(1)).jobs());
     }
 
     // ---- inspection, purge, check -----------------------------------------------------------------------
@@ -652,10 +652,10 @@ abstract class QueueContract {
             jobs.add(Job.builder().id(String.format("s-%04d", i)).runAt(Instant.ofEpochMilli(1_000_000 + i)).build());
         }
         q.enqueueAll(jobs);
-        List<ClaimedJob> claimed = q.claim(claimOf(10)).jobs();
+        List<ClaimedJob> claimed = q.leases().claim(claimOf(10)).jobs();
         completeAll(q, claimed.subList(0, 5));
         for (ClaimedJob j : claimed.subList(5, 7)) {
-            q.fail(j.lease(), "no", false, Duration.ZERO);
+            q.leases().fail(j.lease(), "no", false, Duration.ZERO);
         }
         QueueStats s = q.stats();
         assertThat(List.of(s.scheduled(), s.processing(), s.done(), s.dead())).containsExactly(2490L, 3L, 5L, 2L);
@@ -674,15 +674,15 @@ abstract class QueueContract {
                 .containsExactlyInAnyOrderElementsOf(claimed.subList(7, 10).stream().map(ClaimedJob::id).toList());
         assertThat(q.list(JobState.DONE, 0, 100)).hasSize(5).allMatch(i -> i.finishedAtMillis() > 0);
         assertThat(q.list(JobState.DEAD, 0, 100)).extracting(JobInfo::lastError).containsOnly("no");
-        claimed.subList(7, 10).forEach(j -> q.complete(j.lease()));
+        claimed.subList(7, 10).forEach(j -> q.leases().complete(j.lease()));
     }
 
     @Test
     void purgeDeletesFinishedJobsAndLeavesNoOrphans() {
         q.enqueueAll(List.of(due("p1"), due("p2"), due("p3"), due("p4")));
-        List<ClaimedJob> jobs = q.claim(claimOf(4)).jobs();
+        List<ClaimedJob> jobs = q.leases().claim(claimOf(4)).jobs();
         completeAll(q, jobs.subList(0, 3));
-        q.fail(jobs.get(3).lease(), "x", false, Duration.ZERO);
+        q.leases().fail(jobs.get(3).lease(), "x", false, Duration.ZERO);
         assertThat(q.purge()).isEqualTo(new PurgeResult(0, 0)); // within the 1 h / 7 d retention
         assertThat(q.purge(Duration.ZERO)).isEqualTo(new PurgeResult(3, 1));
         assertThat(q.get("p1")).isEmpty();
@@ -696,13 +696,13 @@ abstract class QueueContract {
     @Test
     void zeroDoneRetentionDeletesJobsOnCompletion() {
         DelayQ noHistory = t.client(b -> b.doneRetention(Duration.ZERO));
-        Queue nq = t.queue(noHistory, "nohistory");
+        JobQueue nq = t.queue(noHistory, "nohistory");
         nq.enqueue(due("z"));
-        ClaimedJob j = nq.claim(claimOf(1)).jobs().get(0);
-        assertThat(nq.complete(j.lease())).isEqualTo(Ack.OK);
+        ClaimedJob j = nq.leases().claim(claimOf(1)).jobs().get(0);
+        assertThat(nq.leases().complete(j.lease())).isEqualTo(Ack.OK);
         assertThat(nq.get("z")).isEmpty();
         assertThat(nq.stats().done()).isZero();
-        assertThat(nq.complete(j.lease())).isEqualTo(Ack.NOT_FOUND);
+        assertThat(nq.leases().complete(j.lease())).isEqualTo(Ack.NOT_FOUND);
     }
 
     @Test
@@ -718,7 +718,7 @@ abstract class QueueContract {
         assertThat(report.problems()).anyMatch(p -> p.contains("phantom: in the leases index without a record"));
         // Repair so the after-test check passes: the next claim drops the ghost entry; recovery drops the phantom.
         t.target().call("ZREM", key(q, "phantom", "leases"), "phantom");
-        List<ClaimedJob> jobs = q.claim(claimOf(5)).jobs();
+        List<ClaimedJob> jobs = q.leases().claim(claimOf(5)).jobs();
         assertThat(jobs).extracting(ClaimedJob::id).containsExactly("ok");
         completeAll(q, jobs);
         assertThat(q.check().clean()).isTrue();
@@ -730,7 +730,7 @@ abstract class QueueContract {
         t.target().onEveryMaster("SCRIPT", "FLUSH");
         assertThat(q.enqueue(due("s2")).created()).isTrue();
         t.target().onEveryMaster("SCRIPT", "FLUSH");
-        List<ClaimedJob> jobs = q.claim(claimOf(5)).jobs();
+        List<ClaimedJob> jobs = q.leases().claim(claimOf(5)).jobs();
         assertThat(jobs).hasSize(2);
         t.target().onEveryMaster("SCRIPT", "FLUSH");
         completeAll(q, jobs);
@@ -738,7 +738,7 @@ abstract class QueueContract {
 
     @Test
     void queueRegistryListsQueuesThatHadJobs() {
-        Queue other = t.queue(dq, "other-queue");
+        JobQueue other = t.queue(dq, "other-queue");
         other.enqueue(due("x"));
         q.enqueue(due("y"));
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))

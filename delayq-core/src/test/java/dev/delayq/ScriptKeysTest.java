@@ -27,7 +27,7 @@ class ScriptKeysTest {
     static final RedisExtension REDIS = RedisExtension.shared();
 
     private TestSupport t;
-    private Queue q;
+    private JobQueue q;
     private Resp raw;
     private String p;
 
@@ -135,7 +135,7 @@ class ScriptKeysTest {
     @Test
     void claimMovesTheJobFromDueToLeasesWithAFreshToken() {
         q.enqueue(Job.builder().id("a").build());
-        ClaimBatch b = q.claim(ClaimOptions.of(5, Duration.ofSeconds(30)));
+        ClaimBatch b = q.leases().claim(ClaimOptions.of(5, Duration.ofSeconds(30)));
         assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "jobs", p + "leases", p + "meta");
         Record r = record("a");
         assertThat(r.state()).isEqualTo(JobState.PROCESSING);
@@ -144,15 +144,15 @@ class ScriptKeysTest {
         assertThat(r.due()).isEqualTo(b.jobs().get(0).dueAtMillis());
         assertThat(zrange("leases")).extracting(ScriptKeysTest::s).containsExactly("a", Long.toString(b.serverTimeMillis() + 30_000));
         assertThat(meta("token")).isEqualTo("1");
-        q.complete(b.jobs().get(0).lease());
+        q.leases().complete(b.jobs().get(0).lease());
     }
 
     @Test
     void completeMovesTheJobToDoneOrDeletesItWithoutRetention() {
         q.enqueue(Job.builder().id("a").build());
-        ClaimedJob j = q.claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
+        ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
         long before = t.redisNow();
-        q.complete(j.lease());
+        q.leases().complete(j.lease());
         assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "done", p + "jobs", p + "meta");
         assertThat(record("a").state()).isEqualTo(JobState.DONE);
         assertThat(record("a").token()).isEqualTo(j.token());
@@ -161,17 +161,17 @@ class ScriptKeysTest {
         assertThat(Long.parseLong(s(done.get(1)))).isBetween(before, t.redisNow());
         assertThat(meta("completed")).isEqualTo("1");
 
-        Queue noRetention = t.queue(t.client(c -> c.doneRetention(Duration.ZERO)), "n");
+        JobQueue noRetention = t.queue(t.client(c -> c.doneRetention(Duration.ZERO)), "n");
         noRetention.enqueue(Job.builder().id("b").build());
-        noRetention.complete(noRetention.claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0).lease());
+        noRetention.leases().complete(noRetention.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0).lease());
         assertThat(keys()).filteredOn(k -> k.contains("{n}")).containsExactly(REDIS.prefix() + ":{n}:meta");
     }
 
     @Test
     void failReschedulesWithANewSequenceOrMovesToDead() {
         q.enqueue(Job.builder().id("a").maxAttempts(2).build());
-        ClaimedJob j = q.claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
-        FailResult f = q.fail(j.lease(), "boom", true, Duration.ofSeconds(10));
+        ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
+        FailResult f = q.leases().fail(j.lease(), "boom", true, Duration.ofSeconds(10));
         assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "jobs", p + "meta");
         assertThat(zrange("due")).extracting(ScriptKeysTest::s).containsExactly(member(2, "a"), Long.toString(f.atMillis()));
         Record r = record("a");
@@ -182,8 +182,8 @@ class ScriptKeysTest {
         assertThat(meta("retried")).isEqualTo("1");
 
         q.reschedule("a", Duration.ZERO);
-        ClaimedJob j2 = q.claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
-        FailResult dead = q.fail(j2.lease(), "boom again", true, Duration.ZERO);
+        ClaimedJob j2 = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
+        FailResult dead = q.leases().fail(j2.lease(), "boom again", true, Duration.ZERO);
         assertThat(dead.outcome()).isEqualTo(FailResult.Outcome.DEAD);
         assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "dead", p + "jobs", p + "meta");
         assertThat(zrange("dead")).extracting(ScriptKeysTest::s).containsExactly("a", Long.toString(dead.atMillis()));
@@ -194,20 +194,20 @@ class ScriptKeysTest {
     @Test
     void renewOnlyMovesTheLeaseExpiry() {
         q.enqueue(Job.builder().id("a").build());
-        ClaimedJob j = q.claim(ClaimOptions.of(1, Duration.ofSeconds(1))).jobs().get(0);
+        ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(1))).jobs().get(0);
         byte[] before = (byte[]) call("HGET", p + "jobs", "a");
-        RenewResult r = q.renew(List.of(j.lease()), Duration.ofSeconds(90));
+        RenewResult r = q.leases().renew(List.of(j.lease()), Duration.ofSeconds(90));
         assertThat(Arrays.equals(before, (byte[]) call("HGET", p + "jobs", "a"))).isTrue();
         assertThat(zrange("leases")).extracting(ScriptKeysTest::s).containsExactly("a", Long.toString(r.leaseUntilMillis()));
         assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "jobs", p + "leases", p + "meta");
-        q.complete(j.lease());
+        q.leases().complete(j.lease());
     }
 
     @Test
     void releaseReturnsTheJobAtItsOriginalDueTimeWithTheAttemptUncounted() {
         q.enqueue(Job.builder().id("a").build());
-        ClaimedJob j = q.claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
-        q.release(List.of(j.lease()));
+        ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
+        q.leases().release(List.of(j.lease()));
         assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "jobs", p + "meta");
         assertThat(zrange("due")).extracting(ScriptKeysTest::s).containsExactly(member(2, "a"), Long.toString(j.dueAtMillis()));
         assertThat(record("a").attempt()).isZero();
@@ -218,11 +218,11 @@ class ScriptKeysTest {
     @Test
     void recoverMovesExpiredLeasesBackCountingTheAttempt() {
         q.enqueue(Job.builder().id("a").build());
-        ClaimedJob j = q.claim(ClaimOptions.of(1, Duration.ofMillis(20))).jobs().get(0);
+        ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofMillis(20))).jobs().get(0);
         t.awaitRedisTime(j.leaseUntilMillis());
         RetryPolicy policy = RetryPolicy.builder().base(Duration.ofSeconds(5)).cap(Duration.ofSeconds(5)).build();
         long before = t.redisNow();
-        assertThat(q.recover(10, policy).recovered()).isEqualTo(1);
+        assertThat(q.leases().recover(10, policy).recovered()).isEqualTo(1);
         assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "jobs", p + "meta");
         List<?> due = zrange("due");
         assertThat(s(due.get(0))).isEqualTo(member(2, "a"));
@@ -245,7 +245,7 @@ class ScriptKeysTest {
     @Test
     void purgeTakesItsLockAndDeletesRecordsAndIndexEntries() {
         q.enqueue(Job.builder().id("a").build());
-        q.complete(q.claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0).lease());
+        q.leases().complete(q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0).lease());
         RedisQueue rq = (RedisQueue) q;
         RedisQueue.PurgeStep step = rq.purgeStep(0, 0, 60_000, "worker-1");
         assertThat(step.done()).isEqualTo(1);
@@ -263,24 +263,24 @@ class ScriptKeysTest {
         q.enqueue(Job.builder().id("in-an-hour").delay(Duration.ofHours(1)).build());
         ClaimOptions a = ClaimOptions.of(5, Duration.ofSeconds(30)).withWorker("worker-a", Duration.ofMillis(200));
         ClaimOptions b = ClaimOptions.of(5, Duration.ofSeconds(30)).withWorker("worker-b", Duration.ofMillis(200));
-        ClaimBatch first = q.claim(a);
+        ClaimBatch first = q.leases().claim(a);
         assertThat(first.jobs()).isEmpty();
         assertThat(first.covered()).isFalse();
         assertThat(meta("waker")).isEqualTo("worker-a");
         assertThat(meta("wake_at")).isEqualTo(Long.toString(first.nextDueMillis()));
-        ClaimBatch second = q.claim(b);
+        ClaimBatch second = q.leases().claim(b);
         if (second.serverTimeMillis() <= first.nextDueMillis() + 100) {
             assertThat(second.covered()).isTrue(); // worker-a promised to claim at the due time
             assertThat(meta("waker")).isEqualTo("worker-a");
         }
         // worker-a never comes: half a stand-by after the due time its promise is stale and worker-b takes over.
         t.awaitRedisTime(first.nextDueMillis() + 100 + 1);
-        ClaimBatch third = q.claim(b);
+        ClaimBatch third = q.leases().claim(b);
         assertThat(third.jobs()).extracting(ClaimedJob::id).containsExactly("soon");
         assertThat(third.covered()).isFalse();
         assertThat(meta("waker")).isEqualTo("worker-b");
         assertThat(meta("wake_at")).isEqualTo(Long.toString(third.nextDueMillis()));
-        q.complete(third.jobs().get(0).lease());
+        q.leases().complete(third.jobs().get(0).lease());
         q.cancel("in-an-hour");
     }
 
@@ -290,18 +290,18 @@ class ScriptKeysTest {
         q.enqueueAll(java.util.List.of(Job.builder().id("x1").build(), Job.builder().id("x2").build(),
                 Job.builder().id("later").delay(Duration.ofHours(1)).build()));
         ClaimOptions a = ClaimOptions.of(5, Duration.ofSeconds(30)).withWorker("worker-a", Duration.ofMillis(200));
-        List<ClaimedJob> jobs = new java.util.ArrayList<>(q.claim(a).jobs()); // 2 of 5: worker-a waits for "later"
+        List<ClaimedJob> jobs = new java.util.ArrayList<>(q.leases().claim(a).jobs()); // 2 of 5: worker-a waits for "later"
         assertThat(meta("waker")).isEqualTo("worker-a");
         q.enqueue(Job.builder().id("x3").build());
         try (Resp sub = REDIS.server().connect()) {
             sub.call("SUBSCRIBE", p + "wake");
-            jobs.addAll(q.claim(a.withMax(1)).jobs()); // full: the promise goes
+            jobs.addAll(q.leases().claim(a.withMax(1)).jobs()); // full: the promise goes
             List<Object> msg = (List<Object>) sub.receive();
             assertThat(msg).containsExactly("message", p + "wake", "0");
         }
         assertThat(meta("waker")).isNull();
         assertThat(meta("wake_at")).isNull();
-        jobs.forEach(j -> q.complete(j.lease()));
+        jobs.forEach(j -> q.leases().complete(j.lease()));
         q.cancel("later");
     }
 }

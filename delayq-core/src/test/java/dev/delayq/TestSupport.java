@@ -16,7 +16,7 @@ final class TestSupport implements AutoCloseable {
     private final Target target;
     private final String prefix;
     private final List<DelayQ> clients = new ArrayList<>();
-    private final List<Queue> queues = new ArrayList<>();
+    private final List<JobQueue> queues = new ArrayList<>();
 
     TestSupport(Target target, String prefix) {
         this.target = target;
@@ -40,13 +40,13 @@ final class TestSupport implements AutoCloseable {
     }
 
     /** A queue whose consistency is checked when the test ends. */
-    Queue queue(DelayQ dq, String name) {
+    JobQueue queue(DelayQ dq, String name) {
         return queue(dq, name, 0);
     }
 
     /** A queue with {@code partitions} partitions (0: as recorded) whose consistency is checked when the test ends. */
-    Queue queue(DelayQ dq, String name, int partitions) {
-        Queue q = dq.queue(name, partitions);
+    JobQueue queue(DelayQ dq, String name, int partitions) {
+        JobQueue q = dq.queue(name, partitions);
         synchronized (queues) {
             queues.add(q);
         }
@@ -79,7 +79,7 @@ final class TestSupport implements AutoCloseable {
     @Override
     public void close() {
         try {
-            for (Queue q : queues) {
+            for (JobQueue q : queues) {
                 CheckReport report = q.check();
                 assertThat(report.problems()).as("consistency of queue %s after the test", q.name()).isEmpty();
             }

@@ -18,7 +18,7 @@ class ValidationTest {
     static final RedisExtension REDIS = RedisExtension.shared();
 
     private TestSupport t;
-    private Queue q;
+    private JobQueue q;
 
     @BeforeEach
     void open() {
@@ -84,7 +84,7 @@ class ValidationTest {
                         + "9999-12-31T23:59:59.999Z (year 9999)");
         assertThatThrownBy(() -> Job.builder().runAt(Instant.parse("1969-12-31T23:59:59Z")).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must lie between 1970-01-01T00:00:00Z");
-        assertThat(Job.builder().runAt(Limits.MAX_DUE).build().runAt()).isEqualTo(Limits.MAX_DUE);
+        assertThat(Job.builder().runAt(Bounds.MAX_DUE).build().runAt()).isEqualTo(Bounds.MAX_DUE);
     }
 
     @Test

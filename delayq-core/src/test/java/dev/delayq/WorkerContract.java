@@ -26,7 +26,7 @@ abstract class WorkerContract {
 
     TestSupport t;
     DelayQ dq;
-    Queue q;
+    JobQueue q;
     final List<Worker> workers = new CopyOnWriteArrayList<>();
 
     /** Where the test runs. */
@@ -212,7 +212,7 @@ abstract class WorkerContract {
         // Another party takes the job away: its lease is made to look expired and is recovered.
         String tag = q instanceof dev.delayq.internal.PartitionedQueue pq ? "w#" + pq.partitionOf("victim") : "w";
         t.target().call("ZADD", t.prefix() + ":{" + tag + "}:leases", "1", "victim");
-        assertThat(q.recover(10, QUICK).recovered()).isEqualTo(1);
+        assertThat(q.leases().recover(10, QUICK).recovered()).isEqualTo(1);
 
         awaitDone(1);
         assertThat(firstRunSawLoss.getCount()).isZero();
@@ -280,8 +280,8 @@ abstract class WorkerContract {
         Awaitility.await().atMost(WAIT).until(() -> interrupted.get() == 2);
         assertThat(outcomes).containsExactlyInAnyOrder("quick-1:COMPLETED", "quick-2:COMPLETED", "stuck-1:HANDED_BACK",
                 "stuck-2:HANDED_BACK");
-        assertThat(q.claim(ClaimOptions.of(10, Duration.ofSeconds(30))).jobs()).hasSize(2)
-                .allSatisfy(j -> q.complete(j.lease()));
+        assertThat(q.leases().claim(ClaimOptions.of(10, Duration.ofSeconds(30))).jobs()).hasSize(2)
+                .allSatisfy(j -> q.leases().complete(j.lease()));
     }
 
     @Test
@@ -329,7 +329,7 @@ abstract class WorkerContract {
     @Test
     void workersPurgeFinishedJobsPastRetention() {
         DelayQ shortHistory = t.client(b -> b.doneRetention(Duration.ofMillis(100)));
-        Queue sq = t.queue(shortHistory, "purged");
+        JobQueue sq = t.queue(shortHistory, "purged");
         for (int i = 0; i < 5; i++) {
             sq.enqueue(Job.builder().id("p" + i).build());
         }

@@ -37,7 +37,7 @@ class WorkerCrashTest {
     @Test
     void jobsHeldByAKilledWorkerAreRecoveredAfterTheirLeaseAndRunAgain(@TempDir Path dir) throws Exception {
         DelayQ dq = t.client();
-        Queue q = t.queue(dq, "crash");
+        JobQueue q = t.queue(dq, "crash");
         int total = 50;
         int held = 20;
         for (int i = 0; i < total; i++) {

@@ -19,7 +19,7 @@ class WorkerOutageTest {
     void aWorkerKeepsGoingThroughARedisRestart() {
         try (TestSupport t = new TestSupport(Target.of(REDIS.server()), REDIS.prefix())) {
             DelayQ dq = t.client(b -> b.timeout(Duration.ofSeconds(1)));
-            Queue q = t.queue(dq, "outage");
+            JobQueue q = t.queue(dq, "outage");
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             // A short idle sleep makes the worker call Redis during the outage (a wake-up notice published just
             // before the crash may never be delivered; the reconnect wakes the worker in that case).
@@ -49,7 +49,7 @@ class WorkerOutageTest {
     void aJobWhoseLeaseRanOutBeforeItCouldStartIsNotStarted() throws Exception {
         try (TestSupport t = new TestSupport(Target.of(REDIS.server()), REDIS.prefix())) {
             DelayQ dq = t.client(b -> b.timeout(Duration.ofMillis(300)));
-            Queue q = t.queue(dq, "late-start");
+            JobQueue q = t.queue(dq, "late-start");
             java.util.List<Integer> started = new java.util.concurrent.CopyOnWriteArrayList<>();
             java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
             java.util.concurrent.atomic.AtomicInteger queued = new java.util.concurrent.atomic.AtomicInteger();

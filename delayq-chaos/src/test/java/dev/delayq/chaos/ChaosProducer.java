@@ -4,7 +4,7 @@ import dev.delayq.DelayQConnectionException;
 import dev.delayq.DelayQTimeoutException;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ChaosProducer {
     private static final Duration RETRY_PAUSE = Duration.ofMillis(50);
 
-    private final Queue queue;
+    private final JobQueue queue;
     private final Checker checker;
     private final String prefix;
     private final int jobs;
@@ -38,7 +38,7 @@ final class ChaosProducer {
     private final AtomicLong retries = new AtomicLong();
     private final Thread thread;
 
-    ChaosProducer(Queue queue, Checker checker, String prefix, int jobs, Duration spread, Duration maxDelay, long seed,
+    ChaosProducer(JobQueue queue, Checker checker, String prefix, int jobs, Duration spread, Duration maxDelay, long seed,
                   Duration giveUp) {
         this.queue = queue;
         this.checker = checker;

@@ -1,6 +1,6 @@
 package dev.delayq.chaos;
 
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.Worker;
 import dev.delayq.WorkerMetrics;
 import java.time.Duration;
@@ -27,7 +27,7 @@ final class ChaosWorkers implements AutoCloseable {
      *
      * @param work the handler's longest run time (each run takes a seeded random part of it)
      */
-    ChaosWorkers(List<Queue> queues, Checker checker, Duration lease, Duration work, long seed) {
+    ChaosWorkers(List<JobQueue> queues, Checker checker, Duration lease, Duration work, long seed) {
         WorkerMetrics metrics = new WorkerMetrics() {
             @Override
             public void redisError(String queue, String operation) {
@@ -35,7 +35,7 @@ final class ChaosWorkers implements AutoCloseable {
             }
         };
         int i = 0;
-        for (Queue q : queues) {
+        for (JobQueue q : queues) {
             Random random = new Random(seed + i);
             int maxMillis = (int) work.toMillis();
             workers.add(Worker.builder(q, checker.timed(job -> {

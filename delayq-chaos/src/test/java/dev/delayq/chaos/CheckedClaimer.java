@@ -9,7 +9,7 @@ import dev.delayq.DelayQTimeoutException;
 import dev.delayq.JobInfo;
 import dev.delayq.JobListener.Outcome;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * A claimer that distrusts every answer: it calls {@link Queue#claim} directly (no worker) and checks each
+ * A claimer that distrusts every answer: it calls {@link JobQueue#claim} directly (no worker) and checks each
  * claimed job against Redis before completing it. A claim decoded wrongly (a torn reply spliced into another
  * command's output) shows up as a job that was never enqueued, a payload that is not the job's, or a job that
  * Redis does not hold as processing under the token the claim returned; a replayed complete shows up as
@@ -32,7 +32,7 @@ final class CheckedClaimer {
     /** Clock differences and scheduling: a lease this close to its end is not relied on. */
     private static final Duration LEASE_MARGIN = Duration.ofMillis(500);
 
-    private final Queue queue;
+    private final JobQueue queue;
     private final Checker checker;
     private final ClaimOptions options;
     private final String idPrefix;
@@ -44,7 +44,7 @@ final class CheckedClaimer {
     private final Thread thread;
     private volatile boolean stop;
 
-    CheckedClaimer(String name, Queue queue, Checker checker, ClaimOptions options, String idPrefix) {
+    CheckedClaimer(String name, JobQueue queue, Checker checker, ClaimOptions options, String idPrefix) {
         this.queue = queue;
         this.checker = checker;
         this.options = options;
@@ -61,7 +61,7 @@ final class CheckedClaimer {
     private void run() {
         while (!stop) {
             long sent = System.nanoTime();
-            Optional<ClaimBatch> batch = call("claim", () -> queue.claim(options));
+            Optional<ClaimBatch> batch = call("claim", () -> queue.leases().claim(options));
             if (batch.isEmpty()) {
                 // An error: claim again after a pause (the jobs of a lost reply come back after their lease).
                 if (!pause()) {
@@ -110,7 +110,7 @@ final class CheckedClaimer {
         Ack ack = retried("complete", () -> {
             boolean first = firstTry[0];
             firstTry[0] = false;
-            Ack a = queue.complete(job.lease());
+            Ack a = queue.leases().complete(job.lease());
             if (first && a == Ack.ALREADY_APPLIED) {
                 wrongAnswers.add("the first complete of " + job.id() + " token " + job.token()
                         + " answered already applied: it was sent twice");

@@ -8,7 +8,7 @@ import dev.delayq.JobInfo;
 import dev.delayq.JobListener;
 import dev.delayq.JobListener.Outcome;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -123,7 +123,7 @@ final class Checker {
      *
      * @param expected the state every enqueued job must end in (DONE, or DEAD for poison jobs)
      */
-    Verdict check(Queue q, JobState expected) {
+    Verdict check(JobQueue q, JobState expected) {
         Map<String, List<Run>> byId = runs.stream().collect(Collectors.groupingBy(Run::id, HashMap::new, Collectors.toList()));
         Set<String> known = new HashSet<>(acked);
         known.addAll(uncertain);

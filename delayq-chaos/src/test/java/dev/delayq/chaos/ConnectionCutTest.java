@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.delayq.ClaimOptions;
 import dev.delayq.DelayQ;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.QueueStats;
 import dev.delayq.testkit.RedisServer;
 import dev.delayq.testkit.Resp;
@@ -90,7 +90,7 @@ class ConnectionCutTest {
              DelayQ workerClient2 = client(uri, "worker-2");
              DelayQ checkClient = client(uri, "check")) {
             String queue = "cuts";
-            Queue q = checkClient.queue(queue); // opened before the faults (opening reads the queue's configuration)
+            JobQueue q = checkClient.queue(queue); // opened before the faults (opening reads the queue's configuration)
             ChaosProducer producer = new ChaosProducer(producerClient.queue(queue), checker, "c", jobs, phase,
                     Duration.ofMillis(500), Chaos.SEED, Duration.ofSeconds(60));
             long rounds = 0;
@@ -153,7 +153,7 @@ class ConnectionCutTest {
              FaultProxy proxy = FaultProxy.start(redis.port(), Chaos.SEED, maxTears);
              DelayQ dq = DelayQ.builder().redis(proxy.uri()).prefix("torn").timeout(Duration.ofSeconds(2))
                      .retryPolicy(Rig.FAST).build()) {
-            Queue q = dq.queue("torn");
+            JobQueue q = dq.queue("torn");
             List<ChaosProducer> producers = List.of(
                     new ChaosProducer(q, checker, "t-a", jobs / 2, faultPhase, Duration.ZERO, Chaos.SEED, Duration.ofSeconds(60)),
                     new ChaosProducer(q, checker, "t-b", jobs - jobs / 2, faultPhase, Duration.ZERO, Chaos.SEED + 1,

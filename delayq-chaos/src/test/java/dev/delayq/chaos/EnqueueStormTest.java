@@ -6,7 +6,7 @@ import dev.delayq.DelayQ;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.RetryPolicy;
 import dev.delayq.Worker;
 import dev.delayq.testkit.RedisServer;
@@ -41,7 +41,7 @@ class EnqueueStormTest {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try (RedisServer redis = RedisServer.start();
              DelayQ dq = DelayQ.builder().redis(redis.uri()).prefix("chaos").build()) {
-            Queue q = dq.queue("storm");
+            JobQueue q = dq.queue("storm");
             RetryPolicy quick = RetryPolicy.builder().base(Duration.ofMillis(50)).cap(Duration.ofMillis(200)).build();
             try (Worker worker = Worker.builder(q, checker.timed(job -> { })).concurrency(32).retryPolicy(quick)
                     .listener(checker.listener()).build().start()) {

@@ -8,8 +8,8 @@ import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
 import dev.delayq.JobInfo;
 import dev.delayq.JobState;
-import dev.delayq.Limits;
-import dev.delayq.Queue;
+import dev.delayq.Bounds;
+import dev.delayq.JobQueue;
 import dev.delayq.QueueStats;
 import dev.delayq.Worker;
 import dev.delayq.testkit.RedisServer;
@@ -44,7 +44,7 @@ class HostileInputTest {
         long testStart = System.nanoTime();
         int cases = Chaos.size(2_000, 10_000);
         HostileStrings gen = new HostileStrings(Chaos.SEED);
-        int maxPayload = Limits.DEFAULT_MAX_PAYLOAD;
+        int maxPayload = Bounds.DEFAULT_MAX_PAYLOAD;
 
         try (RedisServer server = RedisServer.builder().config("appendonly", "yes").start();
              DelayQ dq = DelayQ.builder().redis(server.uri()).prefix(PREFIX).retryPolicy(Rig.FAST).build()) {
@@ -71,19 +71,19 @@ class HostileInputTest {
                     payload = gen.bytes(maxPayload + 1); // one byte over: rejected
                 }
                 if (kind <= 5) {
-                    id = gen.next(Limits.MAX_ID_BYTES);
+                    id = gen.next(Bounds.MAX_ID_BYTES);
                 } else if (kind == 6) {
-                    id = i % 1000 == 6 ? gen.repeat(1024 * 1024) : gen.next(Limits.MAX_ID_BYTES); // 1 MB ids too
+                    id = i % 1000 == 6 ? gen.repeat(1024 * 1024) : gen.next(Bounds.MAX_ID_BYTES); // 1 MB ids too
                 } else if (kind == 7) {
                     id = "dedupe-" + i;
-                    dedupe = i % 1000 == 17 ? gen.repeat(1024 * 1024) : gen.next(Limits.MAX_DEDUPE_KEY_BYTES);
+                    dedupe = i % 1000 == 17 ? gen.repeat(1024 * 1024) : gen.next(Bounds.MAX_DEDUPE_KEY_BYTES);
                 } else if (kind == 8) {
                     id = "queue-" + i;
                     queue = i % 1000 == 8 ? gen.repeat(1024 * 1024) // 1 MB names too
-                            : gen.nextInt(10) < 7 ? QUEUE_NAMES.get(gen.nextInt(QUEUE_NAMES.size())) : gen.next(Limits.MAX_QUEUE_NAME);
+                            : gen.nextInt(10) < 7 ? QUEUE_NAMES.get(gen.nextInt(QUEUE_NAMES.size())) : gen.next(Bounds.MAX_QUEUE_NAME);
                 } else {
                     id = "prefix-" + i;
-                    prefix = i % 1000 == 9 ? gen.repeat(1024 * 1024) : gen.next(Limits.MAX_PREFIX);
+                    prefix = i % 1000 == 9 ? gen.repeat(1024 * 1024) : gen.next(Bounds.MAX_PREFIX);
                 }
 
                 String field = prefix != null ? "key prefix" : !HostileStrings.validQueueName(queue) ? "queue name"
@@ -92,14 +92,14 @@ class HostileInputTest {
                         : payload.length > maxPayload ? "payload" : null;
                 try {
                     if (prefix != null) {
-                        if (HostileStrings.validQueueName(prefix) && prefix.length() <= Limits.MAX_PREFIX) {
+                        if (HostileStrings.validQueueName(prefix) && prefix.length() <= Bounds.MAX_PREFIX) {
                             continue; // a valid prefix would be a second client's keys: its rules are the queue name's
                         }
                         DelayQ.builder().redis(server.uri()).prefix(prefix).build().close();
                         oracle.add("prefix accepted: " + show(prefix));
                         continue;
                     }
-                    Queue q = dq.queue(queue);
+                    JobQueue q = dq.queue(queue);
                     Job.Builder b = Job.builder().id(id).payload(payload);
                     if (dedupe != null) {
                         b.dedupe(dedupe, Duration.ofHours(1));

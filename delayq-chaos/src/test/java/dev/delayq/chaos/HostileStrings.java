@@ -1,6 +1,6 @@
 package dev.delayq.chaos;
 
-import dev.delayq.Limits;
+import dev.delayq.Bounds;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
@@ -88,11 +88,11 @@ final class HostileStrings {
                 bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
             }
         }
-        return bytes <= Limits.MAX_ID_BYTES;
+        return bytes <= Bounds.MAX_ID_BYTES;
     }
 
     /** Queue names: 1-128 characters from {@code A-Z a-z 0-9 . _ - :}. */
     static boolean validQueueName(String s) {
-        return s != null && !s.isEmpty() && s.length() <= Limits.MAX_QUEUE_NAME && s.matches("[A-Za-z0-9._:-]+");
+        return s != null && !s.isEmpty() && s.length() <= Bounds.MAX_QUEUE_NAME && s.matches("[A-Za-z0-9._:-]+");
     }
 }

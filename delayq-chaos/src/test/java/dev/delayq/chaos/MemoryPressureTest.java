@@ -11,7 +11,7 @@ import dev.delayq.DelayQException;
 import dev.delayq.DelayQTimeoutException;
 import dev.delayq.Job;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.QueueStats;
 import dev.delayq.Worker;
 import dev.delayq.testkit.RedisServer;
@@ -61,7 +61,7 @@ class MemoryPressureTest {
             Checker checker = new Checker("10-memory-pressure").deletedOnCompletion();
             try (DelayQ dq = client(server, Duration.ofHours(1));
                  DelayQ workers = client(server, Duration.ZERO)) { // completing deletes: it frees memory
-                Queue q = dq.queue(QUEUE);
+                JobQueue q = dq.queue(QUEUE);
                 q.enqueue(job("warm-up", 1, 16)); // the queue's keys exist before the limit is set
                 checker.acked("warm-up");
                 long used = Long.parseLong(server.info("memory").get("used_memory"));
@@ -122,7 +122,7 @@ class MemoryPressureTest {
 
                 // Drain while full: one job in ten fails its first attempt (fail writes while full, too).
                 List<Worker> started = new ArrayList<>();
-                Queue wq = workers.queue(QUEUE);
+                JobQueue wq = workers.queue(QUEUE);
                 for (int i = 0; i < 2; i++) {
                     started.add(Rig.worker(wq, checker, "mem-w" + i, 8, ctx -> {
                         if (ctx.payload()[0] == 1 && ctx.attempt() == 1) {
@@ -207,7 +207,7 @@ class MemoryPressureTest {
                     .hasMessageContaining("allowEvictingMemoryPolicy(true)");
             refused++;
             try (DelayQ dq = DelayQ.builder().redis(server.uri()).allowEvictingMemoryPolicy(true).build()) {
-                Queue q = dq.queue("evicting-allowed");
+                JobQueue q = dq.queue("evicting-allowed");
                 assertThat(q.enqueue(Job.builder().id(policy).build()).created()).isTrue();
                 assertThat(q.get(policy)).isPresent();
             }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.delayq.DelayQ;
 import dev.delayq.Job;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.Worker;
 import dev.delayq.testkit.RedisServer;
 import java.time.Duration;
@@ -34,7 +34,7 @@ class NeverEarlyTest {
         try (RedisServer redis = RedisServer.start();
              DelayQ dq = DelayQ.builder().redis(redis.uri()).prefix("chaos").build();
              DelayQ clock = DelayQ.builder().redis(redis.uri()).prefix("chaos-clock").build()) {
-            Queue q = dq.queue("early");
+            JobQueue q = dq.queue("early");
             List<Worker> workers = new ArrayList<>();
             for (int w = 0; w < 4; w++) {
                 workers.add(Worker.builder(q, checker.timed(job -> {

@@ -6,7 +6,7 @@ import dev.delayq.DelayQ;
 import dev.delayq.Job;
 import dev.delayq.JobInfo;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.RetryPolicy;
 import dev.delayq.Worker;
 import dev.delayq.testkit.RedisServer;
@@ -36,7 +36,7 @@ class PoisonJobTest {
         try (RedisServer redis = RedisServer.start();
              DelayQ dq = DelayQ.builder().redis(redis.uri()).prefix("chaos").build();
              DelayQ clock = DelayQ.builder().redis(redis.uri()).prefix("chaos-clock").build()) {
-            Queue q = dq.queue("poison");
+            JobQueue q = dq.queue("poison");
             List<Job> batch = new ArrayList<>();
             for (int i = 0; i < jobs; i++) {
                 batch.add(Job.builder().id("p" + i).payload("poison " + i).maxAttempts(5).build());

@@ -10,7 +10,7 @@ import dev.delayq.DelayQException;
 import dev.delayq.Durability;
 import dev.delayq.Job;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.QueueStats;
 import dev.delayq.Worker;
 import dev.delayq.testkit.RedisServer;
@@ -71,8 +71,8 @@ class RedisCrashTest {
             ExecutorService producers = Executors.newFixedThreadPool(4);
             try (DelayQ dq = client(master, Durability.none());
                  DelayQ durable = client(master, Durability.replicas(1, Duration.ofSeconds(2)))) {
-                Queue q = dq.queue(QUEUE);
-                Queue dq2 = durable.queue(QUEUE);
+                JobQueue q = dq.queue(QUEUE);
+                JobQueue dq2 = durable.queue(QUEUE);
                 for (int i = 0; i < 2; i++) {
                     workers.add(Rig.worker(q, checker, "crash-w" + i, 8, job -> { }).start());
                 }
@@ -81,7 +81,7 @@ class RedisCrashTest {
                 List<Future<?>> running = new ArrayList<>();
                 for (int p = 0; p < 4; p++) {
                     boolean isDurable = p == 3;
-                    Queue target = isDurable ? dq2 : q;
+                    JobQueue target = isDurable ? dq2 : q;
                     running.add(producers.submit(() -> {
                         for (int n = next.getAndIncrement(); n < jobs; n = next.getAndIncrement()) {
                             // Pace the enqueues evenly over the fault phase.
@@ -164,7 +164,7 @@ class RedisCrashTest {
             return;
         }
         try (DelayQ dq = client(server, Durability.localAof(Duration.ofSeconds(2)))) {
-            Queue q = dq.queue("crash-aof");
+            JobQueue q = dq.queue("crash-aof");
             assertThat(q.enqueue(Job.builder().id("aof-1").build()).created()).isTrue();
             server.kill();
             server.restart();

@@ -4,7 +4,7 @@ import dev.delayq.DelayQException;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
 import dev.delayq.JobHandler;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.RetryPolicy;
 import dev.delayq.Worker;
 import dev.delayq.testkit.RedisServer;
@@ -34,7 +34,7 @@ final class Rig {
     }
 
     /** An in-process worker whose runs and outcomes the checker hears. */
-    static Worker worker(Queue q, Checker checker, String name, int concurrency, JobHandler handler) {
+    static Worker worker(JobQueue q, Checker checker, String name, int concurrency, JobHandler handler) {
         return Worker.builder(q, checker.timed(handler))
                 .name(name)
                 .concurrency(concurrency)
@@ -54,7 +54,7 @@ final class Rig {
      *
      * @return the acknowledged result, or {@code null} when the deadline passed first
      */
-    static EnqueueResult enqueueUntilAcked(Queue q, Job job, Checker checker, Consumer<DelayQException> onError,
+    static EnqueueResult enqueueUntilAcked(JobQueue q, Job job, Checker checker, Consumer<DelayQException> onError,
                                            long deadlineNanos) {
         while (true) {
             try {

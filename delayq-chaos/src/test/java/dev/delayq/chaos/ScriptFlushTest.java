@@ -12,7 +12,7 @@ import dev.delayq.DelayQException;
 import dev.delayq.Job;
 import dev.delayq.JobListener.Outcome;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.QueueStats;
 import dev.delayq.Worker;
 import dev.delayq.WorkerMetrics;
@@ -52,7 +52,7 @@ class ScriptFlushTest {
 
         try (RedisServer server = RedisServer.builder().config("appendonly", "yes").config("appendfsync", "always").start();
              DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(3)).retryPolicy(Rig.FAST).build()) {
-            Queue q = dq.queue(QUEUE);
+            JobQueue q = dq.queue(QUEUE);
             Checker checker = new Checker("4-script-flush");
             AtomicLong errors = new AtomicLong();
             AtomicLong noscript = new AtomicLong();
@@ -154,13 +154,13 @@ class ScriptFlushTest {
      * lease after an error: a retried completion reports what was applied). Every error is counted; a NOSCRIPT
      * one is a defect.
      */
-    private static void callerLoop(Queue q, Checker checker, String name, AtomicBoolean stop, AtomicLong errors,
+    private static void callerLoop(JobQueue q, Checker checker, String name, AtomicBoolean stop, AtomicLong errors,
                                    AtomicLong noscript, ConcurrentLinkedQueue<String> examples) {
         ClaimOptions options = ClaimOptions.of(5, Duration.ofSeconds(2)).withRetryPolicy(Rig.FAST);
         while (!stop.get()) {
             ClaimBatch batch;
             try {
-                batch = q.claim(options);
+                batch = q.leases().claim(options);
                 q.stats();
             } catch (DelayQException e) {
                 count(e, errors, noscript, examples);
@@ -178,7 +178,7 @@ class ScriptFlushTest {
                 while (outcome == null && !stop.get()) {
                     try {
                         q.get(job.id());
-                        Ack ack = q.complete(job.lease());
+                        Ack ack = q.leases().complete(job.lease());
                         outcome = ack.applied() ? Outcome.COMPLETED : Outcome.REFUSED;
                     } catch (DelayQException e) {
                         count(e, errors, noscript, examples);

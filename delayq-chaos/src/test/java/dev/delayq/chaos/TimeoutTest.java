@@ -10,7 +10,7 @@ import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
 import dev.delayq.JobInfo;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.QueueStats;
 import dev.delayq.testkit.RedisServer;
 import java.time.Duration;
@@ -47,7 +47,7 @@ class TimeoutTest {
              // The checker reads Redis directly: only the clients under test see the latency.
              DelayQ checkClient = DelayQ.builder().redis(redis.uri()).prefix("slow").clientName("check").build()) {
             String queue = "slow";
-            Queue q = checkClient.queue(queue);
+            JobQueue q = checkClient.queue(queue);
             ChaosProducer producer = new ChaosProducer(producerClient.queue(queue), checker, "s", jobs, phase,
                     Duration.ofMillis(300), Chaos.SEED, Duration.ofSeconds(60));
             ChaosWorkers workers = new ChaosWorkers(List.of(workerClient1.queue(queue), workerClient2.queue(queue)), checker,
@@ -105,8 +105,8 @@ class TimeoutTest {
              FaultProxy proxy = FaultProxy.start(redis.port(), Chaos.SEED, 0);
              DelayQ slow = slowClient(proxy, "producer");
              DelayQ direct = DelayQ.builder().redis(redis.uri()).prefix("slow").clientName("check").build()) {
-            Queue q = slow.queue("once");
-            Queue check = direct.queue("once");
+            JobQueue q = slow.queue("once");
+            JobQueue check = direct.queue("once");
             int duplicates = 0;
             for (int i = 0; i < tries; i++) {
                 String id = "retry-" + i;

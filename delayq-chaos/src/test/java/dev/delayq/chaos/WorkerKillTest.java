@@ -8,7 +8,7 @@ import dev.delayq.Job;
 import dev.delayq.JobInfo;
 import dev.delayq.JobListener.Outcome;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.testkit.RedisServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +44,7 @@ class WorkerKillTest {
         int kills = 0;
         try (RedisServer redis = RedisServer.start();
              DelayQ dq = DelayQ.builder().redis(redis.uri()).prefix("chaos").build()) {
-            Queue q = dq.queue(QUEUE);
+            JobQueue q = dq.queue(QUEUE);
             for (int i = 0; i < 4; i++) {
                 workers.add(new WorkerProcess("w" + i, dir, redis.uri(), "chaos", QUEUE, sink,
                         List.of("--lease", "5s", "--concurrency", "8", "--batch", "8", "--max-attempts", "50",

@@ -7,7 +7,7 @@ import dev.delayq.Job;
 import dev.delayq.JobInfo;
 import dev.delayq.JobListener.Outcome;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.testkit.RedisServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +48,7 @@ class ZombieWorkerTest {
                      "sleep 0.2; ", options);
              WorkerProcess healthy = new WorkerProcess("healthy", dir, redis.uri(), "chaos", QUEUE, healthySink,
                      "sleep 0.2; ", options)) {
-            Queue q = dq.queue(QUEUE);
+            JobQueue q = dq.queue(QUEUE);
             List<Job> all = new ArrayList<>();
             for (int i = 0; i < jobs; i++) {
                 all.add(Job.builder().id("z" + i).payload("job " + i).build());

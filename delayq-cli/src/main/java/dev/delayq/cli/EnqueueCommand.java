@@ -156,7 +156,7 @@ public final class EnqueueCommand implements Callable<Integer> {
         }
         InputStream in = jsonl.equals("-") ? System.in : open(Path.of(jsonl));
         try (in) {
-            JsonlEnqueue bulk = new JsonlEnqueue(main.queue(queue), main.client().settings().maxPayloadBytes(),
+            JsonlEnqueue bulk = new JsonlEnqueue(main.queue(queue), main.client().maxPayloadBytes(),
                     main.timeout(), main.client().server(), main.json(), main.out(), main.err());
             return bulk.run(in, jsonl.equals("-") ? "stdin" : "'" + jsonl + "'");
         }

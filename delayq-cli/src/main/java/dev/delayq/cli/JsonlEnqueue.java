@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.delayq.DelayQTimeoutException;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,7 +45,7 @@ final class JsonlEnqueue {
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
 
-    private final Queue queue;
+    private final JobQueue queue;
     private final int maxPayloadBytes;
     private final Duration timeout;
     private final String server;
@@ -55,7 +55,7 @@ final class JsonlEnqueue {
     private final BlockingQueue<Batch> sent = new ArrayBlockingQueue<>(WINDOW);
     private volatile boolean stopped;
 
-    JsonlEnqueue(Queue queue, int maxPayloadBytes, Duration timeout, String server, boolean json, PrintWriter out,
+    JsonlEnqueue(JobQueue queue, int maxPayloadBytes, Duration timeout, String server, boolean json, PrintWriter out,
                  PrintWriter err) {
         this.queue = queue;
         this.maxPayloadBytes = maxPayloadBytes;

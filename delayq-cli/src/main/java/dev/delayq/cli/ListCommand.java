@@ -1,7 +1,7 @@
 package dev.delayq.cli;
 
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,11 +39,11 @@ public final class ListCommand implements Callable<Integer> {
         if (limit < 1) {
             throw new IllegalArgumentException("--limit is " + limit + ": it must be at least 1");
         }
-        Queue q = main.queue(queue);
+        JobQueue q = main.queue(queue);
         if (!main.json()) {
             main.out().printf("%-30s  %-10s  %7s  %-24s  %s%n", "ID", "STATE", "ATTEMPT", "DUE", "ERROR");
         }
-        // Queue.stream reads page by page (merging the partitions of a partitioned queue), so any --limit works
+        // JobQueue.stream reads page by page (merging the partitions of a partitioned queue), so any --limit works
         // in little memory; lines are flushed every page.
         long[] printed = {0};
         q.stream(s).limit(limit).forEach(j -> {

@@ -4,7 +4,7 @@ import dev.delayq.DelayQ;
 import dev.delayq.DelayQConfigurationException;
 import dev.delayq.DelayQConnectionException;
 import dev.delayq.DelayQTimeoutException;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.cli.bench.BenchCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -136,7 +136,7 @@ public final class Main implements Callable<Integer> {
     }
 
     /** A queue of the client, with the --partitions given (or as recorded in Redis). */
-    public Queue queue(String name) {
+    public JobQueue queue(String name) {
         return client().queue(name, partitions);
     }
 

@@ -1,7 +1,7 @@
 package dev.delayq.cli;
 
 import dev.delayq.PurgeResult;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,7 +30,7 @@ public final class PurgeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Queue q = main.queue(queue);
+        JobQueue q = main.queue(queue);
         PurgeResult p = olderThan != null ? q.purge(olderThan) : q.purge();
         if (main.json()) {
             Map<String, Object> m = new LinkedHashMap<>();

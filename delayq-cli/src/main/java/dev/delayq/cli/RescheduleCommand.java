@@ -2,7 +2,7 @@ package dev.delayq.cli;
 
 import dev.delayq.ChangeResult;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -46,7 +46,7 @@ public final class RescheduleCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Queue q = main.queue(queue);
+        JobQueue q = main.queue(queue);
         ChangeResult c = when.delay != null ? q.reschedule(id, when.delay) : q.reschedule(id, when.at);
         CliException refused = Jobs.refused(c, queue, id, JobState.SCHEDULED, "rescheduled");
         if (refused != null) {

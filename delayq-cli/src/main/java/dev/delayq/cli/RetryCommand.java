@@ -2,7 +2,7 @@ package dev.delayq.cli;
 
 import dev.delayq.ChangeResult;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +40,7 @@ public final class RetryCommand implements Callable<Integer> {
             throw new IllegalArgumentException(allDead ? "give either job ids or --all-dead, not both"
                     : "give the ids of the dead jobs to retry, or --all-dead");
         }
-        Queue q = main.queue(queue);
+        JobQueue q = main.queue(queue);
         if (allDead) {
             long n = q.retryAllDead();
             if (main.json()) {

@@ -2,7 +2,7 @@ package dev.delayq.cli;
 
 import dev.delayq.JobContext;
 import dev.delayq.JobListener;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.RetryPolicy;
 import dev.delayq.Worker;
 import dev.delayq.WorkerMetrics;
@@ -101,7 +101,7 @@ public final class WorkCommand implements Callable<Integer> {
 
         Activity activity = new Activity(main.verbose ? main.err() : null);
         ExecHandler handler = new ExecHandler(exec, main.out(), main.err(), activity);
-        Queue q = main.queue(queue);
+        JobQueue q = main.queue(queue);
         Worker worker = Worker.builder(q, handler).concurrency(slots).batchSize(claim).leaseDuration(lease)
                 .retryPolicy(policy).shutdownGrace(shutdownGrace).metrics(activity).listener(activity).build();
         worker.start();

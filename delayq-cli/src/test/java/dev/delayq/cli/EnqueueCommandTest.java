@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.delayq.DelayQ;
 import dev.delayq.JobInfo;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.testkit.RedisExtension;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -35,7 +35,7 @@ class EnqueueCommandTest {
 
     private Cli cli;
     private DelayQ dq;
-    private Queue q;
+    private JobQueue q;
 
     @BeforeEach
     void connect() {

@@ -8,7 +8,7 @@ import dev.delayq.ClaimedJob;
 import dev.delayq.DelayQ;
 import dev.delayq.Job;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.internal.Keys;
 import dev.delayq.testkit.RedisExtension;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +28,7 @@ class JobCommandsTest {
 
     private Cli cli;
     private DelayQ dq;
-    private Queue q;
+    private JobQueue q;
 
     @BeforeEach
     void connect() {
@@ -47,10 +47,10 @@ class JobCommandsTest {
         for (String id : ids) {
             q.enqueue(Job.builder().id(id).payload("p-" + id).build());
         }
-        List<ClaimedJob> claimed = q.claim(ClaimOptions.of(ids.length, Duration.ofMinutes(1))).jobs();
+        List<ClaimedJob> claimed = q.leases().claim(ClaimOptions.of(ids.length, Duration.ofMinutes(1))).jobs();
         assertThat(claimed).hasSize(ids.length);
         for (ClaimedJob j : claimed) {
-            q.fail(j.lease(), error, false, Duration.ZERO);
+            q.leases().fail(j.lease(), error, false, Duration.ZERO);
         }
     }
 
@@ -58,8 +58,8 @@ class JobCommandsTest {
         for (String id : ids) {
             q.enqueue(Job.builder().id(id).build());
         }
-        for (ClaimedJob j : q.claim(ClaimOptions.of(ids.length, Duration.ofMinutes(1))).jobs()) {
-            q.complete(j.lease());
+        for (ClaimedJob j : q.leases().claim(ClaimOptions.of(ids.length, Duration.ofMinutes(1))).jobs()) {
+            q.leases().complete(j.lease());
         }
     }
 

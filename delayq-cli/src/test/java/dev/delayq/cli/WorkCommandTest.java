@@ -6,7 +6,7 @@ import dev.delayq.DelayQ;
 import dev.delayq.Job;
 import dev.delayq.JobInfo;
 import dev.delayq.JobState;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.testkit.RedisExtension;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +33,7 @@ class WorkCommandTest {
 
     private Cli cli;
     private DelayQ dq;
-    private Queue q;
+    private JobQueue q;
 
     @BeforeEach
     void connect() {

@@ -55,10 +55,10 @@ import java.util.zip.CRC32;
 public final class PartitionedQueue extends SyncQueue {
     private final String name;
     private final List<RedisQueue> parts;
-    private final DelayQ.Settings settings;
+    private final ClientSettings settings;
     private final AtomicInteger nextClaim = new AtomicInteger();
 
-    public PartitionedQueue(RedisBackend redis, Keys keys, DelayQ.Settings settings, int partitions) {
+    public PartitionedQueue(RedisBackend redis, Keys keys, ClientSettings settings, int partitions) {
         super(redis);
         this.name = keys.queue();
         this.settings = settings;

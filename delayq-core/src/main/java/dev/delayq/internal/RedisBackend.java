@@ -111,7 +111,7 @@ public final class RedisBackend implements AutoCloseable {
      * @throws DelayQConnectionException when the server cannot be reached or refuses the credentials
      */
     public static RedisBackend connect(String uri, Duration timeout, String clientName, boolean cluster) {
-        return connect(uri, timeout, clientName, cluster, null);
+        return connect(uri, null, null, timeout, clientName, cluster, null);
     }
 
     /**
@@ -119,8 +119,8 @@ public final class RedisBackend implements AutoCloseable {
      * {@code tlsTrust} for {@code rediss://} (and TLS sentinel) connections; {@code null} trusts the JVM's default
      * trust store.
      */
-    public static RedisBackend connect(String uri, Duration timeout, String clientName, boolean cluster,
-                                       java.nio.file.Path tlsTrust) {
+    public static RedisBackend connect(String uri, String username, char[] password, Duration timeout, String clientName,
+                                       boolean cluster, java.nio.file.Path tlsTrust) {
         RedisURI redisUri;
         try {
             redisUri = RedisURI.create(uri);
@@ -129,6 +129,13 @@ public final class RedisBackend implements AutoCloseable {
                     + " (expected redis://[user:password@]host:port[/db], rediss://... or redis-sentinel://...)", e);
         }
         redisUri.setTimeout(timeout);
+        if (password != null) {
+            if (username != null) {
+                redisUri.setAuthentication(username, password);
+            } else {
+                redisUri.setAuthentication(password);
+            }
+        }
         if (clientName != null) {
             redisUri.setClientName(clientName);
         }
@@ -216,6 +223,11 @@ public final class RedisBackend implements AutoCloseable {
     /** The server, as {@code redis://host:port} (never with the password). */
     public String server() {
         return server;
+    }
+
+    /** {@code single}, {@code cluster} or {@code sentinel}. */
+    public String mode() {
+        return server.startsWith("cluster ") ? "cluster" : server.startsWith("redis-sentinel:") ? "sentinel" : "single";
     }
 
     /** The command timeout. */

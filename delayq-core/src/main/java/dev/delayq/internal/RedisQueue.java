@@ -15,9 +15,9 @@ import dev.delayq.Job;
 import dev.delayq.JobInfo;
 import dev.delayq.JobState;
 import dev.delayq.Lease;
-import dev.delayq.Limits;
+import dev.delayq.Bounds;
 import dev.delayq.PurgeResult;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.QueueStats;
 import dev.delayq.RecoverResult;
 import dev.delayq.RenewResult;
@@ -35,7 +35,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The {@link Queue} on Redis: builds each script's KEYS and ARGV, runs it through {@link RedisBackend}
+ * The {@link JobQueue} on Redis: builds each script's KEYS and ARGV, runs it through {@link RedisBackend}
  * and decodes its reply. Holds no job state of its own.
  */
 public final class RedisQueue extends SyncQueue {
@@ -51,14 +51,14 @@ public final class RedisQueue extends SyncQueue {
 
     private final RedisBackend redis;
     private final Keys keys;
-    private final DelayQ.Settings settings;
+    private final ClientSettings settings;
     private final byte[] channel;
     private final String name;
     private final int partition;
     private volatile boolean registered;
 
     /** A queue without partitions. */
-    public RedisQueue(RedisBackend redis, Keys keys, DelayQ.Settings settings) {
+    public RedisQueue(RedisBackend redis, Keys keys, ClientSettings settings) {
         this(redis, keys, settings, keys.queue(), 0);
     }
 
@@ -66,7 +66,7 @@ public final class RedisQueue extends SyncQueue {
      * Partition {@code partition} of the queue {@code name} (its keys carry the hash tag {@code {name#partition}}).
      * Its first enqueue registers {@code name} in the queue registry, as a queue without partitions does.
      */
-    RedisQueue(RedisBackend redis, Keys keys, DelayQ.Settings settings, String name, int partition) {
+    RedisQueue(RedisBackend redis, Keys keys, ClientSettings settings, String name, int partition) {
         super(redis);
         this.redis = redis;
         this.keys = keys;
@@ -97,7 +97,7 @@ public final class RedisQueue extends SyncQueue {
     }
 
     /** The client settings. */
-    public DelayQ.Settings settings() {
+    public ClientSettings settings() {
         return settings;
     }
 
@@ -113,7 +113,7 @@ public final class RedisQueue extends SyncQueue {
      *
      * @throws IllegalArgumentException naming the first invalid job
      */
-    static String[] ids(List<Job> jobs, DelayQ.Settings settings) {
+    static String[] ids(List<Job> jobs, ClientSettings settings) {
         if (jobs == null) {
             throw new IllegalArgumentException("jobs must not be null");
         }
@@ -620,10 +620,10 @@ public final class RedisQueue extends SyncQueue {
 
     private static byte[] truncate(String error) {
         byte[] b = utf8(error);
-        if (b.length <= Limits.MAX_ERROR_BYTES) {
+        if (b.length <= Bounds.MAX_ERROR_BYTES) {
             return b;
         }
-        int end = Limits.MAX_ERROR_BYTES;
+        int end = Bounds.MAX_ERROR_BYTES;
         while (end > 0 && (b[end] & 0xC0) == 0x80) {
             end--; // never cut a UTF-8 sequence in half
         }

@@ -7,17 +7,18 @@ import dev.delayq.EnqueueResult;
 import dev.delayq.FailResult;
 import dev.delayq.Job;
 import dev.delayq.Lease;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
+import dev.delayq.Leases;
 import dev.delayq.RenewResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The blocking forms of a {@link Queue}'s operations, each waiting for its asynchronous form through the
+ * The blocking forms of a {@link JobQueue}'s operations, each waiting for its asynchronous form through the
  * backend (which bounds the wait and translates failures into delayq's exceptions).
  */
-abstract class SyncQueue implements Queue {
+abstract class SyncQueue implements JobQueue, Leases {
     private final RedisBackend redis;
 
     SyncQueue(RedisBackend redis) {
@@ -26,6 +27,11 @@ abstract class SyncQueue implements Queue {
 
     /** Releases leases without blocking. */
     abstract CompletableFuture<List<Ack>> releaseAsync(List<Lease> leases);
+
+    @Override
+    public Leases leases() {
+        return this;
+    }
 
     @Override
     public EnqueueResult enqueue(Job job) {

@@ -1,6 +1,6 @@
 package dev.delayq.internal;
 
-import dev.delayq.Limits;
+import dev.delayq.Bounds;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,21 +13,21 @@ public final class Validation {
     /** Queue names become part of key names inside the {@code {...}} hash tag. */
     public static String queueName(String name) {
         if (name == null || name.isEmpty()) {
-            throw new IllegalArgumentException("queue name must not be empty: use 1-" + Limits.MAX_QUEUE_NAME
+            throw new IllegalArgumentException("queue name must not be empty: use 1-" + Bounds.MAX_QUEUE_NAME
                     + " characters from A-Z a-z 0-9 . _ - :");
         }
-        if (name.length() > Limits.MAX_QUEUE_NAME || !safeName(name)) {
+        if (name.length() > Bounds.MAX_QUEUE_NAME || !safeName(name)) {
             throw new IllegalArgumentException("queue name '" + printable(name) + "' is invalid: use 1-"
-                    + Limits.MAX_QUEUE_NAME + " characters from A-Z a-z 0-9 . _ - : (no braces, spaces or other symbols)");
+                    + Bounds.MAX_QUEUE_NAME + " characters from A-Z a-z 0-9 . _ - : (no braces, spaces or other symbols)");
         }
         return name;
     }
 
     /** Key prefixes are the first part of every key name. */
     public static String prefix(String prefix) {
-        if (prefix == null || prefix.isEmpty() || prefix.length() > Limits.MAX_PREFIX || !safeName(prefix)) {
+        if (prefix == null || prefix.isEmpty() || prefix.length() > Bounds.MAX_PREFIX || !safeName(prefix)) {
             throw new IllegalArgumentException("key prefix '" + printable(String.valueOf(prefix)) + "' is invalid: use 1-"
-                    + Limits.MAX_PREFIX + " characters from A-Z a-z 0-9 . _ - :");
+                    + Bounds.MAX_PREFIX + " characters from A-Z a-z 0-9 . _ - :");
         }
         return prefix;
     }
@@ -46,12 +46,12 @@ public final class Validation {
 
     /** Job ids: 1-512 UTF-8 bytes, no control characters (they would corrupt line-based output). */
     public static String jobId(String id) {
-        return text("job id", id, Limits.MAX_ID_BYTES);
+        return text("job id", id, Bounds.MAX_ID_BYTES);
     }
 
     /** Dedupe keys: 1-512 UTF-8 bytes, no control characters. */
     public static String dedupeKey(String key) {
-        return text("dedupe key", key, Limits.MAX_DEDUPE_KEY_BYTES);
+        return text("dedupe key", key, Bounds.MAX_DEDUPE_KEY_BYTES);
     }
 
     private static String text(String field, String value, int maxBytes) {
@@ -98,17 +98,17 @@ public final class Validation {
         if (at == null) {
             throw new IllegalArgumentException(field + " must not be null");
         }
-        if (at.isBefore(Instant.EPOCH) || at.isAfter(Limits.MAX_DUE)) {
+        if (at.isBefore(Instant.EPOCH) || at.isAfter(Bounds.MAX_DUE)) {
             throw new IllegalArgumentException(field + " is " + at + ": it must lie between 1970-01-01T00:00:00Z and "
-                    + Limits.MAX_DUE + " (year 9999)");
+                    + Bounds.MAX_DUE + " (year 9999)");
         }
         return at;
     }
 
-    /** Max attempts: 1 to {@link Limits#MAX_ATTEMPTS}. */
+    /** Max attempts: 1 to {@link Bounds#MAX_ATTEMPTS}. */
     public static int maxAttempts(int n) {
-        if (n < 1 || n > Limits.MAX_ATTEMPTS) {
-            throw new IllegalArgumentException("max attempts is " + n + ": it must be between 1 and " + Limits.MAX_ATTEMPTS);
+        if (n < 1 || n > Bounds.MAX_ATTEMPTS) {
+            throw new IllegalArgumentException("max attempts is " + n + ": it must be between 1 and " + Bounds.MAX_ATTEMPTS);
         }
         return n;
     }

@@ -104,7 +104,7 @@ public final class MicrometerMetrics implements WorkerMetrics {
                 .register(registry);
     }
 
-    /** Queue stats read from Redis at most once per refresh period, and only when a gauge is read. */
+    /** JobQueue stats read from Redis at most once per refresh period, and only when a gauge is read. */
     private static final class CachedStats {
         private final Supplier<QueueStats> source;
         private final long refreshNanos;

@@ -3,7 +3,7 @@ package dev.delayq.cli.bench;
 import dev.delayq.DelayQ;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,7 +53,7 @@ final class Burst {
         long lead = config.span(LEAD, MIN_LEAD).toMillis();
         Progress progress = ctx.progress();
         try (DelayQ producer = ctx.client("producer")) {
-            Queue q = producer.queue(queue, config.partitions());
+            JobQueue q = producer.queue(queue, config.partitions());
             Warmup.scripts(producer, queue);
             RedisClock clock = ctx.clock();
             Recorder recorder = new Recorder(n, clock);

@@ -2,7 +2,7 @@ package dev.delayq.cli.bench;
 
 import dev.delayq.DelayQ;
 import dev.delayq.Job;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -61,7 +61,7 @@ final class ScaleWorkload implements Workload {
     private static Burst.Result phase(BenchContext ctx, int background) throws InterruptedException {
         String what = Report.count(background) + " scheduled";
         try (DelayQ producer = ctx.client("background")) {
-            Queue q = producer.queue("w5");
+            JobQueue q = producer.queue("w5");
             for (int from = 0; from < background; from += CHUNK) {
                 ctx.progress().show(what + ": enqueueing background " + from + "/" + background, false);
                 int to = Math.min(background, from + CHUNK);

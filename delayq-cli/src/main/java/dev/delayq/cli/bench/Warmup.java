@@ -5,7 +5,7 @@ import dev.delayq.ClaimOptions;
 import dev.delayq.ClaimedJob;
 import dev.delayq.DelayQ;
 import dev.delayq.Job;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import java.time.Duration;
 
 /**
@@ -21,11 +21,11 @@ final class Warmup {
      * the measured queue stays empty and its consumers never see the job).
      */
     static void scripts(DelayQ client, String queue) {
-        Queue side = client.queue(queue + "-warmup");
+        JobQueue side = client.queue(queue + "-warmup");
         side.enqueue(Job.builder().payload(BenchContext.PAYLOAD).build());
-        ClaimBatch batch = side.claim(ClaimOptions.of(1, Duration.ofSeconds(30)));
+        ClaimBatch batch = side.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30)));
         for (ClaimedJob job : batch.jobs()) {
-            side.complete(job.lease());
+            side.leases().complete(job.lease());
         }
     }
 }

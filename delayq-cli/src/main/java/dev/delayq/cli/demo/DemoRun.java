@@ -3,7 +3,7 @@ package dev.delayq.cli.demo;
 import dev.delayq.DelayQ;
 import dev.delayq.Job;
 import dev.delayq.JobContext;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.QueueStats;
 import dev.delayq.Worker;
 import dev.delayq.WorkerMetrics;
@@ -59,7 +59,7 @@ final class DemoRun {
     }
 
     DemoReport run(Path tmp) throws IOException, InterruptedException {
-        Queue q = dq.queue(QUEUE);
+        JobQueue q = dq.queue(QUEUE);
         Path startsFile = tmp.resolve("doomed-starts.txt");
         Files.createFile(startsFile);
         Process doomed = startDoomed(startsFile, tmp.resolve("doomed.log"));
@@ -98,7 +98,7 @@ final class DemoRun {
         }
     }
 
-    private long enqueue(Queue q) {
+    private long enqueue(JobQueue q) {
         Instant now = dq.serverTime();
         Instant first = now.plusSeconds(1);
         long spreadMs = Math.max(1, spread.toMillis());

@@ -4,7 +4,7 @@ import dev.delayq.Ack;
 import dev.delayq.FailResult;
 import dev.delayq.JobListener;
 import dev.delayq.Lease;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.internal.RedisQueue;
 import java.time.Duration;
@@ -30,7 +30,7 @@ final class Acker {
     private static final Logger LOG = LoggerFactory.getLogger(Acker.class);
     private static final int MAX_BATCH = 1000;
 
-    private final Queue queue;
+    private final JobQueue queue;
     private final List<RedisQueue> parts;
     private final InFlight inFlight;
     private final ScheduledExecutorService timer;
@@ -48,7 +48,7 @@ final class Acker {
     private final AtomicBoolean lingering = new AtomicBoolean();
     private volatile boolean draining;
 
-    Acker(Queue queue, List<RedisQueue> parts, InFlight inFlight, ScheduledExecutorService timer, WorkerMetrics metrics,
+    Acker(JobQueue queue, List<RedisQueue> parts, InFlight inFlight, ScheduledExecutorService timer, WorkerMetrics metrics,
           int defaultMaxAttempts,
           String worker, Duration linger, JobListener listener, Runnable progress) {
         this.progress = progress;
@@ -101,7 +101,7 @@ final class Acker {
         }
         List<Lease> leases = new ArrayList<>(batch.size());
         batch.forEach(j -> leases.add(j.lease()));
-        queue.completeAllAsync(leases).whenComplete((acks, e) -> {
+        queue.leases().completeAllAsync(leases).whenComplete((acks, e) -> {
             if (e != null) {
                 metrics.redisError(queue.name(), "complete");
                 long wait = outage.failure(e);

@@ -12,7 +12,7 @@ final class InFlight {
     private final ConcurrentHashMap<Long, Running> jobs = new ConcurrentHashMap<>();
 
     private static long key(Running r) {
-        return r.token() * dev.delayq.DelayQ.MAX_PARTITIONS + r.job.partition();
+        return r.token() * dev.delayq.Bounds.MAX_PARTITIONS + r.job.partition();
     }
 
     void add(Running r) {

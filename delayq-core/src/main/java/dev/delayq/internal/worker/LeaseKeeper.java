@@ -4,7 +4,7 @@ import dev.delayq.Ack;
 import dev.delayq.Lease;
 import dev.delayq.RenewResult;
 import dev.delayq.WorkerMetrics;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 final class LeaseKeeper {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
 
-    private final Queue queue;
+    private final JobQueue queue;
     private final InFlight inFlight;
     private final ServerClock[] clocks;
     private final Duration lease;
@@ -35,7 +35,7 @@ final class LeaseKeeper {
     private final AtomicBoolean busy = new AtomicBoolean();
     private ScheduledFuture<?> task;
 
-    LeaseKeeper(Queue queue, InFlight inFlight, ServerClock[] clocks, Duration lease, WorkerMetrics metrics, String worker) {
+    LeaseKeeper(JobQueue queue, InFlight inFlight, ServerClock[] clocks, Duration lease, WorkerMetrics metrics, String worker) {
         this.queue = queue;
         this.inFlight = inFlight;
         this.clocks = clocks;
@@ -76,7 +76,7 @@ final class LeaseKeeper {
         }
         List<Lease> leases = new ArrayList<>(held.size());
         held.forEach(r -> leases.add(r.lease()));
-        queue.renewAsync(leases, lease).whenComplete((res, e) -> {
+        queue.leases().renewAsync(leases, lease).whenComplete((res, e) -> {
             try {
                 if (e != null) {
                     metrics.redisError(queue.name(), "renew");

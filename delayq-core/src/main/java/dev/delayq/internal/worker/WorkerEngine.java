@@ -3,7 +3,7 @@ package dev.delayq.internal.worker;
 import dev.delayq.Ack;
 import dev.delayq.JobHandler;
 import dev.delayq.JobListener;
-import dev.delayq.Queue;
+import dev.delayq.JobQueue;
 import dev.delayq.Lease;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.internal.RedisBackend;
@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
 public final class WorkerEngine {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerEngine.class);
 
-    private final Queue queue;
+    private final JobQueue queue;
     private final List<RedisQueue> parts;
     private final WorkerConfig config;
     private final WorkerMetrics metrics;
@@ -52,7 +52,7 @@ public final class WorkerEngine {
     /**
      * A worker of {@code queue}, whose partitions are {@code parts} (the queue itself when it has none).
      */
-    public WorkerEngine(Queue queue, List<RedisQueue> parts, JobHandler handler, Executor executor, WorkerConfig config,
+    public WorkerEngine(JobQueue queue, List<RedisQueue> parts, JobHandler handler, Executor executor, WorkerConfig config,
                         WorkerMetrics metrics, JobListener listener) {
         this.listener = listener;
         this.queue = queue;
@@ -195,7 +195,7 @@ public final class WorkerEngine {
         List<Lease> leases = new ArrayList<>(jobs.size());
         jobs.forEach(r -> leases.add(r.lease()));
         try {
-            List<Ack> acks = queue.release(leases);
+            List<Ack> acks = queue.leases().release(leases);
             for (int i = 0; i < jobs.size(); i++) {
                 if (acks.get(i) != Ack.OK) {
                     LOG.debug("worker {}: hand-back of {} refused ({})", config.name(), jobs.get(i), acks.get(i));

@@ -14,10 +14,10 @@ import java.util.concurrent.CompletableFuture;
  * {@link DelayQTimeoutException} when it does not answer in time, and {@link IllegalArgumentException} for
  * invalid input (the message names the field and the allowed range).
  *
- * <p>Most applications only {@link #enqueue} and run a {@link Worker}; the claim / complete / fail / renew
- * methods are the primitives the worker is built on, available for custom runtimes.
+ * <p>Most applications only {@link #enqueue} and run a {@link Worker}; the primitives the worker is built on
+ * (claim / complete / fail / renew / release / recover) are apart, in {@link #leases()}.
  */
-public interface Queue {
+public interface JobQueue {
     /** The queue's name. */
     String name();
 
@@ -44,50 +44,13 @@ public interface Queue {
     /** {@link #enqueueAll} without blocking. */
     CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs);
 
-    // ---- consuming (the worker's primitives) -------------------------------------------------------------
+    // ---- the worker's primitives ------------------------------------------------------------------------
 
     /**
-     * Leases up to {@code options.max()} due jobs: removes them from the due set, sets them processing with
-     * attempt + 1, a lease expiring after {@code options.lease()} and a fresh fencing token. Expired leases
-     * are recovered first. When fewer jobs are due than asked, the result names the next wake time.
+     * The primitives a {@link Worker} is built on (claim, complete, fail, renew, release, recover), for custom
+     * runtimes. Producers and operators never need them.
      */
-    ClaimBatch claim(ClaimOptions options);
-
-    /** {@link #claim} without blocking. */
-    CompletableFuture<ClaimBatch> claimAsync(ClaimOptions options);
-
-    /** Completes one job; refused ({@link Ack#STALE}) unless {@code lease} is the job's current lease. */
-    Ack complete(Lease lease);
-
-    /** Completes many jobs in one script; one answer per lease, each fenced by its own token. */
-    CompletableFuture<List<Ack>> completeAllAsync(List<Lease> leases);
-
-    /**
-     * Records a failed attempt: the job is retried after {@code backoff} when {@code retryable} and it has
-     * attempts left, else it goes to dead; {@code error} (cut to 2 KiB) is kept either way.
-     */
-    FailResult fail(Lease lease, String error, boolean retryable, Duration backoff);
-
-    /** {@link #fail} without blocking. */
-    CompletableFuture<FailResult> failAsync(Lease lease, String error, boolean retryable, Duration backoff);
-
-    /** Extends leases to now + {@code lease}; each refused when its token is stale (the holder must stop). */
-    RenewResult renew(List<Lease> leases, Duration lease);
-
-    /** {@link #renew} without blocking. */
-    CompletableFuture<RenewResult> renewAsync(List<Lease> leases, Duration lease);
-
-    /**
-     * Hands leased jobs back unfinished (graceful shutdown): each is due again at once (at its original
-     * due time) and the attempt is not counted.
-     */
-    List<Ack> release(List<Lease> leases);
-
-    /**
-     * Recovers up to {@code limit} expired leases without claiming: each job is rescheduled with the
-     * policy's backoff (the lost attempt counts, error "lease expired") or goes to dead.
-     */
-    RecoverResult recover(int limit, RetryPolicy policy);
+    Leases leases();
 
     // ---- administration ---------------------------------------------------------------------------------
 

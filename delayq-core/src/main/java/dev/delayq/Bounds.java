@@ -2,8 +2,8 @@ package dev.delayq;
 
 import java.time.Instant;
 
-/** The bounds delayq validates input against. */
-public final class Limits {
+/** The bounds delayq validates input against (sizes, ranges, the latest due time). */
+public final class Bounds {
     /** Longest job id, in UTF-8 bytes. */
     public static final int MAX_ID_BYTES = 512;
     /** Longest dedupe key, in UTF-8 bytes. */
@@ -12,6 +12,8 @@ public final class Limits {
     public static final int MAX_QUEUE_NAME = 128;
     /** Longest key prefix, in characters. */
     public static final int MAX_PREFIX = 64;
+    /** Most partitions a queue may have. */
+    public static final int MAX_PARTITIONS = 256;
     /** Largest max-attempts value. */
     public static final int MAX_ATTEMPTS = 1_000_000;
     /** Largest payload limit a client may configure (Redis's own bulk limit is 512 MiB). */
@@ -23,6 +25,6 @@ public final class Limits {
     /** The latest due time: 9999-12-31T23:59:59.999Z. */
     public static final Instant MAX_DUE = Instant.ofEpochMilli(253_402_300_799_999L);
 
-    private Limits() {
+    private Bounds() {
     }
 }
