@@ -124,15 +124,23 @@ public class DelayqAutoConfiguration {
         }
     }
 
-    /** The {@code delayq} health indicator ({@code management.health.delayq.enabled=false} turns it off). */
+    /** The {@code delayq} health indicator, when Actuator is there. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
-    @ConditionalOnEnabledHealthIndicator("delayq")
     static class Health {
-        @Bean
-        @ConditionalOnMissingBean(name = "delayqHealthIndicator")
-        DelayqHealthIndicator delayqHealthIndicator(DelayQ delayQ) {
-            return new DelayqHealthIndicator(delayQ);
+        /**
+         * Apart from the class check above: this condition's own class is in Actuator, and a configuration's
+         * conditions are all loaded before any is evaluated.
+         */
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnEnabledHealthIndicator("delayq")
+        static class Indicator {
+            /** {@code management.health.delayq.enabled=false} turns it off. */
+            @Bean
+            @ConditionalOnMissingBean(name = "delayqHealthIndicator")
+            DelayqHealthIndicator delayqHealthIndicator(DelayQ delayQ) {
+                return new DelayqHealthIndicator(delayQ);
+            }
         }
     }
 }
