@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -77,7 +78,7 @@ public class DelayqAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         DelayqPayloadConverter delayqPayloadConverter(ObjectProvider<ObjectMapper> mapper) {
-            return new JacksonPayloadConverter(mapper.getIfAvailable(ObjectMapper::new));
+            return new JacksonPayloadConverter(mapper.getIfUnique(ObjectMapper::new));
         }
     }
 
@@ -102,12 +103,21 @@ public class DelayqAutoConfiguration {
             return new DelayqListenerBeanPostProcessor();
         }
 
+        /**
+         * With {@code spring.main.lazy-initialization=true}, beans with listener methods are still created at
+         * startup: a bean never created would never run its listeners.
+         */
+        @Bean
+        static LazyInitializationExcludeFilter delayqListenerBeans() {
+            return (name, definition, type) -> type != null && DelayqListenerBeanPostProcessor.hasListeners(type);
+        }
+
         @Bean
         @ConditionalOnMissingBean
         DelayqWorkers delayqWorkers(DelayQ delayQ, DelayqProperties properties, DelayqListenerBeanPostProcessor listeners,
                                     DelayqPayloadConverter converter, ObjectProvider<WorkerMetrics> metrics,
                                     ConfigurableBeanFactory beanFactory) {
-            return new DelayqWorkers(delayQ, properties, listeners, converter, metrics.getIfAvailable(() -> WorkerMetrics.NONE),
+            return new DelayqWorkers(delayQ, properties, listeners, converter, metrics.getIfUnique(() -> WorkerMetrics.NONE),
                     beanFactory);
         }
     }

@@ -47,6 +47,14 @@ public class DelayqListenerBeanPostProcessor implements BeanPostProcessor {
         return bean;
     }
 
+    /** Whether {@code type} (a bean's class) has {@link DelayqListener} methods. */
+    static boolean hasListeners(Class<?> type) {
+        Class<?> user = org.springframework.util.ClassUtils.getUserClass(type);
+        return AnnotationUtils.isCandidateClass(user, DelayqListener.class)
+                && !MethodIntrospector.selectMethods(user, (MethodIntrospector.MetadataLookup<DelayqListener>) m ->
+                        AnnotatedElementUtils.findMergedAnnotation(m, DelayqListener.class)).isEmpty();
+    }
+
     /** The listener methods found so far. */
     List<Endpoint> endpoints() {
         return List.copyOf(endpoints);

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.delayq.DelayQ;
 import dev.delayq.DelayQConnectionException;
 import dev.delayq.JobContext;
+import dev.delayq.Worker;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.micrometer.MicrometerMetrics;
 import dev.delayq.testkit.RedisExtension;
@@ -16,6 +17,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -117,6 +119,14 @@ class DelayqAutoConfigurationTest {
                     assertThat(ctx).hasSingleBean(DelayQ.class).hasSingleBean(DelayqTemplate.class)
                             .doesNotHaveBean(DelayqWorkers.class).doesNotHaveBean(DelayqListenerBeanPostProcessor.class);
                 });
+    }
+
+    @Test
+    void listenersRunUnderLazyInitializationToo() {
+        onTestRedis().withUserConfiguration(TextListener.class)
+                .withInitializer(ctx -> ctx.addBeanFactoryPostProcessor(new LazyInitializationBeanFactoryPostProcessor()))
+                .run(ctx -> assertThat(ctx.getBean(DelayqWorkers.class).workers()).extracting(Worker::queue)
+                        .containsExactly("text"));
     }
 
     @Test
