@@ -39,6 +39,9 @@ class DelayqActuatorTest {
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry r) {
         r.add("delayq.redis-url", REDIS::uri);
+        // Spring Data Redis (on the test class path) has a health indicator too: keep it on the test server.
+        r.add("spring.data.redis.host", () -> "127.0.0.1");
+        r.add("spring.data.redis.port", () -> REDIS.server().port());
     }
 
     @Autowired
