@@ -15,24 +15,24 @@ public class DelayqProperties {
     private boolean enabled = true;
 
     /**
-     * The Redis server of delayq, overriding Boot's Redis settings: {@code redis://[user:password@]host:port[/db]},
-     * {@code rediss://...} for TLS, or {@code redis-sentinel://host:port[,host:port]#master}.
+     * The Redis server of delayq, overriding Boot's Redis settings: redis://[user:password@]host:port[/db],
+     * rediss://... for TLS, or redis-sentinel://host:port[,host:port][/db]#master.
      */
     private String redisUrl;
 
     /**
      * Whether the server is a Redis Cluster. Left unset, it is true when Boot's settings name cluster nodes
-     * ({@code spring.data.redis.cluster.nodes}) and false otherwise.
+     * (spring.data.redis.cluster.nodes) and false otherwise.
      */
     private Boolean cluster;
 
     /**
-     * Name of an SSL bundle ({@code spring.ssl.bundle.*}) whose trusted certificates verify a {@code rediss://}
-     * {@link #getRedisUrl() redis-url}. Boot's Redis settings bring their own bundle.
+     * Name of an SSL bundle (spring.ssl.bundle.*) whose trusted certificates verify a rediss://
+     * redis-url. Boot's Redis settings bring their own bundle.
      */
     private String sslBundle;
 
-    /** First part of every key name of delayq: 1-64 characters from {@code A-Z a-z 0-9 . _ - :}. */
+    /** First part of every key name of delayq: 1-64 characters from A-Z a-z 0-9 . _ - :. */
     private String prefix = "dq";
 
     /** Command and connect timeout of delayq's Redis connection. */
@@ -48,7 +48,7 @@ public class DelayqProperties {
     private Duration deadRetention = Duration.ofDays(7);
 
     /**
-     * Accept a server whose {@code maxmemory-policy} evicts keys. By default such a server is refused at startup:
+     * Accept a server whose maxmemory-policy evicts keys. By default such a server is refused at startup:
      * eviction silently loses jobs.
      */
     private boolean allowEvictingMemoryPolicy;
@@ -56,10 +56,10 @@ public class DelayqProperties {
     /** Default retry policy of every job. */
     private final Retry retry = new Retry();
 
-    /** Defaults of the workers that run {@link DelayqListener} methods. */
+    /** Defaults of the workers that run DelayqListener methods. */
     private final Worker worker = new Worker();
 
-    /** Retries of failed attempts: exponential backoff with full jitter, from {@code base} up to {@code cap}. */
+    /** Retries of failed attempts: exponential backoff with full jitter, from base up to cap. */
     public static class Retry {
         /** Attempts in all, the first included (1 = never retry); a job's own max attempts wins. */
         private int maxAttempts = 5;
@@ -95,9 +95,9 @@ public class DelayqProperties {
         }
     }
 
-    /** Worker defaults; a {@link DelayqListener} attribute overrides its counterpart for one listener. */
+    /** Worker defaults; a DelayqListener attribute overrides its counterpart for one listener. */
     public static class Worker {
-        /** Whether {@link DelayqListener} methods run: false leaves a producer-only application. */
+        /** Whether DelayqListener methods run: false leaves a producer-only application. */
         private boolean enabled = true;
 
         /** Most handlers of one listener running at once. */
@@ -117,7 +117,7 @@ public class DelayqProperties {
 
         /**
          * On shutdown, how long running handlers may finish; jobs still running then are handed back (due again at
-         * once, the attempt not counted). Keep it under {@code spring.lifecycle.timeout-per-shutdown-phase}.
+         * once, the attempt not counted). Keep it under spring.lifecycle.timeout-per-shutdown-phase.
          */
         private Duration shutdownGrace = Duration.ofSeconds(10);
 
