@@ -82,10 +82,16 @@ class DelayqConnectionModesTest {
     }
 
     @Test
-    void aClusterFromItsNodeListEvenWhenTheFirstNodeIsDown() {
+    void aClusterFromItsNodeListEvenWhenTheFirstNodeIsDownOrFromDelayqRedisUrl() {
         String nodes = "127.0.0.1:" + RedisServer.freePort() + "," + CLUSTER.cluster().uri().substring("redis://".length());
         runner.withPropertyValues("spring.data.redis.cluster.nodes=" + nodes, "delayq.prefix=" + CLUSTER.prefix(),
                         "delayq.timeout=3s")
+                .run(ctx -> {
+                    assertThat(ctx.getBean(DelayQ.class).serverInfo().mode()).isEqualTo("cluster");
+                    roundTrip(ctx);
+                });
+        runner.withPropertyValues("delayq.redis-url=" + CLUSTER.cluster().uri(), "delayq.cluster=true",
+                        "delayq.prefix=" + CLUSTER.prefix() + "-url")
                 .run(ctx -> {
                     assertThat(ctx.getBean(DelayQ.class).serverInfo().mode()).isEqualTo("cluster");
                     roundTrip(ctx);
