@@ -141,7 +141,8 @@ public final class WorkerEngine {
         progress.awaitUntil(() -> running() == 0, System.nanoTime() + config.shutdownGrace().toNanos());
         List<Running> unfinished = new ArrayList<>();
         for (Running r : inFlight.all()) {
-            if (!r.finished && !r.released) {
+            // A job whose handler has returned (acking) is not handed back: its outcome is on its way to Redis.
+            if (!r.finished && !r.released && !r.acking) {
                 unfinished.add(r);
             }
         }
