@@ -115,7 +115,7 @@ public final class BenchCommand implements Callable<Integer> {
             }
             selected = List.of(new BurstWorkload());
         }
-        try (BenchTarget target = main.redisGiven() ? BenchTarget.external(main.redisUrl(), main.prefix(), config)
+        try (BenchTarget target = main.redisGiven() ? BenchTarget.external(main.target(), main.prefix(), config)
                 : BenchTarget.privateServer(main.prefix(), main.timeout())) {
             report = new Report(environment(target), config, reps);
             run(selected, new BenchContext(config, target, progress), progress, report);

@@ -4,6 +4,7 @@ import dev.delayq.DelayQ;
 import dev.delayq.cli.Durations;
 import dev.delayq.cli.Exit;
 import dev.delayq.cli.Main;
+import dev.delayq.cli.RedisTarget;
 import dev.delayq.internal.Validation;
 import dev.delayq.testkit.RedisServer;
 import java.nio.file.Files;
@@ -52,18 +53,20 @@ public final class DemoCommand implements Callable<Integer> {
             // The demo's dead jobs are expected; keep the worker's per-job warnings out of the report.
             System.setProperty("org.slf4j.simpleLogger.log.dev.delayq", "error");
         }
-        RedisServer server = main.redisGiven() ? null : RedisServer.start();
-        String uri = server != null ? server.uri() : main.redisUrl();
+        RedisTarget given = main.redisGiven() ? main.target() : null; // checked before a server is started
+        RedisServer server = given == null ? RedisServer.start() : null;
         String prefix = server != null ? main.prefix() : "dq-demo-" + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
         String where = server != null ? "private redis-server on port " + server.port() + ", stopped afterwards"
-                : main.redisUrl().replaceAll("//[^@/]*@", "//") + " under prefix " + prefix + ", deleted afterwards";
+                : given.display() + " under prefix " + prefix + ", deleted afterwards";
         Path tmp = Files.createTempDirectory("delayq-demo-");
-        try (DelayQ dq = DelayQ.builder().redis(uri).prefix(prefix).timeout(main.timeout())
+        DelayQ.Builder builder = server != null ? DelayQ.builder().redis(server.uri()) : main.builder("delayq-demo");
+        try (DelayQ dq = builder.prefix(prefix).timeout(main.timeout())
                 .allowEvictingMemoryPolicy(main.allowEviction()).clientName("delayq-demo").build()) {
             main.err().printf("delayq demo: %,d jobs due over %.1f s, %d workers, Redis: %s%n", jobs, spread.toMillis() / 1000.0,
                     workers, where);
             long start = System.nanoTime();
-            DemoReport report = new DemoRun(dq, uri, prefix, jobs, workers, spread, main.err()).run(tmp);
+            DemoReport report = new DemoRun(dq, server != null ? server.uri() : given.clientUri(),
+                    given, prefix, jobs, workers, spread, main.err()).run(tmp);
             double seconds = (System.nanoTime() - start) / 1e9 - 1.0; // jobs fall due from one second after enqueue
             report.print(main.out(), where, Math.max(seconds, 0.001));
             if (server == null) {
