@@ -103,6 +103,7 @@ public final class Main implements Callable<Integer> {
 
     private DelayQ client;
     private RedisTarget target;
+    private boolean processStreams;
     private final java.util.Map<String, java.util.Optional<String>> queueWarnings = new java.util.HashMap<>();
 
     /**
@@ -274,6 +275,11 @@ public final class Main implements Callable<Integer> {
         return standalone;
     }
 
+    /** Whether this command prints to the process's own stdout and stderr (not to streams a test captures). */
+    public boolean standaloneStreams() {
+        return standalone && processStreams;
+    }
+
     /**
      * Ends the JVM now with {@code code}, after flushing every output: for a shutdown hook (a signal), which
      * otherwise ends with the signal's status.
@@ -297,10 +303,12 @@ public final class Main implements Callable<Integer> {
     /** Runs the command line with these streams and returns the exit status (used by tests, in-process). */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         Main main = new Main();
+        main.processStreams = out == System.out && err == System.err;
         CommandLine cl = new CommandLine(main);
         PrintWriter o = new PrintWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), true);
         PrintWriter e = new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true);
         cl.setOut(o).setErr(e);
+        HelpLayout.apply(cl);
         cl.setExecutionExceptionHandler((ex, line, parsed) -> report(ex, line, main));
         cl.setParameterExceptionHandler((ex, args2) -> {
             CommandLine c = ex.getCommandLine();

@@ -20,11 +20,13 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code delayq demo}: the system at work, on a private Redis unless one is given. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Show delayq at work: enqueue jobs due over the next seconds (some at the very same millisecond),",
-                "run several workers, make some jobs fail and retry and a few die, kill one worker with SIGKILL mid-run,",
-                "and report what happened. Exits 0 only when nothing was lost and nothing was claimed twice.",
-                "Without --redis it starts a private Redis and stops it afterwards; with --redis it works under a",
-                "unique key prefix and deletes its keys afterwards."},
+        description = {"Show delayq at work on a private Redis and report what happened.",
+                "It enqueues jobs due over the next seconds (some at the very same millisecond), runs several workers, "
+                        + "makes some jobs fail and retry and a few die, and kills one worker with SIGKILL mid-run. "
+                        + "Exits 0 only when nothing was lost and nothing was claimed twice.",
+                "Without --redis it starts a private Redis and stops it afterwards; with --redis it works under a "
+                        + "unique key prefix and deletes its keys afterwards. The progress line is redrawn in place "
+                        + "only on a terminal."},
         footer = {"", "Examples:", "  delayq demo", "  delayq demo --jobs 50000 --workers 6 --spread 10s",
                 "  delayq demo --redis redis://localhost:6379"})
 public final class DemoCommand implements Callable<Integer> {
@@ -66,7 +68,7 @@ public final class DemoCommand implements Callable<Integer> {
                     workers, where);
             long start = System.nanoTime();
             DemoReport report = new DemoRun(dq, server != null ? server.uri() : given.clientUri(),
-                    given, prefix, jobs, workers, spread, main.err()).run(tmp);
+                    given, prefix, jobs, workers, spread, main.err(), dev.delayq.cli.Terminal.stderr(main)).run(tmp);
             double seconds = (System.nanoTime() - start) / 1e9 - 1.0; // jobs fall due from one second after enqueue
             report.print(main.out(), where, Math.max(seconds, 0.001));
             if (server == null) {

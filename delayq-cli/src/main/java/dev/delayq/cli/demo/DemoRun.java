@@ -41,6 +41,7 @@ final class DemoRun {
     private final int workers;
     private final Duration spread;
     private final PrintWriter err;
+    private final boolean terminal;
     private final Map<String, AtomicInteger> starts = new ConcurrentHashMap<>();
     private final Map<Integer, Long> firstTokens = new ConcurrentHashMap<>();
     private final ConcurrentHistogram lag = new ConcurrentHistogram(3_600_000_000L, 3);
@@ -49,9 +50,11 @@ final class DemoRun {
      * @param uri         the server, for the child worker's client
      * @param credentials the credentials given apart from {@code uri} (passed to the child worker in its
      *                    environment, never on its command line), or {@code null}
+     * @param terminal    whether {@code err} is a terminal (progress redrawn in place)
      */
     DemoRun(DelayQ dq, String uri, RedisTarget credentials, String prefix, int jobs, int workers, Duration spread,
-            PrintWriter err) {
+            PrintWriter err, boolean terminal) {
+        this.terminal = terminal;
         this.dq = dq;
         this.uri = uri;
         this.credentials = credentials;
@@ -80,7 +83,7 @@ final class DemoRun {
                         .retryPolicy(DemoJobs.POLICY).metrics(lagRecorder()).build().start());
             }
             long enqueueNanos = enqueue(q);
-            Progress progress = new Progress(err, jobs);
+            Progress progress = new Progress(err, jobs, terminal);
             long deadline = System.nanoTime() + spread.toNanos() + TimeUnit.SECONDS.toNanos(60);
             QueueStats s = q.stats();
             while (s.done() + s.dead() < jobs && System.nanoTime() < deadline) {
