@@ -127,9 +127,17 @@ public final class RedisTarget {
         return source;
     }
 
-    /** The server as a message may name it: the URL with its credentials masked. */
+    /**
+     * The server as a message may name it: the URL with its credentials masked ({@code redis://alice:***@host:6379});
+     * with the password given apart, the user name of the URL and {@code ***} for that password.
+     */
     public String display() {
-        return url.masked();
+        if (password == null) {
+            return url.masked();
+        }
+        String bare = url.withoutCredentials();
+        int sep = bare.indexOf("://") + 3;
+        return bare.substring(0, sep) + (username != null ? username : "") + ":***@" + bare.substring(sep);
     }
 
     /** Whether the password stands in {@code --redis} on the command line, visible in process listings. */

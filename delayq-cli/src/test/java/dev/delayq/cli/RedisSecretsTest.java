@@ -114,6 +114,10 @@ class RedisSecretsTest {
                 file.toString());
         assertThat(ok.exit()).as(ok.err()).isZero();
         assertThat(ok.out()).isEqualTo("created by-alice\n");
+        Cli.Result worker = run("redis://alice@" + hostPort, "work", "q", "--exec", "true", "--max-jobs", "1",
+                "--redis-password-file", file.toString());
+        assertThat(worker.exit()).as(worker.err()).isZero();
+        assertThat(worker.err()).contains("Redis redis://alice:***@" + hostPort + ",").doesNotContain("alice-pw-3");
     }
 
     @Test
@@ -136,7 +140,7 @@ class RedisSecretsTest {
         Cli.Result apart = run("redis://" + hostPort, "work", "envq", "--exec", "env > " + env, "--exit-when-idle", "1s",
                 "--redis-password-file", file.toString());
         assertThat(apart.exit()).as(apart.err()).isZero();
-        assertThat(apart.err()).doesNotContain("warning");
+        assertThat(apart.err()).doesNotContain("warning").contains("Redis redis://:***@" + hostPort + ",");
         assertThat(Files.readString(env)).contains("DELAYQ_JOB_ID=e2").doesNotContain(SECRET);
     }
 

@@ -213,7 +213,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
         // The workers' lease is 30 s and the lookahead must stay under half of it.
         if (lookahead.isNegative() || lookahead.compareTo(Duration.ofSeconds(15)) >= 0) {
-            throw new IllegalArgumentException("--lookahead is " + lookahead + ": it must be at least 0 and under 15s");
+            throw new IllegalArgumentException("--lookahead is " + Durations.format(lookahead)
+                    + ": it must be at least 0s and under 15s");
         }
         return new BenchConfig(consumers, concurrency, batch, lookahead, scale, main.timeout(), main.allowEviction(), 1);
     }

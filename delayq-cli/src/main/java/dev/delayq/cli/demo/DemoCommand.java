@@ -48,9 +48,7 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Validation.range("--jobs", jobs, 10, 1_000_000);
         Validation.range("--workers", workers, 2, 64);
-        if (spread.isNegative() || spread.compareTo(Duration.ofMinutes(10)) > 0) {
-            throw new IllegalArgumentException("--spread is " + spread + ": it must be between 0 and 10 minutes");
-        }
+        Durations.check("--spread", spread, Duration.ZERO, Duration.ofMinutes(10));
         if (!main.verbose()) {
             // The demo's dead jobs are expected; keep the worker's per-job warnings out of the report.
             System.setProperty("org.slf4j.simpleLogger.log.dev.delayq", "error");
