@@ -17,6 +17,13 @@ public final class Durations {
      */
     public static final Duration MAX = Duration.ofDays(3_650_000);
 
+    /**
+     * An ISO-8601 duration standing alone (not inside a quoted value or a word, not the example of the accepted
+     * forms in the command line's own messages): PT30S, PT-5S, P3D, PT1H30M.
+     */
+    private static final Pattern ISO_IN_TEXT = Pattern.compile(
+            "(?<![\\w'\"])(?<!ISO-8601 \\()-?P(?:\\d+D)?(?:T(?:-?\\d+H)?(?:-?\\d+M)?(?:-?\\d+(?:\\.\\d+)?S)?)?(?![\\w'\"])");
+
     private Durations() {
     }
 
@@ -117,13 +124,6 @@ public final class Durations {
         append(b, ms, "ms");
         return b.toString();
     }
-
-    /**
-     * An ISO-8601 duration standing alone (not inside a quoted value or a word, not the example of the accepted
-     * forms in the command line's own messages): PT30S, PT-5S, P3D, PT1H30M.
-     */
-    private static final Pattern ISO_IN_TEXT = Pattern.compile(
-            "(?<![\\w'\"])(?<!ISO-8601 \\()-?P(?:\\d+D)?(?:T(?:-?\\d+H)?(?:-?\\d+M)?(?:-?\\d+(?:\\.\\d+)?S)?)?(?![\\w'\"])");
 
     /**
      * {@code text} with every ISO-8601 duration in it ({@code PT30S}, as Java prints durations) written in the
