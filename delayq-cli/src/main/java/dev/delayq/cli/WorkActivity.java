@@ -23,10 +23,7 @@ final class WorkActivity implements WorkerMetrics, ExecHandler.Listener, JobList
     private final java.io.PrintWriter status;
     private long lastNanos = System.nanoTime();
     private int running;
-    /** Runs whose command ended. */
     private long finished;
-    /** Runs whose outcome Redis recorded (completed, retried, dead, refused). */
-    private long recorded;
     /** What Redis recorded, per {@link JobListener.Outcome}, and the leases this worker recovered. */
     private final java.util.concurrent.atomic.AtomicLongArray outcomes =
             new java.util.concurrent.atomic.AtomicLongArray(Outcome.values().length);
@@ -122,15 +119,6 @@ final class WorkActivity implements WorkerMetrics, ExecHandler.Listener, JobList
     @Override
     public void onOutcome(JobContext job, Outcome outcome) {
         outcomes.incrementAndGet(outcome.ordinal());
-        if (outcome != Outcome.HANDED_BACK) {
-            lock.lock();
-            try {
-                recorded++;
-                changed.signalAll();
-            } finally {
-                lock.unlock();
-            }
-        }
         if (status != null) {
             synchronized (status) {
                 status.println(outcome.name().toLowerCase(java.util.Locale.ROOT) + " " + job.id() + " attempt "
@@ -158,22 +146,15 @@ final class WorkActivity implements WorkerMetrics, ExecHandler.Listener, JobList
 
     /**
      * Blocks until {@code maxJobs} runs have finished or, with {@code idle}, nothing was claimed, running or
-     * unacknowledged for that long; without either, until the JVM exits. After {@code maxJobs} runs it also waits,
-     * at most {@code ackLimit}, until Redis has recorded the outcome of each: stopping the worker in between
-     * would hand back a job that already ran (and run it again).
+     * unacknowledged for that long; without either, until the JVM exits.
      *
      * @return {@code true} when it stopped for idleness
      */
-    boolean awaitStop(Duration idle, Long maxJobs, IntSupplier inFlight, Duration ackLimit) throws InterruptedException {
+    boolean awaitStop(Duration idle, Long maxJobs, IntSupplier inFlight) throws InterruptedException {
         lock.lock();
         try {
             while (true) {
                 if (maxJobs != null && finished >= maxJobs) {
-                    long deadline = System.nanoTime() + ackLimit.toNanos();
-                    long left;
-                    while (recorded < finished && (left = deadline - System.nanoTime()) > 0) {
-                        changed.awaitNanos(Math.min(left, ACK_RECHECK_NANOS));
-                    }
                     return false;
                 }
                 if (idle == null) {

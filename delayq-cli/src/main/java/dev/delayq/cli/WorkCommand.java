@@ -113,14 +113,8 @@ public final class WorkCommand implements Callable<Integer> {
         WorkActivity activity = new WorkActivity(main.verbose ? main.err() : null);
         ExecHandler handler = new ExecHandler(exec, jobTimeout, target.secrets(), main.out(), main.err(), activity);
         JobQueue q = main.client().queue(queue, main.partitions());
-        Worker.Builder builder = Worker.builder(q, handler).concurrency(slots).batchSize(claim).leaseDuration(lease)
-                .retryPolicy(policy).shutdownGrace(shutdownGrace).metrics(activity).listener(activity);
-        if (maxJobs != null) {
-            // The worker stops once the last run's outcome is recorded: acknowledge at once, so that no further
-            // job starts in the meantime.
-            builder.ackLinger(Duration.ZERO);
-        }
-        Worker worker = builder.build();
+        Worker worker = Worker.builder(q, handler).concurrency(slots).batchSize(claim).leaseDuration(lease)
+                .retryPolicy(policy).shutdownGrace(shutdownGrace).metrics(activity).listener(activity).build();
         String unknown = main.warnIfUnknown(queue, false); // after the settings were checked: bad ones come first
         worker.start();
         // Idleness counts from here, not from the JVM's start: connecting and loading classes can take seconds
@@ -150,7 +144,7 @@ public final class WorkCommand implements Callable<Integer> {
         boolean idle;
         int unacknowledged;
         try {
-            idle = activity.awaitStop(exitWhenIdle, maxJobs, worker::inFlight, main.timeout().plusSeconds(5));
+            idle = activity.awaitStop(exitWhenIdle, maxJobs, worker::inFlight);
         } finally {
             unacknowledged = stop(worker, handler, activity, false, stopped);
             try {
