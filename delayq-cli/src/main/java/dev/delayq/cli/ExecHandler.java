@@ -128,6 +128,11 @@ final class ExecHandler implements JobHandler {
     }
 
     private Run run(JobContext job) {
+        if (job.leaseLost()) {
+            // Handed back by a worker shutting down (or recovered elsewhere) just as it was being started: running
+            // the command now would only run it twice.
+            throw new Failed("not started: the job was handed back or its lease lost before its command started");
+        }
         ProcessBuilder pb = new ProcessBuilder(processes.command(script));
         environment(pb.environment(), job);
         Process p;

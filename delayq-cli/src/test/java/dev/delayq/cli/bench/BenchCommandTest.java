@@ -106,7 +106,7 @@ class BenchCommandTest {
         assertThat(r.out()).contains("delayq bench — ").contains("Java " + System.getProperty("java.version"))
                 .contains("at 127.0.0.1:" + REDIS.server().port()).contains("reps 2");
         assertThat(r.out()).containsPattern("w1 +enqueue jobs/s").containsPattern("w4 +Redis bytes/job")
-                .containsPattern("w5 +ratio").containsPattern("limit +minimal claim jobs/s");
+                .containsPattern("w5 +per-rep ratio").containsPattern("limit +minimal claim jobs/s");
         assertThat(keys(prefix + ":bench:*")).isEmpty();
         assertThat(keys(prefix + "*")).containsExactlyInAnyOrder(prefix + ":queues", prefix + ":{orders}:jobs",
                 prefix + ":{orders}:due", prefix + ":{orders}:meta");
