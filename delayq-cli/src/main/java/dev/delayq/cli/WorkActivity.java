@@ -54,6 +54,16 @@ final class WorkActivity implements WorkerMetrics, ExecHandler.Listener, JobList
         }
     }
 
+    /** Runs whose command has ended (or that ended without starting one). */
+    long finishedRuns() {
+        lock.lock();
+        try {
+            return finished;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     @Override
     public void claimed(String queue, int n) {
         touch(0, 0);

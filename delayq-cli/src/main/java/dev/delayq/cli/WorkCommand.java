@@ -113,8 +113,13 @@ public final class WorkCommand implements Callable<Integer> {
         WorkActivity activity = new WorkActivity(main.verbose ? main.err() : null);
         ExecHandler handler = new ExecHandler(exec, jobTimeout, target.secrets(), main.out(), main.err(), activity);
         JobQueue q = main.client().queue(queue, main.partitions());
-        Worker worker = Worker.builder(q, handler).concurrency(slots).batchSize(claim).leaseDuration(lease)
-                .retryPolicy(policy).shutdownGrace(shutdownGrace).metrics(activity).listener(activity).build();
+        Worker.Builder builder = Worker.builder(q, handler).concurrency(slots).batchSize(claim).leaseDuration(lease)
+                .retryPolicy(policy).shutdownGrace(shutdownGrace).metrics(activity).listener(activity);
+        LimitedExecutor limited = maxJobs != null ? new LimitedExecutor(slots, activity::finishedRuns, maxJobs) : null;
+        if (limited != null) {
+            builder.executor(limited);
+        }
+        Worker worker = builder.build();
         String unknown = main.warnIfUnknown(queue, false); // after the settings were checked: bad ones come first
         worker.start();
         // Idleness counts from here, not from the JVM's start: connecting and loading classes can take seconds
@@ -123,7 +128,7 @@ public final class WorkCommand implements Callable<Integer> {
         // The JVM runs this on SIGTERM and Ctrl-C; on a normal exit it is removed and the same steps run below.
         java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
         Thread hook = new Thread(() -> {
-            int left = stop(worker, handler, activity, true, stopped);
+            int left = stop(worker, handler, limited, activity, true, stopped);
             if (Main.standalone()) {
                 // Stopped gracefully by a signal: exit 0 (3 if outcomes were left unacknowledged) rather than with
                 // the signal's status, which shells report as "Terminated" and scripts as a failure.
@@ -146,7 +151,7 @@ public final class WorkCommand implements Callable<Integer> {
         try {
             idle = activity.awaitStop(exitWhenIdle, maxJobs, worker::inFlight);
         } finally {
-            unacknowledged = stop(worker, handler, activity, false, stopped);
+            unacknowledged = stop(worker, handler, limited, activity, false, stopped);
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {
@@ -185,7 +190,7 @@ public final class WorkCommand implements Callable<Integer> {
      * Closes the worker gracefully, once (a signal and the normal end may both ask) and prints the summary line;
      * returns how many of its jobs Redis has not acknowledged (0 normally).
      */
-    private int stop(Worker worker, ExecHandler handler, WorkActivity activity, boolean signalled,
+    private int stop(Worker worker, ExecHandler handler, LimitedExecutor limited, WorkActivity activity, boolean signalled,
                      java.util.concurrent.atomic.AtomicBoolean stopped) {
         if (!stopped.compareAndSet(false, true)) {
             return worker.inFlight();
@@ -197,6 +202,9 @@ public final class WorkCommand implements Callable<Integer> {
         }
         worker.close();
         handler.stopAll();
+        if (limited != null) {
+            limited.shutdown();
+        }
         // Worker.close() can return while the outcome of a job that finished during the grace period is still
         // on its way to Redis (it may judge the acknowledger idle just before the outcome reaches it). Exiting
         // then would leave that job processing until its lease expires and run it twice: wait for in-flight
