@@ -77,7 +77,8 @@ public final class WorkCommand implements Callable<Integer> {
     Duration jobTimeout;
 
     @Option(names = "--max-jobs", paramLabel = "N",
-            description = "Exit 0 after this many jobs have finished (completed or failed).")
+            description = "Exit 0 after this many jobs have finished (completed or failed); no job starts after "
+                    + "that (one leased meanwhile is handed back).")
     Long maxJobs;
 
     /** The longest lease: a crashed worker's jobs come back when their leases expire, so not days later. */
