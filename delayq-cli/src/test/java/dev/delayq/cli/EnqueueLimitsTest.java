@@ -19,7 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class EnqueueLimitsTest {
     @RegisterExtension
     static final RedisExtension REDIS = RedisExtension.shared();
-    private static final String HINT = "the payload limit is 1048576 bytes (1 MiB); raise it with --max-payload BYTES "
+    private static final String HINT = "the payload limit is 262144 bytes (256 KiB); raise it with --max-payload BYTES "
             + "(up to 256m)";
 
     private Cli cli;
@@ -133,11 +133,11 @@ class EnqueueLimitsTest {
         Cli.Result r = cli.run(input, "enqueue", "orders", "--jsonl", "-");
         assertThat(r.exit()).isEqualTo(Exit.FAILED);
         assertThat(r.lines()).containsExactly(
-                "error 1 line is longer than 6307840 bytes (the longest a job can be as JSON): " + HINT,
+                "error 1 line is longer than 1589248 bytes (the longest a job can be as JSON): " + HINT,
                 "error 2 payload is 1048577 bytes: " + HINT,
                 "created ok");
         assertThat(r.err().lines().toList()).containsExactly(
-                "delayq: line 1: line is longer than 6307840 bytes (the longest a job can be as JSON): " + HINT,
+                "delayq: line 1: line is longer than 1589248 bytes (the longest a job can be as JSON): " + HINT,
                 "delayq: line 2: payload is 1048577 bytes: " + HINT);
         assertThat(q.get("huge")).isEmpty();
         assertThat(q.get("ok")).isPresent();

@@ -191,8 +191,8 @@ class WorkProcessIT {
         }
         Ran r = finish("jsonl", p);
         assertThat(r.exit()).as(r.err()).isEqualTo(Exit.FAILED);
-        assertThat(r.out().lines().toList()).containsExactly("error 1 line is longer than 6307840 bytes (the longest a "
-                + "job can be as JSON): the payload limit is 1048576 bytes (1 MiB); raise it with --max-payload BYTES "
+        assertThat(r.out().lines().toList()).containsExactly("error 1 line is longer than 1589248 bytes (the longest a "
+                + "job can be as JSON): the payload limit is 262144 bytes (256 KiB); raise it with --max-payload BYTES "
                 + "(up to 256m)", "created fine");
         assertThat(r.err()).doesNotContain("OutOfMemoryError");
     }
