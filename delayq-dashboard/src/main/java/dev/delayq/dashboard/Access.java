@@ -31,7 +31,9 @@ final class Access {
         this.tokenHash = token != null ? sha256(token) : null;
         this.readOnly = readOnly;
         String b = bind.toLowerCase(Locale.ROOT);
-        this.hosts = Set.of("localhost", "127.0.0.1", "[::1]", b.contains(":") ? "[" + b + "]" : b);
+        Set<String> names = new java.util.HashSet<>(Set.of("localhost", "127.0.0.1", "[::1]"));
+        names.add(b.contains(":") ? "[" + b + "]" : b);
+        this.hosts = Set.copyOf(names);
     }
 
     /** Whether a token is required. */

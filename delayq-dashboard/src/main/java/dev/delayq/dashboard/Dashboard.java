@@ -90,9 +90,11 @@ public final class Dashboard implements AutoCloseable {
             config.http.maxRequestSize = 64 * 1024;
             config.jetty.modifyHttpConfiguration(http -> {
                 http.setSendServerVersion(false);
-                // Job ids may contain '/', sent as %2F inside one path segment: keep it encoded while routing.
+                // A job id may contain '/', '%' or be '..': sent as %2F, %25, %2E%2E inside one path segment, which
+                // routing must keep as one segment (nothing is served from the file system, so nothing to traverse).
                 http.setUriCompliance(UriCompliance.DEFAULT.with("delayq ids",
-                        UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR));
+                        UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR, UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING,
+                        UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT));
             });
             config.jetty.modifyServletContextHandler(handler -> handler.getServletHandler().setDecodeAmbiguousURIs(true));
             config.routes.before(access::check);

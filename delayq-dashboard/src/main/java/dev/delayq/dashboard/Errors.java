@@ -38,16 +38,22 @@ final class Errors {
             LOG.warn("dashboard: {} {} failed", ctx.method(), ctx.path(), e);
             error(ctx, 500, "internal error: " + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()));
         });
+        // Javalin answers unmatched routes in plain text: say it in JSON like every other error (ours are JSON already).
         routes.error(404, ctx -> {
-            if (ctx.result() == null) {
+            if (!isJson(ctx)) {
                 error(ctx, 404, "no such page: " + ctx.method() + " " + ctx.path());
             }
         });
         routes.error(405, ctx -> {
-            if (ctx.result() == null || !ctx.result().startsWith("{")) {
+            if (!isJson(ctx)) {
                 error(ctx, 405, ctx.method() + " is not allowed here: changes are POST or DELETE, reads are GET");
             }
         });
+    }
+
+    private static boolean isJson(Context ctx) {
+        String type = ctx.res().getContentType();
+        return type != null && type.startsWith("application/json");
     }
 
     /** Whether the request is for a page (the browser should see the login form) rather than for data. */

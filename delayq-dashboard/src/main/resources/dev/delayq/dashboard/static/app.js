@@ -28,7 +28,8 @@
     return el;
   }
 
-  const enc = encodeURIComponent;
+  // Dots too: an id '..' must stay one path segment, not step up a level.
+  const enc = (s) => encodeURIComponent(s).replace(/\./g, '%2E');
   const queueHref = (q, params) => '/queues/' + enc(q) + (params ? '?' + new URLSearchParams(params) : '');
   const jobHref = (q, id) => '/queues/' + enc(q) + '/jobs/' + enc(id);
   const apiQueue = (q) => '/api/queues/' + enc(q);
