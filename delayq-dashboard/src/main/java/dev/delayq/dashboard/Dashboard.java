@@ -67,6 +67,70 @@ public final class Dashboard implements AutoCloseable {
     }
 
     /**
+     * Checks settings as {@link Builder#build()} does, for a caller that wants to refuse bad ones before it connects
+     * to Redis (the command line): the port range, the token's form, and that an address other than loopback has a
+     * token.
+     *
+     * @param bind  the address to listen on
+     * @param port  the port, 0 to 65535
+     * @param token the token, or {@code null} for none
+     * @throws IllegalArgumentException naming the bad setting and what is allowed
+     */
+    public static void checkSettings(String bind, int port, String token) {
+        checkPort(port);
+        checkToken(token);
+        checkExposure(checkBind(bind), token);
+    }
+
+    private static void checkPort(int port) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port is " + port + ": it must be 0 to 65535 (0 = any free port)");
+        }
+    }
+
+    private static String checkBind(String address) {
+        if (address == null || address.isBlank()) {
+            throw new IllegalArgumentException("bind is empty: give an address such as 127.0.0.1 or 0.0.0.0");
+        }
+        return address.strip();
+    }
+
+    private static void checkToken(String token) {
+        if (token == null) {
+            return;
+        }
+        if (token.length() < MIN_TOKEN_LENGTH) {
+            throw new IllegalArgumentException("token has " + token.length() + " characters: it must have at least "
+                    + MIN_TOKEN_LENGTH + " (e.g. from 'openssl rand -hex 16')");
+        }
+        if (!token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+            throw new IllegalArgumentException("token contains spaces, control or non-ASCII characters: "
+                    + "use printable ASCII only (e.g. from 'openssl rand -hex 16')");
+        }
+    }
+
+    private static void checkExposure(String bind, String token) {
+        if (token == null && !isLoopback(bind)) {
+            throw new IllegalArgumentException("bind " + bind + " is not a loopback address: anyone who can reach it "
+                    + "could change jobs, so give a token (--token or DELAYQ_DASHBOARD_TOKEN), or bind 127.0.0.1");
+        }
+    }
+
+    private static boolean isLoopback(String address) {
+        try {
+            InetAddress[] all = InetAddress.getAllByName(address);
+            for (InetAddress a : all) {
+                if (!a.isLoopbackAddress()) {
+                    return false;
+                }
+            }
+            return all.length > 0;
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("bind " + address + " is not an address of this host: " + e.getMessage());
+        }
+    }
+
+    /**
      * Starts listening.
      *
      * @return this dashboard
@@ -173,9 +237,7 @@ public final class Dashboard implements AutoCloseable {
 
         /** The port (default 8080; 0 = any free port, see {@link Dashboard#port()}). */
         public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port is " + port + ": it must be 0 to 65535 (0 = any free port)");
-            }
+            checkPort(port);
             this.port = port;
             return this;
         }
@@ -184,10 +246,7 @@ public final class Dashboard implements AutoCloseable {
          * The address to listen on (default 127.0.0.1). Any address that is not loopback needs a {@link #token}.
          */
         public Builder bind(String address) {
-            if (address == null || address.isBlank()) {
-                throw new IllegalArgumentException("bind is empty: give an address such as 127.0.0.1 or 0.0.0.0");
-            }
-            this.bind = address.strip();
+            this.bind = checkBind(address);
             return this;
         }
 
@@ -196,16 +255,7 @@ public final class Dashboard implements AutoCloseable {
          * {@code null} for none. At least 16 characters, printable ASCII, e.g. from {@code openssl rand -hex 16}.
          */
         public Builder token(String token) {
-            if (token != null) {
-                if (token.length() < MIN_TOKEN_LENGTH) {
-                    throw new IllegalArgumentException("token has " + token.length() + " characters: it must have at least "
-                            + MIN_TOKEN_LENGTH + " (e.g. from 'openssl rand -hex 16')");
-                }
-                if (!token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
-                    throw new IllegalArgumentException("token contains spaces, control or non-ASCII characters: "
-                            + "use printable ASCII only (e.g. from 'openssl rand -hex 16')");
-                }
-            }
+            checkToken(token);
             this.token = token;
             return this;
         }
@@ -232,25 +282,8 @@ public final class Dashboard implements AutoCloseable {
          *                                  unknown
          */
         public Dashboard build() {
-            if (token == null && !isLoopback(bind)) {
-                throw new IllegalArgumentException("bind " + bind + " is not a loopback address: anyone who can reach it "
-                        + "could change jobs, so give a token (--token or DELAYQ_DASHBOARD_TOKEN), or bind 127.0.0.1");
-            }
+            checkExposure(bind, token);
             return new Dashboard(this);
-        }
-
-        private static boolean isLoopback(String address) {
-            try {
-                InetAddress[] all = InetAddress.getAllByName(address);
-                for (InetAddress a : all) {
-                    if (!a.isLoopbackAddress()) {
-                        return false;
-                    }
-                }
-                return all.length > 0;
-            } catch (UnknownHostException e) {
-                throw new IllegalArgumentException("bind " + address + " is not an address of this host: " + e.getMessage());
-            }
         }
     }
 }
