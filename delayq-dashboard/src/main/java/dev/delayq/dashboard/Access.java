@@ -55,7 +55,8 @@ final class Access {
         ctx.header("Content-Security-Policy", CSP);
         ctx.header("X-Content-Type-Options", "nosniff");
         ctx.header("X-Frame-Options", "DENY");
-        ctx.header("Referrer-Policy", "no-referrer");
+        // Not no-referrer: under it a browser sends 'Origin: null' with its own POSTs, which the CSRF check must refuse.
+        ctx.header("Referrer-Policy", "same-origin");
         ctx.header("Cross-Origin-Opener-Policy", "same-origin");
         ctx.header("Cross-Origin-Resource-Policy", "same-origin");
         ctx.header("Cache-Control", "no-store");

@@ -174,7 +174,7 @@ class AccessTest {
                         .doesNotContain("unsafe-inline", "unsafe-eval");
                 assertThat(r.header("X-Content-Type-Options")).isEqualTo("nosniff");
                 assertThat(r.header("X-Frame-Options")).isEqualTo("DENY");
-                assertThat(r.header("Referrer-Policy")).isEqualTo("no-referrer");
+                assertThat(r.header("Referrer-Policy")).isEqualTo("same-origin");
                 assertThat(r.header("Server")).isNull();
             }
             // The pages load their script from a file: no inline script, no inline event handler.

@@ -29,6 +29,12 @@
   }
 
   // Dots too: an id '..' must stay one path segment, not step up a level.
+  /** Replaces an element's children; null and false are left out, strings become text. */
+  function fill(el, ...kids) {
+    el.replaceChildren(...kids.flat().filter((k) => k != null && k !== false));
+    return el;
+  }
+
   const enc = (s) => encodeURIComponent(s).replace(/\./g, '%2E');
   const queueHref = (q, params) => '/queues/' + enc(q) + (params ? '?' + new URLSearchParams(params) : '');
   const jobHref = (q, id) => '/queues/' + enc(q) + '/jobs/' + enc(id);
@@ -45,7 +51,7 @@
 
   function setCrumbs(items) {
     const nav = document.getElementById('crumbs');
-    nav.replaceChildren(...items.flatMap((it, i) => [
+    fill(nav, ...items.flatMap((it, i) => [
       i ? h('span', { class: 'sep', text: '/' }) : null,
       it.href ? h('a', { href: it.href, text: it.text }) : h('span', { text: it.text })]));
   }
@@ -223,7 +229,7 @@
       holder.plot.setData(data);
       return;
     }
-    holder.replaceChildren();
+    fill(holder);
     const width = Math.max(280, holder.clientWidth || 560);
     holder.plot = new window.uPlot({
       width, height: 220,
@@ -259,7 +265,7 @@
     } catch (e) {
       for (const key of ['throughput', 'lag']) {
         const holder = document.getElementById('chart-' + key);
-        if (holder) holder.replaceChildren(h('p', { class: 'empty', text: 'history unavailable: ' + e.message }));
+        if (holder) fill(holder, h('p', { class: 'empty', text: 'history unavailable: ' + e.message }));
       }
       return;
     }
@@ -276,17 +282,17 @@
     document.title = 'delayq';
     const serverBody = h('div');
     const queuesBody = h('div');
-    main.replaceChildren(h('h1', { text: 'Overview' }), card('Redis', serverBody), card('Queues', queuesBody),
+    fill(main, h('h1', { text: 'Overview' }), card('Redis', serverBody), card('Queues', queuesBody),
       h('div', { class: 'grid' }, chartCard('Throughput, jobs per minute (all queues, last hour)', 'throughput'),
         chartCard('Dispatch lag (worst queue, last hour)', 'lag')));
     every(async () => {
       const queues = await api('GET', '/api/queues');
       const s = ctx.server;
-      serverBody.replaceChildren(facts([
+      fill(serverBody, facts([
         ['Server', s.server], ['Version', s.version], ['Mode', s.mode],
         ['Memory', fmtBytes(s.usedMemoryBytes) + (s.maxMemoryBytes > 0 ? ' of ' + fmtBytes(s.maxMemoryBytes) : '')],
         ['Clients', fmtInt(s.connectedClients)], ['Uptime', fmtSpan(s.uptimeSeconds * 1000)], ['Key prefix', s.prefix]]));
-      queuesBody.replaceChildren(queues.length === 0
+      fill(queuesBody, queues.length === 0
         ? h('p', { class: 'empty', text: 'No queues yet: a queue appears here once a job was enqueued to it.' })
         : queueTable(queues));
       await renderHistory(queues.map((q) => q.name));
@@ -331,7 +337,7 @@
       if (search.value.trim()) location.assign(jobHref(name, search.value.trim()));
     } }, search, h('button', { type: 'submit', text: 'Find job' }));
 
-    main.replaceChildren(title, card(null, countsBody), card(null, h('div', { class: 'row' }, searchForm, h('span', { class: 'spacer' }), tools)),
+    fill(main, title, card(null, countsBody), card(null, h('div', { class: 'row' }, searchForm, h('span', { class: 'spacer' }), tools)),
       card(null, tabs, bulk, tableBody, pager),
       h('div', { class: 'grid' }, chartCard('Throughput, jobs per minute (last hour)', 'throughput'),
         chartCard('Dispatch lag (last hour)', 'lag')));
@@ -365,7 +371,7 @@
     }
 
     function renderBulk() {
-      if (ctx.readOnly) { bulk.replaceChildren(h('span', { class: 'muted', text: 'Read-only: changes are disabled.' })); return; }
+      if (ctx.readOnly) { fill(bulk, h('span', { class: 'muted', text: 'Read-only: changes are disabled.' })); return; }
       const n = h('span', { class: 'muted', text: selected.size + ' selected' });
       const items = { dead: [button('Retry selected', '', 'retry-selected', () => onSelected('retried', 'POST', '/retry')),
         confirmButton('Delete selected', 'danger', 'delete-selected', () => onSelected('deleted', 'DELETE', ''))],
@@ -375,7 +381,7 @@
         confirmButton('Cancel selected', 'danger', 'cancel-selected', () => onSelected('cancelled', 'POST', '/cancel'))],
       done: [confirmButton('Delete selected', 'danger', 'delete-selected', () => onSelected('deleted', 'DELETE', ''))],
       processing: [] }[st];
-      bulk.replaceChildren(...(items.length ? [n, ...items] : []));
+      fill(bulk, ...(items.length ? [n, ...items] : []));
     }
 
     function whenCell(job) {
@@ -387,7 +393,7 @@
     function renderJobs(page) {
       const when = { scheduled: 'due', processing: 'lease', done: 'finished', dead: 'finished' }[st];
       if (page.jobs.length === 0) {
-        tableBody.replaceChildren(h('p', { class: 'empty', text: 'No ' + st + ' jobs.' }));
+        fill(tableBody, h('p', { class: 'empty', text: 'No ' + st + ' jobs.' }));
       } else {
         const all = h('input', { type: 'checkbox', 'aria-label': 'Select all', onchange: (e) => {
           for (const j of page.jobs) { if (e.target.checked) selected.add(j.id); else selected.delete(j.id); }
@@ -412,11 +418,11 @@
         const head = h('tr', null, ctx.readOnly ? null : h('th', null, all), h('th', { text: 'id' }),
           h('th', { class: 'num', text: 'attempt' }), h('th', { text: when }), h('th', { text: 'error' }),
           h('th', { text: 'payload' }), h('th', { text: '' }));
-        tableBody.replaceChildren(h('table', { id: 'jobs' }, h('thead', null, head), h('tbody', null, rows)));
+        fill(tableBody, h('table', { id: 'jobs' }, h('thead', null, head), h('tbody', null, rows)));
       }
       const from = page.total === 0 ? 0 : offset + 1;
       const to = offset + page.jobs.length;
-      pager.replaceChildren(h('span', { class: 'muted', text: fmtInt(from) + '–' + fmtInt(to) + ' of ' + fmtInt(page.total) }),
+      fill(pager, h('span', { class: 'muted', text: fmtInt(from) + '–' + fmtInt(to) + ' of ' + fmtInt(page.total) }),
         offset > 0 ? h('a', { class: 'button', href: queueHref(name, { state: st, offset: Math.max(0, offset - PAGE) }), text: '‹ Previous' }) : null,
         to < page.total ? h('a', { class: 'button', href: queueHref(name, { state: st, offset: offset + PAGE }), text: 'Next ›' }) : null);
     }
@@ -428,15 +434,15 @@
       try {
         q = await api('GET', apiQueue(name));
       } catch (e) {
-        if (e.status === 404) { countsBody.replaceChildren(h('p', { class: 'empty', text: e.message })); return; }
+        if (e.status === 404) { fill(countsBody, h('p', { class: 'empty', text: e.message })); return; }
         throw e;
       }
-      title.replaceChildren('Queue ', h('span', { class: 'mono', text: name }), q.paused ? [' ', h('span', { class: 'badge paused', text: 'paused' })] : []);
-      countsBody.replaceChildren(facts([...STATES.map((s) => [s, fmtInt(q[s]), { class: 'count-' + s, 'data-state': s }]),
+      fill(title, 'Queue ', h('span', { class: 'mono', text: name }), q.paused ? [' ', h('span', { class: 'badge paused', text: 'paused' })] : []);
+      fill(countsBody, facts([...STATES.map((s) => [s, fmtInt(q[s]), { class: 'count-' + s, 'data-state': s }]),
         ['enqueued (total)', fmtInt(q.totals.enqueued)], ['completed (total)', fmtInt(q.totals.completed)],
         ['retried (total)', fmtInt(q.totals.retried)], ['recovered (total)', fmtInt(q.totals.recovered)],
         ['oldest due', q.oldestDueLagMillis > 0 ? fmtSpan(q.oldestDueLagMillis) + ' late' : '-']]));
-      tabs.replaceChildren(...STATES.map((s) => h('a', { href: queueHref(name, { state: s }), class: s === st ? 'active' : '', 'data-state': s },
+      fill(tabs, ...STATES.map((s) => h('a', { href: queueHref(name, { state: s }), class: s === st ? 'active' : '', 'data-state': s },
         s + ' ', h('span', { class: 'muted', text: fmtInt(q[s]) }))));
       const toolsKey = JSON.stringify([ctx.readOnly, q.paused, q.dead]);
       const t = [];
@@ -446,7 +452,7 @@
         if (q.dead > 0) t.push(button('Retry all dead (' + fmtInt(q.dead) + ')', '', 'retry-all', () => act('retried every dead job', 'POST', apiQueue(name) + '/dead/retry-all', null, refresh)));
       }
       if (toolsKey !== lastTools) {
-        tools.replaceChildren(...t); // only when they change: a re-rendered button cannot be clicked
+        fill(tools, ...t); // only when they change: a re-rendered button cannot be clicked
         lastTools = toolsKey;
       }
       const page = await api('GET', apiQueue(name) + '/jobs', { state: st, offset, limit: PAGE });
@@ -469,7 +475,7 @@
     document.title = id + ' · ' + name + ' · delayq';
     const title = h('h1', null, 'Job ', h('span', { class: 'mono', id: 'job-id', text: id }));
     const body = h('div');
-    main.replaceChildren(title, body);
+    fill(main, title, body);
     let refresh = null;
     const path = apiJob(name, id);
 
@@ -505,7 +511,7 @@
       } catch (e) {
         last = null;
         if (e.status === 404) {
-          body.replaceChildren(card(null, h('p', { class: 'empty', text: e.message + ': it may have been deleted, purged or never existed.' }),
+          fill(body, card(null, h('p', { class: 'empty', text: e.message + ': it may have been deleted, purged or never existed.' }),
             h('a', { href: queueHref(name), text: 'Back to the queue' })));
           return;
         }
@@ -528,7 +534,7 @@
       const note = j.payload == null
         ? 'Not UTF-8 text: the first ' + fmtInt(shown) + ' of ' + fmtInt(j.payloadBytes) + ' bytes, in base64.'
         : j.payloadTruncated ? 'The first ' + fmtInt(shown) + ' of ' + fmtInt(j.payloadBytes) + ' bytes.' : fmtInt(j.payloadBytes) + ' bytes.';
-      body.replaceChildren(
+      fill(body,
         h('div', { class: 'row card', id: 'job-actions' }, actions(j)),
         card('Fields', facts(fields)),
         j.error ? card('Last error', h('pre', { class: 'error', id: 'job-error', text: j.error })) : null,
@@ -550,7 +556,7 @@
     } catch (e) {
       // a malformed %-escape in the address: fall through
     }
-    main.replaceChildren(card(null, h('p', { text: 'No such page. ' }), h('a', { href: '/', text: 'Overview' })));
+    fill(main, card(null, h('p', { text: 'No such page. ' }), h('a', { href: '/', text: 'Overview' })));
   }
 
   route();
