@@ -1,17 +1,13 @@
 package dev.delayq;
 
 import dev.delayq.internal.ClientSettings;
-import dev.delayq.internal.Keys;
-import dev.delayq.internal.PartitionedQueue;
-import dev.delayq.internal.RedisBackend;
-import dev.delayq.internal.RedisQueue;
+import dev.delayq.internal.ServerChecks;
 import dev.delayq.internal.Validation;
+import dev.delayq.internal.queue.QueueDirectory;
+import dev.delayq.internal.redis.RedisBackend;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The delayq client: one connection to Redis shared by every {@link JobQueue} and worker made from it.
@@ -30,11 +26,12 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class DelayQ implements AutoCloseable {
     private final RedisBackend redis;
     private final ClientSettings settings;
-    private final Map<String, JobQueue> queues = new ConcurrentHashMap<>();
+    private final QueueDirectory directory;
 
     private DelayQ(RedisBackend redis, ClientSettings settings) {
         this.redis = redis;
         this.settings = settings;
+        this.directory = new QueueDirectory(redis, settings);
     }
 
     /** Connects to {@code redisUri} with default settings. */
@@ -76,42 +73,12 @@ public final class DelayQ implements AutoCloseable {
     public JobQueue queue(String name, int partitions) {
         Validation.queueName(name);
         Validation.range("partitions", partitions, 0, Bounds.MAX_PARTITIONS);
-        JobQueue q = queues.computeIfAbsent(name, n -> open(n, partitions));
-        int actual = q instanceof PartitionedQueue pq ? pq.partitions().size() : 1;
-        if (partitions > 0 && partitions != actual) {
-            throw partitionMismatch(name, actual, partitions);
-        }
-        return q;
-    }
-
-    private JobQueue open(String name, int partitions) {
-        Keys keys = new Keys(settings.prefix(), name);
-        String recorded = redis.hget(keys.config(), "partitions");
-        int count;
-        if (partitions == 0) {
-            count = recorded == null ? 1 : Integer.parseInt(recorded);
-        } else {
-            if (recorded == null && !redis.hsetnx(keys.config(), "partitions", Integer.toString(partitions))) {
-                recorded = redis.hget(keys.config(), "partitions"); // someone recorded it meanwhile
-            }
-            if (recorded != null && Integer.parseInt(recorded) != partitions) {
-                throw partitionMismatch(name, Integer.parseInt(recorded), partitions);
-            }
-            count = partitions;
-        }
-        return count == 1 ? new RedisQueue(redis, keys, settings) : new PartitionedQueue(redis, keys, settings, count);
-    }
-
-    private static IllegalArgumentException partitionMismatch(String name, int actual, int asked) {
-        return new IllegalArgumentException("queue '" + name + "' has " + actual + " partition(s); asked for " + asked
-                + ": a queue's partition count cannot change (drain it and use a new queue name)");
+        return directory.queue(name, partitions);
     }
 
     /** The names of the queues that have had jobs enqueued under this prefix, sorted. */
     public List<String> queues() {
-        List<String> names = redis.await(redis.smembersUtf8(Keys.registry(settings.prefix())), "queues");
-        names.sort(null);
-        return names;
+        return directory.names();
     }
 
     /** The first part of every key name of this client. */
@@ -323,24 +290,7 @@ public final class DelayQ implements AutoCloseable {
             RedisBackend redis = RedisBackend.connect(uri, username, password, timeout, clientName, cluster, tlsTrust);
             try {
                 redis.loadScripts();
-                if (durability.localAof() > 0) {
-                    String version = redis.info("server").getOrDefault("redis_version", "0");
-                    String[] v = version.split("\\.");
-                    int major = Integer.parseInt(v[0]);
-                    int minor = v.length > 1 ? Integer.parseInt(v[1]) : 0;
-                    if (major < 7 || (major == 7 && minor < 2)) {
-                        throw new DelayQConfigurationException("Durability.localAof needs WAITAOF, Redis 7.2 or newer; "
-                                + redis.server() + " runs " + version + ": use appendfsync always, or Durability.replicas");
-                    }
-                }
-                if (!allowEviction) {
-                    Optional<String> policy = redis.configGet("maxmemory-policy");
-                    if (policy.isPresent() && !policy.get().equals("noeviction")) {
-                        throw new DelayQConfigurationException("Redis at " + redis.server() + " has maxmemory-policy "
-                                + policy.get() + ", which evicts keys and can silently lose jobs: set maxmemory-policy "
-                                + "noeviction, or accept the risk with allowEvictingMemoryPolicy(true)");
-                    }
-                }
+                ServerChecks.verify(redis, durability, allowEviction);
             } catch (RuntimeException e) {
                 redis.close();
                 throw e;

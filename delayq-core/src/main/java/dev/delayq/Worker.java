@@ -1,8 +1,8 @@
 package dev.delayq;
 
 import dev.delayq.internal.ClientSettings;
-import dev.delayq.internal.PartitionedQueue;
-import dev.delayq.internal.RedisQueue;
+import dev.delayq.internal.queue.PartitionedQueue;
+import dev.delayq.internal.queue.SingleQueue;
 import dev.delayq.internal.Validation;
 import dev.delayq.internal.worker.WorkerConfig;
 import dev.delayq.internal.worker.WorkerEngine;
@@ -130,7 +130,7 @@ public final class Worker implements AutoCloseable {
     /** Builder of a {@link Worker}; every setting is validated by {@link #build()}. */
     public static final class Builder {
         private final JobQueue queue;
-        private final List<RedisQueue> parts;
+        private final List<SingleQueue> parts;
         private final ClientSettings settings;
         private final JobHandler handler;
         private int concurrency = 10;
@@ -150,7 +150,7 @@ public final class Worker implements AutoCloseable {
         private String name;
 
         private Builder(JobQueue queue, JobHandler handler) {
-            if (queue instanceof RedisQueue rq) {
+            if (queue instanceof SingleQueue rq) {
                 this.parts = List.of(rq);
                 this.settings = rq.settings();
             } else if (queue instanceof PartitionedQueue pq) {

@@ -63,7 +63,7 @@ class ClusterFailoverTest {
                 RedisServer heir = cluster.replicas().get(cluster.masters().indexOf(victim));
                 killedAt = -1;
                 // Batches of 100 jobs of one partition: each is one atomic script call, acknowledged whole or not.
-                dev.delayq.internal.PartitionedQueue pq = (dev.delayq.internal.PartitionedQueue) q;
+                dev.delayq.internal.queue.PartitionedQueue pq = (dev.delayq.internal.queue.PartitionedQueue) q;
                 List<List<Job>> batches = new ArrayList<>();
                 List<List<Job>> filling = new ArrayList<>();
                 for (int p = 0; p < 6; p++) {

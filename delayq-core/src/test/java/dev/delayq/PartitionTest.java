@@ -3,7 +3,7 @@ package dev.delayq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.delayq.internal.PartitionedQueue;
+import dev.delayq.internal.queue.PartitionedQueue;
 import dev.delayq.testkit.RedisCluster;
 import dev.delayq.testkit.RedisClusterExtension;
 import dev.delayq.testkit.RedisServer;

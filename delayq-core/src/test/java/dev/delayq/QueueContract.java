@@ -49,7 +49,7 @@ abstract class QueueContract {
 
     /** The raw key {@code <prefix>:{<queue or its partition holding routingKey>}:<suffix>}. */
     String key(JobQueue queue, String routingKey, String suffix) {
-        String tag = queue instanceof dev.delayq.internal.PartitionedQueue pq
+        String tag = queue instanceof dev.delayq.internal.queue.PartitionedQueue pq
                 ? queue.name() + "#" + pq.partitionOf(routingKey) : queue.name();
         return prefix() + ":{" + tag + "}:" + suffix;
     }
@@ -58,7 +58,7 @@ abstract class QueueContract {
     java.util.Map<Integer, List<String>> byPartition(JobQueue queue, List<String> ids) {
         java.util.Map<Integer, List<String>> out = new java.util.TreeMap<>();
         for (String id : ids) {
-            int p = queue instanceof dev.delayq.internal.PartitionedQueue pq ? pq.partitionOf(id) : 0;
+            int p = queue instanceof dev.delayq.internal.queue.PartitionedQueue pq ? pq.partitionOf(id) : 0;
             out.computeIfAbsent(p, k -> new ArrayList<>()).add(id);
         }
         return out;

@@ -3,7 +3,7 @@ package dev.delayq;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.delayq.internal.Record;
-import dev.delayq.internal.RedisQueue;
+import dev.delayq.internal.queue.SingleQueue;
 import dev.delayq.testkit.RedisExtension;
 import dev.delayq.testkit.Resp;
 import java.io.IOException;
@@ -246,12 +246,12 @@ class ScriptKeysTest {
     void purgeTakesItsLockAndDeletesRecordsAndIndexEntries() {
         q.enqueue(Job.builder().id("a").build());
         q.leases().complete(q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0).lease());
-        RedisQueue rq = (RedisQueue) q;
-        RedisQueue.PurgeStep step = rq.purgeStep(0, 0, 60_000, "worker-1");
+        SingleQueue rq = (SingleQueue) q;
+        dev.delayq.internal.ops.Purge.Step step = rq.purgeStep(0, 0, 60_000, "worker-1");
         assertThat(step.done()).isEqualTo(1);
         assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "lock:purge", p + "meta");
         assertThat(s(call("GET", p + "lock:purge"))).isEqualTo("worker-1");
-        RedisQueue.PurgeStep locked = rq.purgeStep(0, 0, 60_000, "worker-2");
+        dev.delayq.internal.ops.Purge.Step locked = rq.purgeStep(0, 0, 60_000, "worker-2");
         assertThat(locked.lockedForMs()).isBetween(1L, 60_000L);
         call("DEL", p + "lock:purge");
     }

@@ -210,7 +210,7 @@ abstract class WorkerContract {
 
         Awaitility.await().atMost(WAIT).until(() -> q.get("victim").orElseThrow().state() == JobState.PROCESSING);
         // Another party takes the job away: its lease is made to look expired and is recovered.
-        String tag = q instanceof dev.delayq.internal.PartitionedQueue pq ? "w#" + pq.partitionOf("victim") : "w";
+        String tag = q instanceof dev.delayq.internal.queue.PartitionedQueue pq ? "w#" + pq.partitionOf("victim") : "w";
         t.target().call("ZADD", t.prefix() + ":{" + tag + "}:leases", "1", "victim");
         assertThat(q.leases().recover(10, QUICK).recovered()).isEqualTo(1);
 

@@ -6,7 +6,7 @@ import dev.delayq.JobListener;
 import dev.delayq.Lease;
 import dev.delayq.JobQueue;
 import dev.delayq.WorkerMetrics;
-import dev.delayq.internal.RedisQueue;
+import dev.delayq.internal.queue.SingleQueue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +31,7 @@ final class Acker {
     private static final int MAX_BATCH = 1000;
 
     private final JobQueue queue;
-    private final List<RedisQueue> parts;
+    private final List<SingleQueue> parts;
     private final InFlight inFlight;
     private final ScheduledExecutorService timer;
     private final WorkerMetrics metrics;
@@ -48,7 +48,7 @@ final class Acker {
     private final AtomicBoolean lingering = new AtomicBoolean();
     private volatile boolean draining;
 
-    Acker(JobQueue queue, List<RedisQueue> parts, InFlight inFlight, ScheduledExecutorService timer, WorkerMetrics metrics,
+    Acker(JobQueue queue, List<SingleQueue> parts, InFlight inFlight, ScheduledExecutorService timer, WorkerMetrics metrics,
           int defaultMaxAttempts,
           String worker, Duration linger, JobListener listener, Runnable progress) {
         this.progress = progress;

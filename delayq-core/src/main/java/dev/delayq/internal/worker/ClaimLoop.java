@@ -4,7 +4,7 @@ import dev.delayq.ClaimBatch;
 import dev.delayq.ClaimOptions;
 import dev.delayq.ClaimedJob;
 import dev.delayq.WorkerMetrics;
-import dev.delayq.internal.RedisQueue;
+import dev.delayq.internal.queue.SingleQueue;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
@@ -35,7 +35,7 @@ final class ClaimLoop implements Runnable {
     private static final long NO_NOTICE = Long.MAX_VALUE;
     private static final long REFILL_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
-    private final List<RedisQueue> parts;
+    private final List<SingleQueue> parts;
     private final String queue;
     private final WorkerConfig config;
     private final Semaphore slots;
@@ -58,7 +58,7 @@ final class ClaimLoop implements Runnable {
     private volatile boolean waitingForSlots;
     private long shortSinceNanos;
 
-    ClaimLoop(List<RedisQueue> parts, String queue, WorkerConfig config, Semaphore slots, ServerClock[] clocks,
+    ClaimLoop(List<SingleQueue> parts, String queue, WorkerConfig config, Semaphore slots, ServerClock[] clocks,
               Consumer<ClaimedJob> dispatch, WorkerMetrics metrics) {
         this.parts = parts;
         this.queue = queue;

@@ -1,7 +1,7 @@
 package dev.delayq.internal.worker;
 
 import dev.delayq.WorkerMetrics;
-import dev.delayq.internal.RedisQueue;
+import dev.delayq.internal.queue.SingleQueue;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,13 +20,13 @@ final class Maintenance {
     private static final Logger LOG = LoggerFactory.getLogger(Maintenance.class);
     private static final int MAX_STEPS = 100;
 
-    private final List<RedisQueue> parts;
+    private final List<SingleQueue> parts;
     private final Duration interval;
     private final WorkerMetrics metrics;
     private final String worker;
     private ScheduledFuture<?> task;
 
-    Maintenance(List<RedisQueue> parts, Duration interval, WorkerMetrics metrics, String worker) {
+    Maintenance(List<SingleQueue> parts, Duration interval, WorkerMetrics metrics, String worker) {
         this.parts = parts;
         this.interval = interval;
         this.metrics = metrics;
@@ -50,12 +50,12 @@ final class Maintenance {
 
     /** One purge pass over every partition. */
     void run() {
-        for (RedisQueue queue : parts) {
+        for (SingleQueue queue : parts) {
             purge(queue);
         }
     }
 
-    private void purge(RedisQueue queue) {
+    private void purge(SingleQueue queue) {
         try {
             long doneAge = queue.settings().doneRetention().toMillis();
             long deadAge = queue.settings().deadRetention().toMillis();
@@ -63,7 +63,7 @@ final class Maintenance {
             long dead = 0;
             for (int i = 0; i < MAX_STEPS; i++) {
                 // The lock is taken by the first step only; later steps of the same pass run under it.
-                RedisQueue.PurgeStep step = queue.purgeStep(doneAge, deadAge, i == 0 ? interval.toMillis() : 0, worker);
+                dev.delayq.internal.ops.Purge.Step step = queue.purgeStep(doneAge, deadAge, i == 0 ? interval.toMillis() : 0, worker);
                 if (step.lockedForMs() > 0) {
                     return; // another worker purges this period
                 }

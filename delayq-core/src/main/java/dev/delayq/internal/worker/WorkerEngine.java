@@ -6,8 +6,8 @@ import dev.delayq.JobListener;
 import dev.delayq.JobQueue;
 import dev.delayq.Lease;
 import dev.delayq.WorkerMetrics;
-import dev.delayq.internal.RedisBackend;
-import dev.delayq.internal.RedisQueue;
+import dev.delayq.internal.redis.RedisBackend;
+import dev.delayq.internal.queue.SingleQueue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +31,7 @@ public final class WorkerEngine {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerEngine.class);
 
     private final JobQueue queue;
-    private final List<RedisQueue> parts;
+    private final List<SingleQueue> parts;
     private final WorkerConfig config;
     private final WorkerMetrics metrics;
     private final Semaphore slots;
@@ -52,7 +52,7 @@ public final class WorkerEngine {
     /**
      * A worker of {@code queue}, whose partitions are {@code parts} (the queue itself when it has none).
      */
-    public WorkerEngine(JobQueue queue, List<RedisQueue> parts, JobHandler handler, Executor executor, WorkerConfig config,
+    public WorkerEngine(JobQueue queue, List<SingleQueue> parts, JobHandler handler, Executor executor, WorkerConfig config,
                         WorkerMetrics metrics, JobListener listener) {
         this.listener = listener;
         this.queue = queue;
@@ -94,7 +94,7 @@ public final class WorkerEngine {
     /** Subscribes to wake-up notices, then starts claiming, renewing and purging. */
     public void start() {
         metrics.bind(queue.name(), inFlight::size, queue::stats);
-        for (RedisQueue part : parts) {
+        for (SingleQueue part : parts) {
             int p = part.partition();
             subscriptions.add(part.backend().subscribe(part.keys().wakeChannel(), new RedisBackend.Subscriber() {
                 @Override

@@ -1,4 +1,4 @@
-package dev.delayq.internal;
+package dev.delayq.internal.queue;
 
 import dev.delayq.Ack;
 import dev.delayq.ClaimBatch;
@@ -8,6 +8,7 @@ import dev.delayq.FailResult;
 import dev.delayq.Job;
 import dev.delayq.Lease;
 import dev.delayq.JobQueue;
+import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.Leases;
 import dev.delayq.RenewResult;
 import java.time.Duration;

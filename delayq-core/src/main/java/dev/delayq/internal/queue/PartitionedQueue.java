@@ -1,12 +1,14 @@
-package dev.delayq.internal;
+package dev.delayq.internal.queue;
 
 import dev.delayq.Ack;
+import dev.delayq.internal.ClientSettings;
+import dev.delayq.internal.Keys;
+import dev.delayq.internal.Validation;
+import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.ChangeResult;
 import dev.delayq.CheckReport;
 import dev.delayq.ClaimBatch;
 import dev.delayq.ClaimOptions;
-import dev.delayq.ClaimedJob;
-import dev.delayq.DelayQ;
 import dev.delayq.EnqueueResult;
 import dev.delayq.FailResult;
 import dev.delayq.Job;
@@ -28,9 +30,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.concurrent.CompletableFuture;
@@ -41,7 +41,7 @@ import java.util.stream.StreamSupport;
 import java.util.zip.CRC32;
 
 /**
- * A queue split into P partitions, each a complete queue of its own ({@link RedisQueue}) with its own hash
+ * A queue split into P partitions, each a complete queue of its own ({@link SingleQueue}) with its own hash
  * tag {@code {<name>#<i>}}, so that on a Redis Cluster the partitions spread over the masters and one hot
  * queue uses all of them.
  *
@@ -54,7 +54,7 @@ import java.util.zip.CRC32;
  */
 public final class PartitionedQueue extends SyncQueue {
     private final String name;
-    private final List<RedisQueue> parts;
+    private final List<SingleQueue> parts;
     private final ClientSettings settings;
     private final AtomicInteger nextClaim = new AtomicInteger();
 
@@ -62,9 +62,9 @@ public final class PartitionedQueue extends SyncQueue {
         super(redis);
         this.name = keys.queue();
         this.settings = settings;
-        List<RedisQueue> list = new ArrayList<>(partitions);
+        List<SingleQueue> list = new ArrayList<>(partitions);
         for (int i = 0; i < partitions; i++) {
-            list.add(new RedisQueue(redis, keys.partition(i), settings, name, i));
+            list.add(new SingleQueue(redis, keys.partition(i), settings, name, i));
         }
         this.parts = List.copyOf(list);
     }
@@ -75,7 +75,7 @@ public final class PartitionedQueue extends SyncQueue {
     }
 
     /** The partitions, in order. */
-    public List<RedisQueue> partitions() {
+    public List<SingleQueue> partitions() {
         return parts;
     }
 
@@ -90,7 +90,7 @@ public final class PartitionedQueue extends SyncQueue {
 
     @Override
     public CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs) {
-        String[] ids = RedisQueue.ids(jobs, settings);
+        String[] ids = SingleQueue.ids(jobs, settings);
         if (jobs.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
@@ -133,41 +133,7 @@ public final class PartitionedQueue extends SyncQueue {
     @Override
     public CompletableFuture<ClaimBatch> claimAsync(ClaimOptions options) {
         int start = Math.floorMod(nextClaim.getAndIncrement(), parts.size());
-        return claimFrom(start, 0, options, new ArrayList<>(), null);
-    }
-
-    private CompletableFuture<ClaimBatch> claimFrom(int start, int asked, ClaimOptions o, List<ClaimedJob> jobs, ClaimBatch merged) {
-        int remaining = o.max() - jobs.size();
-        if (asked == parts.size() || (asked > 0 && remaining == 0 && o.max() > 0)) {
-            return CompletableFuture.completedFuture(new ClaimBatch(List.copyOf(jobs), merged.serverTimeMillis(),
-                    merged.nextDueMillis(), merged.nextLeaseExpiryMillis(), merged.recovered(), merged.recoveredDead(),
-                    merged.covered(), merged.serverTimeMicros()));
-        }
-        RedisQueue part = parts.get((start + asked) % parts.size());
-        return part.claimAsync(o.withMax(remaining)).thenCompose(b -> {
-            jobs.addAll(b.jobs());
-            return claimFrom(start, asked + 1, o, jobs, merge(merged, b));
-        });
-    }
-
-    private static ClaimBatch merge(ClaimBatch a, ClaimBatch b) {
-        if (a == null) {
-            return b;
-        }
-        long due = a.nextDueMillis() == ClaimBatch.NOT_COMPUTED || b.nextDueMillis() == ClaimBatch.NOT_COMPUTED
-                ? ClaimBatch.NOT_COMPUTED : earliest(a.nextDueMillis(), b.nextDueMillis());
-        // The batch's server time is the first claim's: every lease then runs at least until it plus the lease.
-        return new ClaimBatch(List.of(), Math.min(a.serverTimeMillis(), b.serverTimeMillis()), due,
-                earliest(a.nextLeaseExpiryMillis(), b.nextLeaseExpiryMillis()), a.recovered() + b.recovered(),
-                a.recoveredDead() + b.recoveredDead(), a.covered() && b.covered(),
-                Math.min(a.serverTimeMicros(), b.serverTimeMicros()));
-    }
-
-    private static long earliest(long a, long b) {
-        if (a < 0) {
-            return b;
-        }
-        return b < 0 ? a : Math.min(a, b);
+        return RoundRobinClaim.from(parts, start, options);
     }
 
     @Override
@@ -211,16 +177,16 @@ public final class PartitionedQueue extends SyncQueue {
         int recovered = 0;
         int dead = 0;
         long next = -1;
-        for (RedisQueue p : parts) {
+        for (SingleQueue p : parts) {
             RecoverResult r = p.recover(limit, policy);
             recovered += r.recovered();
             dead += r.dead();
-            next = earliest(next, r.nextExpiryMillis());
+            next = RoundRobinClaim.earliest(next, r.nextExpiryMillis());
         }
         return new RecoverResult(recovered, dead, next);
     }
 
-    private RedisQueue part(Lease lease) {
+    private SingleQueue part(Lease lease) {
         if (lease.partition() < 0 || lease.partition() >= parts.size()) {
             throw new IllegalArgumentException("lease of job '" + lease.id() + "' names partition " + lease.partition()
                     + ": queue '" + name + "' has partitions 0 to " + (parts.size() - 1));
@@ -257,10 +223,10 @@ public final class PartitionedQueue extends SyncQueue {
     // ---- administration ---------------------------------------------------------------------------------
 
     /** The id's own partition first (jobs routed by id), then the others (jobs routed by a dedupe key). */
-    private List<RedisQueue> lookupOrder(String id) {
+    private List<SingleQueue> lookupOrder(String id) {
         Validation.jobId(id);
         int home = partitionOf(id);
-        List<RedisQueue> order = new ArrayList<>(parts.size());
+        List<SingleQueue> order = new ArrayList<>(parts.size());
         order.add(parts.get(home));
         for (int i = 0; i < parts.size(); i++) {
             if (i != home) {
@@ -270,9 +236,9 @@ public final class PartitionedQueue extends SyncQueue {
         return order;
     }
 
-    private ChangeResult change(String id, Function<RedisQueue, ChangeResult> op) {
+    private ChangeResult change(String id, Function<SingleQueue, ChangeResult> op) {
         ChangeResult last = null;
-        for (RedisQueue p : lookupOrder(id)) {
+        for (SingleQueue p : lookupOrder(id)) {
             last = op.apply(p);
             if (last.status() != ChangeResult.Status.NOT_FOUND) {
                 return last;
@@ -298,7 +264,7 @@ public final class PartitionedQueue extends SyncQueue {
 
     @Override
     public Optional<JobInfo> get(String id) {
-        for (RedisQueue p : lookupOrder(id)) {
+        for (SingleQueue p : lookupOrder(id)) {
             Optional<JobInfo> found = p.get(id);
             if (found.isPresent()) {
                 return found;
@@ -315,7 +281,7 @@ public final class PartitionedQueue extends SyncQueue {
     @Override
     public long retryAllDead() {
         long n = 0;
-        for (RedisQueue p : parts) {
+        for (SingleQueue p : parts) {
             n += p.retryAllDead();
         }
         return n;
@@ -337,10 +303,10 @@ public final class PartitionedQueue extends SyncQueue {
             throw new IllegalArgumentException("state must not be null: use scheduled, processing, done or dead");
         }
         List<Iterator<JobInfo>> sources = new ArrayList<>();
-        for (RedisQueue p : parts) {
+        for (SingleQueue p : parts) {
             sources.add(p.stream(state).iterator());
         }
-        Iterator<JobInfo> merged = new Merge(sources, Comparator.comparingLong(j -> indexScore(j, state)));
+        Iterator<JobInfo> merged = new MergedIterator<>(sources, Comparator.comparingLong(j -> indexScore(j, state)));
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(merged, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
@@ -352,40 +318,6 @@ public final class PartitionedQueue extends SyncQueue {
         };
     }
 
-    /** A k-way merge of sorted iterators. */
-    private static final class Merge implements Iterator<JobInfo> {
-        private record Head(JobInfo job, Iterator<JobInfo> source) {
-        }
-
-        private final PriorityQueue<Head> heads;
-
-        Merge(List<Iterator<JobInfo>> sources, Comparator<JobInfo> order) {
-            heads = new PriorityQueue<>(Math.max(1, sources.size()), (a, b) -> order.compare(a.job, b.job));
-            for (Iterator<JobInfo> s : sources) {
-                if (s.hasNext()) {
-                    heads.add(new Head(s.next(), s));
-                }
-            }
-        }
-
-        @Override
-        public boolean hasNext() {
-            return !heads.isEmpty();
-        }
-
-        @Override
-        public JobInfo next() {
-            Head h = heads.poll();
-            if (h == null) {
-                throw new NoSuchElementException();
-            }
-            if (h.source.hasNext()) {
-                heads.add(new Head(h.source.next(), h.source));
-            }
-            return h.job;
-        }
-    }
-
     @Override
     public QueueStats stats() {
         long scheduled = 0;
@@ -393,7 +325,7 @@ public final class PartitionedQueue extends SyncQueue {
         long done = 0;
         long dead = 0;
         Map<String, Long> totals = new LinkedHashMap<>();
-        for (RedisQueue p : parts) {
+        for (SingleQueue p : parts) {
             QueueStats s = p.stats();
             scheduled += s.scheduled();
             processing += s.processing();
@@ -406,7 +338,7 @@ public final class PartitionedQueue extends SyncQueue {
 
     @Override
     public PurgeResult purge() {
-        return purgeEach(RedisQueue::purge);
+        return purgeEach(SingleQueue::purge);
     }
 
     @Override
@@ -414,10 +346,10 @@ public final class PartitionedQueue extends SyncQueue {
         return purgeEach(p -> p.purge(olderThan));
     }
 
-    private PurgeResult purgeEach(Function<RedisQueue, PurgeResult> purge) {
+    private PurgeResult purgeEach(Function<SingleQueue, PurgeResult> purge) {
         long done = 0;
         long dead = 0;
-        for (RedisQueue p : parts) {
+        for (SingleQueue p : parts) {
             PurgeResult r = purge.apply(p);
             done += r.done();
             dead += r.dead();
@@ -430,7 +362,7 @@ public final class PartitionedQueue extends SyncQueue {
         long records = 0;
         long entries = 0;
         List<String> problems = new ArrayList<>();
-        for (RedisQueue p : parts) {
+        for (SingleQueue p : parts) {
             CheckReport r = p.check();
             records += r.records();
             entries += r.entries();

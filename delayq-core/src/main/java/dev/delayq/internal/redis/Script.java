@@ -1,4 +1,4 @@
-package dev.delayq.internal;
+package dev.delayq.internal.redis;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,0 +1,49 @@
+package dev.delayq.internal.ops;
+
+import static dev.delayq.internal.ops.Args.num;
+import static dev.delayq.internal.ops.Args.utf8;
+
+import dev.delayq.ClaimBatch;
+import dev.delayq.ClaimOptions;
+import dev.delayq.ClaimedJob;
+import dev.delayq.RetryPolicy;
+import dev.delayq.internal.Keys;
+import dev.delayq.internal.Record;
+import dev.delayq.internal.redis.RedisBackend;
+import dev.delayq.internal.redis.Script;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** {@code claim.lua}: recover expired leases, then lease up to N due jobs. */
+public final class Claim {
+    /** Elements of the reply before the first job: now, next due, next expiry, recovered, recovered dead, covered, now us. */
+    private static final int HEADER = 7;
+
+    private Claim() {
+    }
+
+    /** Claims from the queue (or partition {@code partition}) whose keys are {@code keys}. */
+    public static CompletableFuture<ClaimBatch> call(RedisBackend redis, Keys keys, int partition, ClaimOptions o) {
+        RetryPolicy p = o.retryPolicy();
+        long leaseMs = o.lease().toMillis();
+        byte[][] k = {keys.due(), keys.leases(), keys.jobs(), keys.meta(), keys.dead()};
+        byte[][] a = {num(o.max()), num(leaseMs), num(o.lookahead().toMillis()), num(o.recoverLimit()),
+                num(p.base().toMillis()), num(p.cap().toMillis()), Args.seed(), keys.wakeChannel(), num(p.maxAttempts()),
+                o.worker() == null ? Args.EMPTY : utf8(o.worker()), num(o.standby().toMillis())};
+        int defaultMax = p.maxAttempts();
+        return redis.eval(Script.CLAIM, k, a).thenApply(r -> {
+            long now = Reply.asLong(r.get(0));
+            int n = (r.size() - HEADER) / 2;
+            List<ClaimedJob> jobs = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                String id = Reply.str(r.get(HEADER + 2 * i));
+                Record rec = Record.decode((byte[]) r.get(HEADER + 1 + 2 * i));
+                jobs.add(new ClaimedJob(id, rec.payload(), rec.attempt(), rec.maxAttempts() > 0 ? rec.maxAttempts() : defaultMax,
+                        rec.due(), rec.token(), now + leaseMs, rec.error(), partition));
+            }
+            return new ClaimBatch(jobs, now, Reply.asLong(r.get(1)), Reply.asLong(r.get(2)), (int) Reply.asLong(r.get(3)),
+                    (int) Reply.asLong(r.get(4)), Reply.asLong(r.get(5)) == 1, Reply.asLong(r.get(6)));
+        });
+    }
+}

@@ -1,0 +1,51 @@
+package dev.delayq.internal.ops;
+
+import static dev.delayq.internal.ops.Args.num;
+
+import dev.delayq.JobInfo;
+import dev.delayq.JobState;
+import dev.delayq.internal.Keys;
+import dev.delayq.internal.Record;
+import dev.delayq.internal.redis.RedisBackend;
+import dev.delayq.internal.redis.Script;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/** {@code list.lua}: one page of the jobs in one state, in index order. */
+public final class ListPage {
+    private ListPage() {
+    }
+
+    /**
+     * One page of index entries from position {@code offset}: the jobs (an entry whose record vanished meanwhile is
+     * skipped), how many entries were read, and whether the index ended.
+     */
+    public record Page(List<JobInfo> jobs, int consumed, boolean end) {
+    }
+
+    public static CompletableFuture<Page> call(RedisBackend redis, Keys keys, JobState state, long offset, int count) {
+        return redis.eval(Script.LIST, new byte[][] {index(keys, state), keys.jobs()},
+                Args.flag(state == JobState.SCHEDULED), num(offset), num(count)).thenApply(r -> {
+                    int n = (r.size() - 1) / 3;
+                    List<JobInfo> jobs = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        Object raw = r.get(2 + 3 * i);
+                        if (raw != null) {
+                            jobs.add(JobInfos.of(Reply.str(r.get(1 + 3 * i)), Record.decode((byte[]) raw),
+                                    Reply.asLong(r.get(3 + 3 * i))));
+                        }
+                    }
+                    return new Page(jobs, n, n < count);
+                });
+    }
+
+    private static byte[] index(Keys keys, JobState state) {
+        return switch (state) {
+            case SCHEDULED -> keys.due();
+            case PROCESSING -> keys.leases();
+            case DONE -> keys.done();
+            case DEAD -> keys.dead();
+        };
+    }
+}

@@ -1,0 +1,38 @@
+package dev.delayq.internal.ops;
+
+import static dev.delayq.internal.ops.Args.num;
+
+import dev.delayq.internal.Keys;
+import dev.delayq.internal.redis.RedisBackend;
+import dev.delayq.internal.redis.Script;
+import java.util.concurrent.CompletableFuture;
+
+/** {@code purge.lua}: delete done and dead jobs past their retention, a bounded batch per call. */
+public final class Purge {
+    /** Jobs deleted per call at most. */
+    public static final int STEP = 1000;
+
+    private Purge() {
+    }
+
+    /**
+     * One bounded purge call. With {@code lockMillis > 0} it first takes the queue's purge lock (so only one worker of a
+     * fleet purges per period) and reports the lock's remaining time when someone else holds it.
+     *
+     * @param done        done jobs deleted
+     * @param dead        dead jobs deleted
+     * @param more        a limit was hit: call again
+     * @param lockedForMs &gt; 0 when another caller holds the lock
+     */
+    public record Step(long done, long dead, boolean more, long lockedForMs) {
+    }
+
+    /** One step: done jobs older than {@code doneAgeMs} and dead ones older than {@code deadAgeMs} (-1: keep all). */
+    public static CompletableFuture<Step> step(RedisBackend redis, Keys keys, long doneAgeMs, long deadAgeMs, long lockMillis,
+                                               String owner) {
+        byte[][] k = {keys.done(), keys.dead(), keys.jobs(), keys.lock("purge")};
+        return redis.eval(Script.PURGE, k, num(doneAgeMs), num(deadAgeMs), num(STEP), num(lockMillis),
+                Args.utf8(owner == null ? "-" : owner)).thenApply(r -> new Step(Reply.asLong(r.get(0)), Reply.asLong(r.get(1)),
+                Reply.asLong(r.get(2)) == 1, Reply.asLong(r.get(3))));
+    }
+}

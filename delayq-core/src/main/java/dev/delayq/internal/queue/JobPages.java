@@ -1,0 +1,75 @@
+package dev.delayq.internal.queue;
+
+import dev.delayq.JobInfo;
+import dev.delayq.internal.ops.ListPage;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+
+/**
+ * Operator reads of one index, page by page, apart from the hot path: a bounded list from an offset, or a lazy
+ * stream of the whole index (jobs moving meanwhile may be seen twice or not at all).
+ */
+final class JobPages {
+    /** Index entries read per script call. */
+    static final int PAGE = 1000;
+
+    /** Reads the page of {@code count} entries at {@code offset}. */
+    interface Reader {
+        ListPage.Page read(long offset, int count);
+    }
+
+    private JobPages() {
+    }
+
+    /** At most {@code limit} jobs from position {@code offset}. */
+    static List<JobInfo> list(Reader reader, long offset, int limit) {
+        List<JobInfo> out = new ArrayList<>(Math.min(limit, PAGE));
+        long pos = offset;
+        while (out.size() < limit) {
+            ListPage.Page page = reader.read(pos, Math.min(PAGE, limit - out.size()));
+            out.addAll(page.jobs());
+            if (page.end()) {
+                break;
+            }
+            pos += page.consumed();
+        }
+        return out;
+    }
+
+    /** Every job of the index, read as the stream is consumed. */
+    static Stream<JobInfo> stream(Reader reader) {
+        Iterator<JobInfo> pages = new Iterator<>() {
+            private List<JobInfo> page = List.of();
+            private int at;
+            private long offset;
+            private boolean last;
+
+            @Override
+            public boolean hasNext() {
+                while (at == page.size() && !last) {
+                    ListPage.Page p = reader.read(offset, PAGE);
+                    page = p.jobs();
+                    at = 0;
+                    offset += p.consumed();
+                    last = p.end();
+                }
+                return at < page.size();
+            }
+
+            @Override
+            public JobInfo next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return page.get(at++);
+            }
+        };
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(pages, Spliterator.ORDERED | Spliterator.NONNULL), false);
+    }
+}

@@ -1,0 +1,136 @@
+package dev.delayq.internal.redis;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.masterreplica.MasterReplica;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Opens the command connection to a single server, a Redis Cluster, or the master named by Sentinel, with the
+ * Lettuce options delayq relies on:
+ * <ul>
+ * <li>auto-reconnect (a worker survives a Redis restart) and the command timeout on every command, so nothing hangs;
+ * <li>{@code disconnectedBehavior(REJECT_COMMANDS)}: commands in flight when a connection drops fail at once (their
+ *     outcome unknown to the caller) and are never re-sent after reconnecting, and commands issued while it is down
+ *     fail at once instead of waiting for it. Lettuce's default re-sends in-flight commands, and a reply torn mid-way
+ *     was then decoded into the half-filled output of the first try; its {@code replayFilter} does not help, because
+ *     Lettuce 7 applies it only to commands written while disconnected. Every retry is delayq's own, and every
+ *     script is safe to run twice (see CONNECTIONS in RELIABILITY.md);
+ * <li>for a cluster: periodic (30 s) and all adaptive topology refreshes, so failovers are followed without a restart;
+ * <li>for Sentinel: Master/Replica, which follows {@code +switch-master} to the new master.
+ * </ul>
+ */
+final class Connector {
+    private Connector() {
+    }
+
+    /** An open command connection and what later connections (pub/sub, durable writes) need to open theirs. */
+    record Opened(AbstractRedisClient client, StatefulConnection<byte[], byte[]> connection,
+                  RedisClusterAsyncCommands<byte[], byte[]> async, RedisURI uri, String server) {
+        boolean sentinel() {
+            return Connector.sentinel(uri);
+        }
+    }
+
+    static Opened open(RedisURI redisUri, Duration timeout, boolean cluster, Path tlsTrust) {
+        String server = (cluster ? "cluster " : "") + describe(redisUri);
+        SocketOptions socket = SocketOptions.builder().connectTimeout(timeout).keepAlive(true).build();
+        SslOptions ssl = tlsTrust == null ? SslOptions.create()
+                : SslOptions.builder().jdkSslProvider().trustManager(tlsTrust.toFile()).build();
+        AbstractRedisClient client = null;
+        try {
+            if (cluster) {
+                RedisClusterClient c = RedisClusterClient.create(redisUri);
+                client = c;
+                c.setOptions(ClusterClientOptions.builder()
+                        .autoReconnect(true)
+                        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                        .timeoutOptions(TimeoutOptions.enabled(timeout))
+                        .socketOptions(socket)
+                        .sslOptions(ssl)
+                        .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                                .enablePeriodicRefresh(Duration.ofSeconds(30))
+                                .enableAllAdaptiveRefreshTriggers()
+                                .build())
+                        .build());
+                var conn = c.connect(ByteArrayCodec.INSTANCE);
+                return new Opened(c, conn, conn.async(), redisUri, server);
+            }
+            RedisClient c = RedisClient.create(redisUri);
+            client = c;
+            c.setOptions(ClientOptions.builder()
+                    .autoReconnect(true)
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                    .timeoutOptions(TimeoutOptions.enabled(timeout))
+                    .socketOptions(socket)
+                    .sslOptions(ssl)
+                    .build());
+            if (sentinel(redisUri)) {
+                var conn = MasterReplica.connect(c, ByteArrayCodec.INSTANCE, redisUri);
+                return new Opened(c, conn, conn.async(), redisUri, server);
+            }
+            var conn = connectPlain(c);
+            return new Opened(c, conn, conn.async(), redisUri, server);
+        } catch (RuntimeException e) {
+            if (client != null) {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+            throw RedisErrors.translate(e, "connect", server, timeout);
+        }
+    }
+
+    /**
+     * Connects, trying a second time when the handshake was cut short ("Connection closed prematurely"): on a busy
+     * machine the channel has been seen to close before the server's answer to HELLO/AUTH was read, which hid that
+     * answer (a wrong password, say) behind a generic error. A second handshake gives the real one.
+     */
+    private static StatefulRedisConnection<byte[], byte[]> connectPlain(RedisClient c) {
+        try {
+            return c.connect(ByteArrayCodec.INSTANCE);
+        } catch (RedisConnectionException e) {
+            for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                if (t.getMessage() != null && t.getMessage().contains("closed prematurely")) {
+                    return c.connect(ByteArrayCodec.INSTANCE);
+                }
+            }
+            throw e;
+        }
+    }
+
+    /** A second command connection of the same kind as {@code opened}'s (for commands that block their connection). */
+    static StatefulConnection<byte[], byte[]> another(Opened opened) {
+        if (opened.client() instanceof RedisClusterClient cc) {
+            return cc.connect(ByteArrayCodec.INSTANCE);
+        }
+        RedisClient c = (RedisClient) opened.client();
+        return opened.sentinel() ? MasterReplica.connect(c, ByteArrayCodec.INSTANCE, opened.uri()) : c.connect(ByteArrayCodec.INSTANCE);
+    }
+
+    static boolean sentinel(RedisURI uri) {
+        return uri.getSentinels() != null && !uri.getSentinels().isEmpty();
+    }
+
+    /** The server as {@code redis://host:port} (never with credentials). */
+    static String describe(RedisURI uri) {
+        String scheme = uri.isSsl() ? "rediss" : "redis";
+        if (sentinel(uri)) {
+            return "redis-sentinel://" + uri.getSentinels().get(0).getHost() + ":" + uri.getSentinels().get(0).getPort()
+                    + " (master " + uri.getSentinelMasterId() + ")";
+        }
+        return scheme + "://" + uri.getHost() + ":" + uri.getPort();
+    }
+}

@@ -1,0 +1,122 @@
+package dev.delayq.internal.redis;
+
+import dev.delayq.DelayQDurabilityException;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.ArrayOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Scripts whose writes must be durable before they count: the script, then {@code WAIT replicas timeout}, or
+ * {@code WAITAOF localAof replicas timeout} (Redis 7.2+). Both go over a connection of their own (WAIT blocks its
+ * connection until it returns, which must never stall the shared one) and, in a cluster, to the master that owns
+ * the script's first key (WAIT counts the writes of its own connection on its own node).
+ */
+final class DurableWrites implements AutoCloseable {
+    /** WAITAOF (Redis 7.2+), which Lettuce has no method for. */
+    private static final ProtocolKeyword WAITAOF = new ProtocolKeyword() {
+        private final byte[] bytes = "WAITAOF".getBytes(StandardCharsets.US_ASCII);
+
+        @Override
+        public byte[] getBytes() {
+            return bytes;
+        }
+
+        @Override
+        public String toString() {
+            return "WAITAOF";
+        }
+    };
+
+    private final Connector.Opened opened;
+    private final Duration timeout;
+    private volatile StatefulConnection<byte[], byte[]> connection;
+
+    DurableWrites(Connector.Opened opened, Duration timeout) {
+        this.opened = opened;
+        this.timeout = timeout;
+    }
+
+    /**
+     * Runs the script, then waits until its writes are durable. Completes with the script's reply, or fails with
+     * {@link DelayQDurabilityException} when fewer copies than asked were confirmed within {@code wait}.
+     */
+    CompletableFuture<List<Object>> eval(Script script, int localAof, int replicas, Duration wait, byte[][] keys,
+                                         byte[][] args) {
+        RedisClusterAsyncCommands<byte[], byte[]> c = commands(keys[0]);
+        return ScriptRunner.run(c, script, keys, args).thenCompose(reply -> confirm(c, localAof, replicas, wait)
+                .thenApply(shortfall -> {
+                    if (shortfall != null) {
+                        throw new CompletionException(new DelayQDurabilityException(script.fileName()
+                                + " was applied but confirmed only " + shortfall + " within " + wait.toMillis() + " ms on "
+                                + opened.server() + ": it may not survive a crash or failover; enqueueing again with the "
+                                + "same id is safe"));
+                    }
+                    return reply;
+                })).exceptionallyCompose(e -> {
+                    if (opened.client() instanceof RedisClusterClient cc && !(RedisErrors.unwrap(e) instanceof DelayQDurabilityException)) {
+                        // This path talks to the key's master directly, which bypasses the redirects that make Lettuce
+                        // refresh its view of the cluster: after a failover, refresh it now, for the retry.
+                        cc.refreshPartitionsAsync();
+                    }
+                    return CompletableFuture.failedFuture(RedisErrors.translate(e, script.fileName(), opened.server(), timeout));
+                });
+    }
+
+    /** Completes with {@code null} when enough copies confirmed, else with a description of the shortfall. */
+    private static CompletableFuture<String> confirm(RedisClusterAsyncCommands<byte[], byte[]> c, int localAof, int replicas,
+                                                     Duration wait) {
+        if (localAof > 0) {
+            return c.dispatch(WAITAOF, new ArrayOutput<>(ByteArrayCodec.INSTANCE),
+                    new CommandArgs<>(ByteArrayCodec.INSTANCE).add(localAof).add(replicas).add(wait.toMillis()))
+                    .toCompletableFuture().thenApply(counts -> {
+                        long aof = (Long) counts.get(0);
+                        long reps = (Long) counts.get(1);
+                        return aof >= localAof && reps >= replicas ? null
+                                : "fsynced by " + aof + " of " + localAof + " AOF(s) and " + reps + " of " + replicas + " replica(s)";
+                    });
+        }
+        return c.waitForReplication(replicas, wait.toMillis()).toCompletableFuture()
+                .thenApply(n -> n >= replicas ? null : "on " + n + " of " + replicas + " replica(s)");
+    }
+
+    private RedisClusterAsyncCommands<byte[], byte[]> commands(byte[] key) {
+        StatefulConnection<byte[], byte[]> d = connection;
+        if (d == null) {
+            synchronized (this) {
+                if (connection == null) {
+                    try {
+                        connection = Connector.another(opened);
+                    } catch (RuntimeException e) {
+                        throw RedisErrors.translate(e, "connect", opened.server(), timeout);
+                    }
+                }
+                d = connection;
+            }
+        }
+        if (d instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+            String node = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(key)).getNodeId();
+            return cluster.getConnection(node).async();
+        }
+        return ((StatefulRedisConnection<byte[], byte[]>) d).async();
+    }
+
+    @Override
+    public void close() {
+        StatefulConnection<byte[], byte[]> d = connection;
+        if (d != null) {
+            d.close();
+        }
+    }
+}

@@ -1,0 +1,274 @@
+package dev.delayq.internal.redis;
+
+import dev.delayq.DelayQConnectionException;
+import dev.delayq.DelayQException;
+import dev.delayq.DelayQTimeoutException;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * All Redis access of one client, behind one small surface: scripts ({@link #eval}, {@link #evalDurable}), the few
+ * plain commands delayq sends, and wake-up subscriptions. One multiplexed command connection carries every call
+ * (Lettuce pipelines concurrent calls on it). The parts: {@link Connector} opens connections, {@link ScriptRunner}
+ * runs scripts (NOSCRIPT handled), {@link DurableWrites} waits for replicas or the AOF, {@link WakeSubscriptions}
+ * owns pub/sub, {@link RedisErrors} translates failures. Only this package imports Lettuce.
+ */
+public final class RedisBackend implements AutoCloseable {
+    private final Connector.Opened opened;
+    private final RedisClusterAsyncCommands<byte[], byte[]> async;
+    private final Duration timeout;
+    private final DurableWrites durable;
+    private final WakeSubscriptions wake;
+
+    /** Receives pub/sub messages and reconnection notices of one channel. */
+    public interface Subscriber {
+        /** A message arrived on the channel. Runs on a Lettuce I/O thread: must not block. */
+        void onMessage(byte[] message);
+
+        /** The pub/sub connection came back; messages sent meanwhile may have been missed. */
+        void onReconnect();
+    }
+
+    private RedisBackend(Connector.Opened opened, Duration timeout) {
+        this.opened = opened;
+        this.async = opened.async();
+        this.timeout = timeout;
+        this.durable = new DurableWrites(opened, timeout);
+        this.wake = new WakeSubscriptions(opened, timeout);
+    }
+
+    /**
+     * Connects to the server named by {@code uri} ({@code redis://}, {@code rediss://} for TLS,
+     * {@code redis-sentinel://}); {@code username}/{@code password}, when given, replace the URI's credentials;
+     * {@code tlsTrust} is a PEM file of CA certificates to trust (null: the JVM's trust store).
+     *
+     * @throws IllegalArgumentException  when the URI is malformed
+     * @throws DelayQConnectionException when the server cannot be reached or refuses the credentials
+     */
+    public static RedisBackend connect(String uri, String username, char[] password, Duration timeout, String clientName,
+                                       boolean cluster, Path tlsTrust) {
+        RedisURI redisUri;
+        try {
+            redisUri = RedisURI.create(uri);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("redis URI '" + uri + "' is invalid: " + e.getMessage()
+                    + " (expected redis://[user:password@]host:port[/db], rediss://... or redis-sentinel://...)", e);
+        }
+        redisUri.setTimeout(timeout);
+        if (password != null) {
+            if (username != null) {
+                redisUri.setAuthentication(username, password);
+            } else {
+                redisUri.setAuthentication(password);
+            }
+        }
+        if (clientName != null) {
+            redisUri.setClientName(clientName);
+        }
+        return new RedisBackend(Connector.open(redisUri, timeout, cluster, tlsTrust), timeout);
+    }
+
+    /** The server, as {@code redis://host:port} (never with the password). */
+    public String server() {
+        return opened.server();
+    }
+
+    /** {@code single}, {@code cluster} or {@code sentinel}. */
+    public String mode() {
+        return server().startsWith("cluster ") ? "cluster" : opened.sentinel() ? "sentinel" : "single";
+    }
+
+    /** The command timeout. */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    // ---- scripts ----------------------------------------------------------------------------------------------
+
+    /**
+     * Runs a script (EVALSHA, EVAL on NOSCRIPT). The reply is the script's: {@code Long}, {@code byte[]},
+     * {@code null} or nested {@code List<Object>}; failures are delayq exceptions.
+     */
+    public CompletableFuture<List<Object>> eval(Script script, byte[][] keys, byte[]... args) {
+        return wrap(ScriptRunner.run(async, script, keys, args), script.fileName());
+    }
+
+    /**
+     * Runs a script and then waits until its writes are durable ({@code WAIT}, or {@code WAITAOF} with
+     * {@code localAof > 0}); fails with {@link dev.delayq.DelayQDurabilityException} when fewer copies than asked
+     * were confirmed within {@code wait}.
+     */
+    public CompletableFuture<List<Object>> evalDurable(Script script, int localAof, int replicas, Duration wait,
+                                                      byte[][] keys, byte[]... args) {
+        return durable.eval(script, localAof, replicas, wait, keys, args);
+    }
+
+    /** Loads every script into the server's cache, so that the first calls do not all meet NOSCRIPT at once. */
+    public void loadScripts() {
+        await(ScriptRunner.loadAll(async), "script load");
+    }
+
+    // ---- plain commands ---------------------------------------------------------------------------------------
+
+    /** SADD. */
+    public CompletableFuture<Long> sadd(byte[] key, byte[] member) {
+        return wrap(async.sadd(key, member).toCompletableFuture(), "sadd");
+    }
+
+    /** SREM. */
+    public CompletableFuture<Long> srem(byte[] key, byte[] member) {
+        return wrap(async.srem(key, member).toCompletableFuture(), "srem");
+    }
+
+    /** SMEMBERS, decoded as UTF-8. */
+    public CompletableFuture<List<String>> smembersUtf8(byte[] key) {
+        return wrap(async.smembers(key).toCompletableFuture().thenApply(set -> {
+            List<String> out = new ArrayList<>();
+            for (byte[] b : set) {
+                out.add(new String(b, StandardCharsets.UTF_8));
+            }
+            return out;
+        }), "smembers");
+    }
+
+    /** HGET, decoded as UTF-8 ({@code null} when absent). */
+    public String hget(byte[] key, String field) {
+        byte[] v = await(async.hget(key, field.getBytes(StandardCharsets.UTF_8)).toCompletableFuture(), "hget");
+        return v == null ? null : new String(v, StandardCharsets.UTF_8);
+    }
+
+    /** HSETNX; {@code true} when this call set the field. */
+    public boolean hsetnx(byte[] key, String field, String value) {
+        return await(async.hsetnx(key, field.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8))
+                .toCompletableFuture(), "hsetnx");
+    }
+
+    /** PUBLISH. */
+    public CompletableFuture<Long> publish(byte[] channel, byte[] message) {
+        return wrap(async.publish(channel, message).toCompletableFuture(), "publish");
+    }
+
+    /**
+     * {@code CONFIG GET name}; empty when the command is not allowed (managed services often disable CONFIG) or the
+     * parameter does not exist.
+     */
+    public Optional<String> configGet(String name) {
+        try {
+            Map<String, String> values = await(async.configGet(name).toCompletableFuture(), "config get");
+            return Optional.ofNullable(values.get(name));
+        } catch (DelayQException e) {
+            if (e instanceof DelayQConnectionException || e instanceof DelayQTimeoutException) {
+                throw e;
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** Redis's clock ({@code TIME}) in epoch microseconds. */
+    public long timeMicros() {
+        List<byte[]> t = await(async.time().toCompletableFuture(), "time");
+        return Long.parseLong(new String(t.get(0), StandardCharsets.US_ASCII)) * 1_000_000L
+                + Long.parseLong(new String(t.get(1), StandardCharsets.US_ASCII));
+    }
+
+    /** {@code INFO section} as a map of field to value. */
+    public Map<String, String> info(String section) {
+        String text = await(async.info(section).toCompletableFuture(), "info");
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String line : text.split("\r?\n")) {
+            int i = line.indexOf(':');
+            if (i > 0 && !line.startsWith("#")) {
+                out.put(line.substring(0, i), line.substring(i + 1).trim());
+            }
+        }
+        return out;
+    }
+
+    /** Deletes every key matching {@code pattern} (SCAN + UNLINK); returns how many. */
+    public long deleteMatching(String pattern) {
+        long deleted = 0;
+        ScanCursor cursor = ScanCursor.INITIAL;
+        ScanArgs args = ScanArgs.Builder.matches(pattern).limit(1000);
+        do {
+            KeyScanCursor<byte[]> page = await(async.scan(cursor, args).toCompletableFuture(), "scan");
+            if (!page.getKeys().isEmpty()) {
+                deleted += await(async.unlink(page.getKeys().toArray(new byte[0][])).toCompletableFuture(), "unlink");
+            }
+            cursor = page;
+        } while (!cursor.isFinished());
+        return deleted;
+    }
+
+    /** Every key matching {@code pattern} (SCAN), decoded as Latin-1. For tests and tools. */
+    public List<String> keys(String pattern) {
+        List<String> out = new ArrayList<>();
+        ScanCursor cursor = ScanCursor.INITIAL;
+        ScanArgs args = ScanArgs.Builder.matches(pattern).limit(1000);
+        do {
+            KeyScanCursor<byte[]> page = await(async.scan(cursor, args).toCompletableFuture(), "scan");
+            for (byte[] k : page.getKeys()) {
+                out.add(new String(k, StandardCharsets.ISO_8859_1));
+            }
+            cursor = page;
+        } while (!cursor.isFinished());
+        return out;
+    }
+
+    // ---- pub/sub ----------------------------------------------------------------------------------------------
+
+    /** Subscribes to a channel (the pub/sub connection opens on first use); the handle's {@code close()} unsubscribes. */
+    public AutoCloseable subscribe(byte[] channel, Subscriber subscriber) {
+        return wake.subscribe(channel, subscriber);
+    }
+
+    // ---- waiting and errors -----------------------------------------------------------------------------------
+
+    /** Waits for a future of this backend, translating failures into delayq exceptions. */
+    public <T> T await(CompletableFuture<T> future, String what) {
+        return await(future, what, server(), timeout);
+    }
+
+    static <T> T await(CompletableFuture<T> future, String what, String server, Duration timeout) {
+        try {
+            // Lettuce enforces the command timeout; the extra margin only guards against a lost callback.
+            return future.get(timeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DelayQException(what + " was interrupted", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw RedisErrors.translate(e, what, server, timeout);
+        }
+    }
+
+    private <T> CompletableFuture<T> wrap(CompletableFuture<T> f, String what) {
+        return f.exceptionallyCompose(e -> CompletableFuture.failedFuture(RedisErrors.translate(e, what, server(), timeout)));
+    }
+
+    @Override
+    public void close() {
+        wake.close();
+        durable.close();
+        opened.connection().close();
+        opened.client().shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+
+    @Override
+    public String toString() {
+        return "RedisBackend[" + server() + "]";
+    }
+}
