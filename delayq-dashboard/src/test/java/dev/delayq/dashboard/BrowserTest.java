@@ -148,6 +148,36 @@ class BrowserTest {
     }
 
     @Test
+    void selectedDeadJobsAreRetriedTogetherAndAScheduledJobIsRescheduledFromItsPage() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue orders = s.dq.queue("orders");
+            Seed.dead(orders, "card declined", "b1", "b2", "b3");
+            login(s);
+            d.get(s.dashboard.url() + "queues/orders?state=dead");
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 3);
+            for (String id : List.of("b1", "b3")) {
+                d.findElement(By.cssSelector("#jobs tr[data-id='" + id + "'] input[type=checkbox]")).click();
+            }
+            waiting().until(() -> d.findElement(By.cssSelector("button[data-action='retry-selected']")).isDisplayed());
+            d.findElement(By.cssSelector("button[data-action='retry-selected']")).click();
+            await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("b1").orElseThrow().state() == JobState.SCHEDULED
+                    && orders.get("b3").orElseThrow().state() == JobState.SCHEDULED);
+            assertThat(orders.get("b2").orElseThrow().state()).isEqualTo(JobState.DEAD);
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 1);
+            assertThat(d.findElement(By.id("toast")).getText()).isEqualTo("retried: 2 of 2");
+
+            d.get(s.dashboard.url() + "queues/orders/jobs/b1");
+            WebElement delay = waiting().until(() -> d.findElement(By.cssSelector("input.delay")), e -> e != null);
+            delay.clear();
+            delay.sendKeys("2h");
+            java.time.Instant before = s.dq.serverTime();
+            d.findElement(By.cssSelector("button[data-action='reschedule']")).click();
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> orders.get("b1").orElseThrow().dueAt().isAfter(before.plus(Duration.ofMinutes(119))));
+        }
+    }
+
+    @Test
     void markupInAPayloadAnIdAndAnErrorIsShownAsTextAndRunsNothing() {
         try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
             JobQueue orders = s.dq.queue("orders");

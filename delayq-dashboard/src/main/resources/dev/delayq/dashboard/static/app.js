@@ -478,6 +478,7 @@
     fill(main, title, body);
     let refresh = null;
     const path = apiJob(name, id);
+    const delay = h('input', { type: 'text', class: 'delay', value: '5m', 'aria-label': 'Reschedule delay', title: 'Delay for Reschedule: 30s, 5m, 2h, 1h30m' });
 
     function actions(j) {
       if (ctx.readOnly) return [h('span', { class: 'muted', text: 'Read-only: changes are disabled.' })];
@@ -485,6 +486,8 @@
         case 'dead': return [button('Retry', 'primary', 'retry', () => act('retried ' + id, 'POST', path + '/retry', null, refresh)),
           confirmButton('Delete', 'danger', 'delete', () => act('deleted ' + id, 'DELETE', path, null, refresh))];
         case 'scheduled': return [button('Run now', 'primary', 'run-now', () => act('due now', 'POST', path + '/run-now', null, refresh)),
+          button('Reschedule', '', 'reschedule', () => act('rescheduled ' + id, 'POST', path + '/reschedule', { delay: delay.value.trim() }, refresh)),
+          h('label', { class: 'muted' }, 'by ', delay),
           confirmButton('Cancel', 'danger', 'cancel', () => act('cancelled ' + id, 'POST', path + '/cancel', null, refresh))];
         case 'done': return [confirmButton('Delete', 'danger', 'delete', () => act('deleted ' + id, 'DELETE', path, null, refresh))];
         default: return [];
