@@ -139,7 +139,7 @@ class BrowserTest {
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='pay-17']")).isEmpty()
                     && d.findElement(By.cssSelector("dd[data-state='dead']")).getText().equals("1")
                     && d.findElement(By.cssSelector("dd[data-state='scheduled']")).getText().equals("1"));
-            assertThat(d.findElement(By.id("toast")).getText()).isEqualTo("retried pay-17");
+            assertThat(d.findElement(By.id("toast")).getDomProperty("textContent")).isEqualTo("retried pay-17");
 
             // The scheduled tab now lists it.
             d.findElement(By.cssSelector(".tabs a[data-state='scheduled']")).click();
@@ -164,7 +164,7 @@ class BrowserTest {
                     && orders.get("b3").orElseThrow().state() == JobState.SCHEDULED);
             assertThat(orders.get("b2").orElseThrow().state()).isEqualTo(JobState.DEAD);
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 1);
-            assertThat(d.findElement(By.id("toast")).getText()).isEqualTo("retried: 2 of 2");
+            assertThat(d.findElement(By.id("toast")).getDomProperty("textContent")).isEqualTo("retried: 2 of 2");
 
             d.get(s.dashboard.url() + "queues/orders/jobs/b1");
             WebElement delay = waiting().until(() -> d.findElement(By.cssSelector("input.delay")), e -> e != null);
@@ -196,7 +196,7 @@ class BrowserTest {
             d.get(s.dashboard.url() + "queues/orders?state=scheduled");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 1);
             WebElement row = d.findElement(By.cssSelector("#jobs tbody tr"));
-            assertThat(row.getAttribute("data-id")).isEqualTo(id);
+            assertThat(row.getDomAttribute("data-id")).isEqualTo(id);
             assertThat(row.getText()).contains(id, EVIL);
             assertNothingRan();
 
