@@ -1,5 +1,6 @@
 package dev.delayq;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /** The bounds delayq validates input against (sizes, ranges, the latest due time). */
@@ -18,8 +19,21 @@ public final class Bounds {
     public static final int MAX_ATTEMPTS = 1_000_000;
     /** Largest payload limit a client may configure (Redis's own bulk limit is 512 MiB). */
     public static final int MAX_PAYLOAD_LIMIT = 256 * 1024 * 1024;
-    /** Default payload limit: 1 MiB. */
-    public static final int DEFAULT_MAX_PAYLOAD = 1024 * 1024;
+    /**
+     * Default payload limit: 256 KiB. Every state change of a job rewrites its record, and a claim carries whole
+     * payloads: keep large data elsewhere (a database, object storage) and enqueue a reference to it.
+     */
+    public static final int DEFAULT_MAX_PAYLOAD = 256 * 1024;
+    /** Longest job name, in UTF-8 bytes. */
+    public static final int MAX_NAME_BYTES = 128;
+    /** Longest dedupe TTL: 10 years. */
+    public static final Duration MAX_DEDUPE_TTL = Duration.ofDays(3652);
+    /** Longest lease: 1 day (a crashed worker's jobs come back within it; long jobs renew theirs). */
+    public static final Duration MAX_LEASE = Duration.ofDays(1);
+    /** Longest retry backoff (base or cap): 30 days. */
+    public static final Duration MAX_BACKOFF = Duration.ofDays(30);
+    /** Longest delay, retention or other span: as far as the latest due time is from 1970. */
+    public static final Duration MAX_SPAN = Duration.ofMillis(253_402_300_799_999L);
     /** Longest error summary kept with a job, in UTF-8 bytes (longer ones are cut). */
     public static final int MAX_ERROR_BYTES = 2048;
     /** The latest due time: 9999-12-31T23:59:59.999Z. */

@@ -8,8 +8,14 @@ import java.time.Instant;
  * @param status   changed, no such job, or refused because of the job's state
  * @param state    the job's state when refused for it, else {@code null}
  * @param atMillis the new due time for reschedule and retry (epoch ms, Redis clock), else 0
+ * @param id       the job changed, when the change named it another way (cancel by dedupe key), else {@code null}
  */
-public record ChangeResult(Status status, JobState state, long atMillis) {
+public record ChangeResult(Status status, JobState state, long atMillis, String id) {
+    /** A result that names no job. */
+    public ChangeResult(Status status, JobState state, long atMillis) {
+        this(status, state, atMillis, null);
+    }
+
     /** The possible outcomes. */
     public enum Status {
         /** Done. */

@@ -17,9 +17,13 @@ import java.util.List;
  * @param covered               another idle worker has promised to claim at the next due time (only when the
  *                              claim named a worker, see {@link ClaimOptions#worker()}), so this one may stand by
  * @param serverTimeMicros      {@link #serverTimeMillis()} with microsecond precision
+ * @param paused                the queue is paused: nothing was claimed or recovered, and {@link #nextDueMillis()}
+ *                              is {@link #NONE} (a notice wakes workers when it resumes)
+ * @param quarantined           due records that could not be decoded and were moved to dead (raw bytes kept)
  */
 public record ClaimBatch(List<ClaimedJob> jobs, long serverTimeMillis, long nextDueMillis, long nextLeaseExpiryMillis,
-                         int recovered, int recoveredDead, boolean covered, long serverTimeMicros) {
+                         int recovered, int recoveredDead, boolean covered, long serverTimeMicros, boolean paused,
+                         int quarantined) {
     /** Nothing of that kind is pending. */
     public static final long NONE = -1;
     /** The batch was full, so the next due time was not looked up. */

@@ -15,9 +15,12 @@ import java.time.Instant;
  * @param leaseUntilMillis when the lease expires unless renewed (epoch ms, Redis clock)
  * @param lastError      the previous attempt's error summary, or {@code null}
  * @param partition      the partition of the queue holding the job (0 without partitions)
+ * @param name           the job's name, or {@code null}
+ * @param stalls         how often a lease of this job expired before (its worker died or lost the claim's reply)
+ * @param timeoutMillis  the job's own limit on one run in ms, or 0 for the worker's default
  */
 public record ClaimedJob(String id, byte[] payload, int attempt, int maxAttempts, long dueAtMillis, long token,
-                         long leaseUntilMillis, String lastError, int partition) {
+                         long leaseUntilMillis, String lastError, int partition, String name, int stalls, long timeoutMillis) {
 
     /** The payload decoded as UTF-8. */
     public String payloadUtf8() {
@@ -41,7 +44,7 @@ public record ClaimedJob(String id, byte[] payload, int attempt, int maxAttempts
 
     @Override
     public String toString() {
-        return "ClaimedJob[" + id + ", attempt " + attempt + "/" + maxAttempts + ", token " + token + ", due "
+        return "ClaimedJob[" + id + (name != null ? " (" + name + ")" : "") + ", attempt " + attempt + "/" + maxAttempts + ", token " + token + ", due "
                 + dueAt() + ", " + payload.length + " bytes]";
     }
 }

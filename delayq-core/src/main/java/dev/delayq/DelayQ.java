@@ -134,9 +134,13 @@ public final class DelayQ implements AutoCloseable {
         return redis.deleteMatching(settings.prefix() + ":*");
     }
 
-    /** Closes the connections. Workers made from this client must be closed first. */
+    /**
+     * Closes the workers built on this client's queues that are still running (gracefully: running jobs finish within
+     * their shutdown grace, the rest are handed back), then the connections.
+     */
     @Override
     public void close() {
+        directory.lifecycle().closeAll();
         redis.close();
     }
 

@@ -1,5 +1,6 @@
 package dev.delayq;
 
+import dev.delayq.internal.Ids;
 import dev.delayq.internal.Validation;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -17,26 +18,34 @@ import java.util.Objects;
  *         .build();
  * }</pre>
  *
- * <p>Without an id, the client generates a random 12-character one. Without a delay or instant, the job is
- * due at once. Without max attempts, the worker's retry policy decides.
+ * <p>Without an id, {@link Builder#build()} generates a random 12-character one, so enqueueing the same {@code Job}
+ * again (a retry after a timeout, say) finds the job the first call created instead of creating a second one.
+ * Without a delay or instant, the job is due at once. Without max attempts, the worker's retry policy decides. A
+ * name routes the job to the worker's handler for that name ({@code Worker.builder(queue).handle(name, ...)}).
  */
 public final class Job {
     private final String id;
+    private final boolean idGenerated;
+    private final String name;
     private final byte[] payload;
     private final Duration delay;
     private final Instant runAt;
     private final int maxAttempts;
     private final String dedupeKey;
     private final Duration dedupeTtl;
+    private final Duration timeout;
 
     private Job(Builder b) {
-        this.id = b.id;
+        this.idGenerated = b.id == null;
+        this.id = b.id != null ? b.id : Ids.generate();
+        this.name = b.name;
         this.payload = b.payload;
         this.delay = b.delay;
         this.runAt = b.runAt;
         this.maxAttempts = b.maxAttempts;
         this.dedupeKey = b.dedupeKey;
         this.dedupeTtl = b.dedupeTtl;
+        this.timeout = b.timeout;
     }
 
     /** A new builder. */
@@ -49,9 +58,19 @@ public final class Job {
         return builder().payload(payload).build();
     }
 
-    /** The caller's id, or {@code null} when the client will generate one. */
+    /** The job's id: the caller's, or the one generated when it was built. */
     public String id() {
         return id;
+    }
+
+    /** Whether {@link #id()} was generated (no id was given). */
+    public boolean idGenerated() {
+        return idGenerated;
+    }
+
+    /** The job's name (its type: which handler runs it), or {@code null}. */
+    public String name() {
+        return name;
     }
 
     /** The payload bytes (a copy). */
@@ -89,9 +108,14 @@ public final class Job {
         return dedupeTtl;
     }
 
+    /** How long one run of this job may take before the worker stops it, or {@code null} for the worker's default. */
+    public Duration timeout() {
+        return timeout;
+    }
+
     @Override
     public String toString() {
-        return "Job[id=" + id + ", payload=" + payload.length + " bytes, "
+        return "Job[id=" + id + (name != null ? ", name=" + name : "") + ", payload=" + payload.length + " bytes, "
                 + (runAt != null ? "runAt=" + runAt : "delay=" + delay)
                 + (maxAttempts > 0 ? ", maxAttempts=" + maxAttempts : "")
                 + (dedupeKey != null ? ", dedupeKey=" + dedupeKey + ", dedupeTtl=" + dedupeTtl : "") + "]";
@@ -100,12 +124,14 @@ public final class Job {
     /** Builder of a {@link Job}; {@link #build()} validates every field. */
     public static final class Builder {
         private String id;
+        private String name;
         private byte[] payload = new byte[0];
         private Duration delay = Duration.ZERO;
         private Instant runAt;
         private int maxAttempts;
         private String dedupeKey;
         private Duration dedupeTtl;
+        private Duration timeout;
 
         private Builder() {
         }
@@ -119,6 +145,15 @@ public final class Job {
             return this;
         }
 
+        /**
+         * The job's name, i.e. its type (e.g. {@code email}, {@code sms}): 1-128 UTF-8 bytes, no control characters.
+         * A worker with a handler per name ({@code handle(name, handler)}) runs it with that handler.
+         */
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
         /** The payload, any bytes (copied). */
         public Builder payload(byte[] payload) {
             this.payload = Objects.requireNonNull(payload, "payload").clone();
@@ -129,6 +164,12 @@ public final class Job {
         public Builder payload(String payload) {
             this.payload = Objects.requireNonNull(payload, "payload").getBytes(StandardCharsets.UTF_8);
             return this;
+        }
+
+        /** The payload as {@code codec} encodes {@code value} (e.g. JSON). */
+        public <T> Builder payload(T value, PayloadCodec<T> codec) {
+            java.util.Objects.requireNonNull(codec, "codec");
+            return payload(codec.encode(value));
         }
 
         /** Due after this delay, measured on the Redis server's clock (zero or positive). */
@@ -152,12 +193,24 @@ public final class Job {
         }
 
         /**
-         * A dedupe key: while it holds (for {@code ttl}, even after the job is gone), enqueueing any job with
-         * the same key in this queue returns a duplicate naming the first job.
+         * A dedupe key (1-512 UTF-8 bytes): enqueueing any job with the same key in this queue returns a duplicate
+         * naming the first job while the key holds. It holds while its job is scheduled or running; after the job
+         * ends (done or dead), until enqueue time + {@code ttl} (1 ms to 10 years) if that is later; cancelling or
+         * deleting the job releases it at once.
          */
         public Builder dedupe(String key, Duration ttl) {
             this.dedupeKey = key;
             this.dedupeTtl = ttl;
+            return this;
+        }
+
+        /**
+         * How long one run may take (1 ms to 1 day), overriding the worker's {@code jobTimeout}: at the deadline the
+         * worker interrupts the handler and the attempt fails with error "timed out after &lt;timeout&gt;" (retried as
+         * any failure).
+         */
+        public Builder timeout(Duration timeout) {
+            this.timeout = timeout;
             return this;
         }
 
@@ -170,14 +223,22 @@ public final class Job {
             if (id != null) {
                 Validation.jobId(id);
             }
+            if (name != null) {
+                Validation.jobName(name);
+            }
             if (runAt != null) {
                 Validation.instant("run-at instant", runAt);
             } else {
                 Validation.delay("delay", delay);
             }
+            if (timeout != null) {
+                Validation.positive("timeout", timeout);
+                Validation.atMost("timeout", timeout, Bounds.MAX_LEASE);
+            }
             if (dedupeKey != null || dedupeTtl != null) {
                 Validation.dedupeKey(dedupeKey);
                 Validation.positive("dedupe TTL", dedupeTtl);
+                Validation.atMost("dedupe TTL", dedupeTtl, Bounds.MAX_DEDUPE_TTL);
             }
             return new Job(this);
         }

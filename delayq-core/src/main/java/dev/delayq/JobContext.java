@@ -10,11 +10,22 @@ public interface JobContext {
     /** The job id. */
     String id();
 
+    /** The job's name, or {@code null} when it was enqueued without one. */
+    String name();
+
     /** The payload bytes (the handler's own copy). */
     byte[] payload();
 
     /** The payload decoded as UTF-8. */
     String payloadUtf8();
+
+    /** The payload decoded by {@code codec}. */
+    default <T> T payload(PayloadCodec<T> codec) {
+        return codec.decode(payload());
+    }
+
+    /** How often a lease of this job expired before (a worker died, or the reply of a claim was lost). */
+    int stalls();
 
     /** This attempt's number, from 1. */
     int attempt();

@@ -8,7 +8,7 @@ import java.time.Instant;
  *
  * @param id               job id
  * @param state            where it is
- * @param attempt          attempts started so far
+ * @param attempt          attempts started so far (a lease that expired or was handed back does not count)
  * @param maxAttempts      the job's own max attempts, or 0 when the worker's retry policy decides
  * @param dueAtMillis      when it is (scheduled) or was (otherwise) due, epoch ms; -1 if unknown
  * @param leaseUntilMillis lease expiry while processing, else -1
@@ -16,9 +16,17 @@ import java.time.Instant;
  * @param token            fencing token of the current or last lease, 0 when never leased
  * @param lastError        the last error summary, or {@code null}
  * @param payload          payload bytes
+ * @param name             the job's name, or {@code null}
+ * @param enqueuedAtMillis when it was enqueued (epoch ms, whole seconds, Redis clock), or -1 when not recorded
+ * @param stalls           how often a lease of this job expired (its worker died or lost the claim's reply)
+ * @param dedupeKey        the dedupe key it was enqueued with, or {@code null}
+ * @param dedupeHeldUntilMillis after the job ended: until when its dedupe key holds (epoch ms), else -1
+ * @param corrupt          the stored record could not be decoded: {@link #payload()} holds its raw bytes and
+ *                         {@link #state()} is the index it was found in
  */
 public record JobInfo(String id, JobState state, int attempt, int maxAttempts, long dueAtMillis, long leaseUntilMillis,
-                      long finishedAtMillis, long token, String lastError, byte[] payload) {
+                      long finishedAtMillis, long token, String lastError, byte[] payload, String name, long enqueuedAtMillis,
+                      int stalls, String dedupeKey, long dedupeHeldUntilMillis, boolean corrupt) {
 
     /** The payload decoded as UTF-8. */
     public String payloadUtf8() {
@@ -40,9 +48,15 @@ public record JobInfo(String id, JobState state, int attempt, int maxAttempts, l
         return finishedAtMillis >= 0 ? Instant.ofEpochMilli(finishedAtMillis) : null;
     }
 
+    /** When it was enqueued, or {@code null} when not recorded. */
+    public Instant enqueuedAt() {
+        return enqueuedAtMillis >= 0 ? Instant.ofEpochMilli(enqueuedAtMillis) : null;
+    }
+
     @Override
     public String toString() {
-        return "JobInfo[" + id + ", " + state.label() + ", attempt " + attempt + ", due " + dueAt()
-                + (lastError != null ? ", error " + lastError : "") + ", " + payload.length + " bytes]";
+        return "JobInfo[" + id + (name != null ? " (" + name + ")" : "") + ", " + state.label() + (corrupt ? " (corrupt)" : "")
+                + ", attempt " + attempt + ", due " + dueAt() + (lastError != null ? ", error " + lastError : "") + ", "
+                + payload.length + " bytes]";
     }
 }

@@ -54,8 +54,20 @@ public interface JobQueue {
 
     // ---- administration ---------------------------------------------------------------------------------
 
-    /** Deletes a scheduled job; refused for jobs running or finished. */
+    /** Deletes a scheduled job (and releases its dedupe key); refused for jobs running or finished. */
     ChangeResult cancel(String id);
+
+    /**
+     * Cancels the scheduled job that holds dedupe key {@code key}, as {@link #cancel(String)} does; the result's
+     * {@link ChangeResult#id()} names it.
+     */
+    ChangeResult cancelByDedupeKey(String key);
+
+    /**
+     * Deletes a job in any state but processing (scheduled, done or dead), with its dedupe key: the id can be used
+     * again at once. Refused ({@link ChangeResult.Status#WRONG_STATE}) for a job a worker holds.
+     */
+    ChangeResult delete(String id);
 
     /** Moves a scheduled job to now (Redis clock) + {@code delay}. */
     ChangeResult reschedule(String id, Duration delay);
@@ -78,8 +90,25 @@ public interface JobQueue {
      */
     java.util.stream.Stream<JobInfo> stream(JobState state);
 
-    /** Counts per state and running totals. */
+    /** Counts per state, running totals, whether it is paused, and the oldest due job. */
     QueueStats stats();
+
+    /**
+     * Stops handing out jobs: claims return nothing, idle workers sleep (costing Redis nothing) until
+     * {@link #resume()}, running jobs finish. Enqueues, schedules and every other operation go on. Kept in Redis:
+     * every worker of the queue sees it.
+     */
+    void pause();
+
+    /** Hands out jobs again after {@link #pause()}; idle workers wake at once. */
+    void resume();
+
+    /**
+     * The queue's last {@code minutes} minutes (1 to 1,440), oldest first, one entry per minute: jobs enqueued,
+     * completed, retried and dead, and the dispatch lag of the jobs claimed, as every producer and worker recorded
+     * them in Redis.
+     */
+    java.util.List<MinuteStats> history(int minutes);
 
     /** Moves one dead job back to the due set, due now, with a fresh budget of attempts. */
     ChangeResult retryDead(String id);

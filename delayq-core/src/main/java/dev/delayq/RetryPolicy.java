@@ -10,8 +10,13 @@ import java.util.concurrent.ThreadLocalRandom;
  * backoff with full jitter above the base, so no retry comes sooner than {@code base} and a fleet of
  * failing jobs does not retry in lock-step).
  *
- * <p>Defaults: 5 attempts, base 5 s, cap 1 h. A job enqueued with its own max attempts overrides
- * {@code maxAttempts}. The same backoff applies to jobs recovered from an expired lease.
+ * <p>Defaults: 5 attempts, base 5 s, cap 1 h, 5 stalls. A job enqueued with its own max attempts overrides
+ * {@code maxAttempts}.
+ *
+ * <p>An expired lease (the worker died, or the claim's reply was lost) is a <em>stall</em>, not a failed attempt:
+ * the job comes back with the same backoff (by its stall count) and its attempt is not counted, so a crash never
+ * uses up the attempts of a job that may never have run. A job that stalls more than {@code maxStalls} times (one
+ * that keeps killing its workers) goes to dead.
  */
 public final class RetryPolicy {
     private static final RetryPolicy DEFAULTS = builder().build();
@@ -19,14 +24,16 @@ public final class RetryPolicy {
     private final int maxAttempts;
     private final Duration base;
     private final Duration cap;
+    private final int maxStalls;
 
     private RetryPolicy(Builder b) {
         this.maxAttempts = b.maxAttempts;
         this.base = b.base;
         this.cap = b.cap;
+        this.maxStalls = b.maxStalls;
     }
 
-    /** 5 attempts, base 5 s, cap 1 h. */
+    /** 5 attempts, base 5 s, cap 1 h, 5 stalls. */
     public static RetryPolicy defaults() {
         return DEFAULTS;
     }
@@ -39,6 +46,11 @@ public final class RetryPolicy {
     /** Attempts in all (the first run included) unless the job sets its own. */
     public int maxAttempts() {
         return maxAttempts;
+    }
+
+    /** How many expired leases a job survives; one more sends it to dead. */
+    public int maxStalls() {
+        return maxStalls;
     }
 
     /** The shortest retry delay. */
@@ -70,12 +82,13 @@ public final class RetryPolicy {
 
     /** A builder for the same policy with changes. */
     public Builder toBuilder() {
-        return new Builder().maxAttempts(maxAttempts).base(base).cap(cap);
+        return new Builder().maxAttempts(maxAttempts).base(base).cap(cap).maxStalls(maxStalls);
     }
 
     @Override
     public String toString() {
-        return "RetryPolicy[maxAttempts=" + maxAttempts + ", base=" + base + ", cap=" + cap + "]";
+        return "RetryPolicy[maxAttempts=" + maxAttempts + ", base=" + Validation.human(base) + ", cap="
+                + Validation.human(cap) + ", maxStalls=" + maxStalls + "]";
     }
 
     /** Builder of a {@link RetryPolicy}. */
@@ -83,6 +96,7 @@ public final class RetryPolicy {
         private int maxAttempts = 5;
         private Duration base = Duration.ofSeconds(5);
         private Duration cap = Duration.ofHours(1);
+        private int maxStalls = 5;
 
         private Builder() {
         }
@@ -99,7 +113,16 @@ public final class RetryPolicy {
             return this;
         }
 
-        /** The longest retry delay (at least the base). */
+        /**
+         * How many expired leases a job survives (0 to 1,000; default 5): one more sends it to dead with error
+         * "lease expired N times".
+         */
+        public Builder maxStalls(int maxStalls) {
+            this.maxStalls = maxStalls;
+            return this;
+        }
+
+        /** The longest retry delay (at least the base, at most 30 days). */
         public Builder cap(Duration cap) {
             this.cap = cap;
             return this;
@@ -114,9 +137,12 @@ public final class RetryPolicy {
             Validation.maxAttempts(maxAttempts);
             Validation.positive("backoff base", base);
             Validation.positive("backoff cap", cap);
+            Validation.atMost("backoff base", base, Bounds.MAX_BACKOFF);
+            Validation.atMost("backoff cap", cap, Bounds.MAX_BACKOFF);
+            Validation.range("max stalls", maxStalls, 0, 1000);
             if (cap.compareTo(base) < 0) {
-                throw new IllegalArgumentException("backoff cap " + cap + " is shorter than the base " + base
-                        + ": the cap must be at least the base");
+                throw new IllegalArgumentException("backoff cap " + Validation.human(cap) + " is shorter than the base "
+                        + Validation.human(base) + ": the cap must be at least the base");
             }
             return new RetryPolicy(this);
         }

@@ -68,19 +68,43 @@ class PartitionTest {
     }
 
     @Test
-    void aDedupeKeyRoutesItsJobsToOnePartitionWhateverTheirIds() {
+    void anIdIsOneJobAndADedupeKeyOneHolderQueueWide() {
         JobQueue q = t.queue(dq, "dd", 4);
         PartitionedQueue pq = (PartitionedQueue) q;
+        int home = pq.partitionOf("order-9:charge");
+        // Jobs without ids: each is generated into the dedupe key's partition; the key admits one.
         List<EnqueueResult> results = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            results.add(q.enqueue(Job.builder().id("charge-" + i).dedupe("order-9:charge", Duration.ofHours(1)).build()));
+            results.add(q.enqueue(Job.builder().payload("charge " + i).dedupe("order-9:charge", Duration.ofHours(1)).build()));
         }
         assertThat(results).filteredOn(EnqueueResult::created).hasSize(1);
-        assertThat(results).allMatch(r -> r.id().equals("charge-0"));
-        int home = pq.partitionOf("order-9:charge");
-        assertThat(pq.partitions().get(home).get("charge-0")).isPresent();
-        assertThat(q.get("charge-0")).isPresent(); // found even though its id routes elsewhere
-        assertThat(q.cancel("charge-0").changed()).isTrue();
+        String owner = results.get(0).id();
+        assertThat(results).allMatch(r -> r.id().equals(owner));
+        assertThat(pq.partitionOf(owner)).isEqualTo(home);
+        assertThat(pq.partitions().get(home).get(owner)).isPresent();
+        assertThat(q.get(owner)).isPresent();
+
+        // A caller's id that lives in another partition than its dedupe key is refused, with the reason.
+        String elsewhere = "charge-0";
+        for (int n = 1; pq.partitionOf(elsewhere) == home; n++) {
+            elsewhere = "charge-" + n;
+        }
+        String refused = elsewhere;
+        assertThatThrownBy(() -> q.enqueue(Job.builder().id(refused).dedupe("order-9:charge", Duration.ofHours(1)).build()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("belong to different partitions of queue 'dd'")
+                .hasMessageContaining("leave the id out");
+        assertThat(q.get(refused)).isEmpty();
+
+        // So the same id can never be two jobs: with or without a dedupe key it lives in its own partition.
+        String same = "same-id";
+        for (int n = 1; pq.partitionOf(same) != pq.partitionOf("key-a"); n++) {
+            same = "same-id-" + n;
+        }
+        assertThat(q.enqueue(Job.builder().id(same).dedupe("key-a", Duration.ofHours(1)).build()).created()).isTrue();
+        assertThat(q.enqueue(Job.builder().id(same).build())).isEqualTo(new EnqueueResult(same, false));
+        assertThat(q.cancelByDedupeKey("order-9:charge").id()).isEqualTo(owner);
+        assertThat(q.cancel(same).changed()).isTrue();
     }
 
     @Test

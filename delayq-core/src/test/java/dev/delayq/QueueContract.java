@@ -268,7 +268,7 @@ abstract class QueueContract {
     void eightThreadsWithTheSameDedupeKeyCreateExactlyOneJob() throws Exception {
         DelayQ other = t.client();
         List<EnqueueResult> results = race(8, i -> (i % 2 == 0 ? q : other.queue("q", partitions()))
-                .enqueue(Job.builder().id("pay-" + i).dedupe("order-1:charge", HOUR).build()));
+                .enqueue(Job.builder().id(idFor("pay-" + i, "order-1:charge")).dedupe("order-1:charge", HOUR).build()));
         List<EnqueueResult> created = results.stream().filter(EnqueueResult::created).toList();
         assertThat(created).hasSize(1);
         String winner = created.get(0).id();
@@ -298,22 +298,111 @@ abstract class QueueContract {
         }
     }
 
-    @Test
-    void dedupeKeyHoldsForItsTtlEvenAfterTheJobIsGone() {
-        Job first = Job.builder().id("one").dedupe("k", HOUR).build();
-        assertThat(q.enqueue(first).created()).isTrue();
-        assertThat(q.enqueue(Job.builder().id("two").dedupe("k", HOUR).build())).isEqualTo(new EnqueueResult("one", false));
-        assertThat(q.cancel("one").changed()).isTrue();
-        // the job is gone, the key still holds
-        assertThat(q.enqueue(Job.builder().id("three").dedupe("k", HOUR).build())).isEqualTo(new EnqueueResult("one", false));
-        assertThat(q.get("three")).isEmpty();
+    /**
+     * An id for a job with dedupe key {@code key}: {@code base} itself, or on a partitioned queue the first of
+     * {@code base}, {@code base-1}, ... that lives in the key's partition (a partitioned queue refuses the others).
+     */
+    String idFor(String base, String key) {
+        if (!(q instanceof dev.delayq.internal.queue.PartitionedQueue pq)) {
+            return base;
+        }
+        String id = base;
+        for (int n = 1; pq.partitionOf(id) != pq.partitionOf(key); n++) {
+            id = base + "-" + n;
+        }
+        return id;
+    }
 
-        // ...and once its TTL is over, the key is free again.
+    @Test
+    void aDedupeKeyHoldsWhileItsJobIsScheduledWhateverItsTtl() {
         long before = t.redisNow();
-        assertThat(q.enqueue(Job.builder().id("short").dedupe("brief", Duration.ofMillis(300)).build()).created()).isTrue();
-        t.awaitRedisTime(before + 300 + 5);
+        String first = idFor("first", "k");
+        q.enqueue(Job.builder().id(first).dedupe("k", Duration.ofMillis(300)).delay(HOUR).build());
+        t.awaitRedisTime(before + 400); // the TTL has run out, the job is still scheduled
+        EnqueueResult dup = q.enqueue(Job.builder().id(idFor("second", "k")).dedupe("k", HOUR).build());
+        assertThat(dup).isEqualTo(new EnqueueResult(first, false));
+        assertThat(dup.ownerState()).isEqualTo(JobState.SCHEDULED);
+        assertThat(dup.heldUntil()).as("no end while the job is scheduled").isNull();
+        ClaimedJob running = q.leases().claim(ClaimOptions.of(1, HOUR.multipliedBy(3)).withLookahead(HOUR.plusMinutes(1))).jobs().get(0);
+        assertThat(q.enqueue(Job.builder().id(idFor("third", "k")).dedupe("k", HOUR).build()).ownerState())
+                .isEqualTo(JobState.PROCESSING);
+        completeAll(q, List.of(running));
+    }
+
+    @Test
+    void cancelAndDeleteReleaseADedupeKeyAtOnce() {
+        String one = idFor("one", "k");
+        String two = idFor("two", "k");
+        String three = idFor("three", "k");
+        assertThat(q.enqueue(Job.builder().id(one).dedupe("k", HOUR).delay(HOUR).build()).created()).isTrue();
+        assertThat(q.cancel(one).changed()).isTrue();
+        assertThat(q.enqueue(Job.builder().id(two).dedupe("k", HOUR).delay(HOUR).build()).created()).isTrue();
+        assertThat(q.delete(two).changed()).isTrue();
+        assertThat(q.get(two)).isEmpty();
+        assertThat(q.enqueue(Job.builder().id(three).dedupe("k", HOUR).delay(HOUR).build()).created()).isTrue();
+        ChangeResult byKey = q.cancelByDedupeKey("k");
+        assertThat(byKey.changed()).isTrue();
+        assertThat(byKey.id()).isEqualTo(three);
+        assertThat(q.cancelByDedupeKey("k").status()).isEqualTo(ChangeResult.Status.NOT_FOUND);
+        assertThat(q.enqueue(Job.builder().id(idFor("four", "k")).dedupe("k", HOUR).build()).created()).isTrue();
+        assertThat(q.stats().total("cancelled")).isEqualTo(2);
+        assertThat(q.stats().total("deleted")).isEqualTo(1);
+    }
+
+    @Test
+    void afterItsJobEndsADedupeKeyHoldsUntilEnqueueTimePlusItsTtlIfThatIsLater() {
+        // Done long before its TTL: the key holds until enqueue time + TTL, and says so.
+        long enqueuedAt = t.redisNow();
+        String longOne = idFor("long", "long");
+        q.enqueue(Job.builder().id(longOne).dedupe("long", HOUR).build());
+        completeAll(q, q.leases().claim(claimOf(1)).jobs());
+        EnqueueResult dup = q.enqueue(Job.builder().id(idFor("long-2", "long")).dedupe("long", HOUR).build());
+        assertThat(dup.created()).isFalse();
+        assertThat(dup.id()).isEqualTo(longOne);
+        assertThat(dup.ownerState()).isEqualTo(JobState.DONE);
+        assertThat(dup.heldUntilMillis()).isBetween(enqueuedAt + HOUR.toMillis() - 5, t.redisNow() + HOUR.toMillis());
+        // Its record purged, the key still holds: the duplicate names a job that is gone.
+        q.purge(Duration.ZERO);
+        EnqueueResult gone = q.enqueue(Job.builder().id(idFor("long-3", "long")).dedupe("long", HOUR).build());
+        assertThat(gone.created()).isFalse();
+        assertThat(gone.ownerState()).isNull();
+
+        // Ended after its TTL: the key is released at once.
+        long before = t.redisNow();
+        q.enqueue(Job.builder().id(idFor("short", "short")).dedupe("short", Duration.ofMillis(200)).build());
+        ClaimedJob shortJob = q.leases().claim(claimOf(1)).jobs().get(0);
+        t.awaitRedisTime(before + 250);
+        completeAll(q, List.of(shortJob));
+        assertThat(q.enqueue(Job.builder().id(idFor("short-2", "short")).dedupe("short", HOUR).build()).created()).isTrue();
+
+        // Ended before its TTL: the key holds until the TTL runs out, then is free.
+        before = t.redisNow();
+        q.enqueue(Job.builder().id(idFor("brief", "brief")).dedupe("brief", Duration.ofMillis(500)).build());
+        ClaimedJob brief = q.leases().claim(claimOf(10)).jobs().stream().filter(j -> j.id().startsWith("brief")).findFirst()
+                .orElseThrow();
+        q.leases().fail(brief.lease(), "no", false, Duration.ZERO); // dead: ended too
+        assertThat(q.enqueue(Job.builder().id(idFor("brief-2", "brief")).dedupe("brief", HOUR).build()).ownerState())
+                .isEqualTo(JobState.DEAD);
+        t.awaitRedisTime(before + 500);
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
-                .until(() -> q.enqueue(Job.builder().id("after-ttl").dedupe("brief", HOUR).build()).created());
+                .until(() -> q.enqueue(Job.builder().id(idFor("brief-3", "brief")).dedupe("brief", HOUR).build()).created());
+        assertThat(q.purge(Duration.ofHours(2)).done()).isZero(); // runs the hold clean-up, deletes no record
+        q.leases().claim(claimOf(10)).jobs().forEach(j -> q.leases().complete(j.lease()));
+    }
+
+    @Test
+    void retryingTheSameJobWithoutAnIdCreatesOneJob() {
+        Job job = Job.builder().payload("x").build();
+        assertThat(job.idGenerated()).isTrue();
+        EnqueueResult first = q.enqueue(job);
+        EnqueueResult again = q.enqueue(job); // e.g. after a timeout: the caller cannot know whether it ran
+        assertThat(first.created()).isTrue();
+        assertThat(again).as("a replay of a generated id counts as the same creation").isEqualTo(first);
+        assertThat(q.stats().scheduled()).isEqualTo(1);
+        Job keyed = Job.builder().payload("y").dedupe("retry-key", HOUR).build();
+        assertThat(q.enqueue(keyed).created()).isTrue();
+        assertThat(q.enqueue(keyed).created()).isTrue();
+        assertThat(q.stats().scheduled()).isEqualTo(2);
     }
 
     @Test
@@ -336,15 +425,15 @@ abstract class QueueContract {
             jobs.add(due("b-" + i));
         }
         jobs.add(due("b-5"));                                                       // same id again
-        jobs.add(Job.builder().id("d-1").dedupe("dk", HOUR).build());
-        jobs.add(Job.builder().id("d-2").dedupe("dk", HOUR).build());               // same dedupe key
+        jobs.add(Job.builder().id(idFor("d-1", "dk")).dedupe("dk", HOUR).build());
+        jobs.add(Job.builder().id(idFor("d-2", "dk")).dedupe("dk", HOUR).build()); // same dedupe key
         List<EnqueueResult> r = q.enqueueAll(jobs);
         assertThat(r).hasSize(1203);
         assertThat(r.subList(0, 1200)).allMatch(EnqueueResult::created);
         assertThat(r.get(300).id()).isEqualTo("b-300");
         assertThat(r.get(1200)).isEqualTo(new EnqueueResult("b-5", false));
-        assertThat(r.get(1201)).isEqualTo(new EnqueueResult("d-1", true));
-        assertThat(r.get(1202)).isEqualTo(new EnqueueResult("d-1", false));
+        assertThat(r.get(1201)).isEqualTo(new EnqueueResult(idFor("d-1", "dk"), true));
+        assertThat(r.get(1202)).isEqualTo(new EnqueueResult(idFor("d-1", "dk"), false));
         assertThat(q.stats().scheduled()).isEqualTo(1201);
         assertThat(q.stats().total("enqueued")).isEqualTo(1201);
     }
@@ -407,8 +496,12 @@ abstract class QueueContract {
         q.leases().complete(j.lease());
         assertThat(q.reschedule("odd", max).changed()).isTrue();
         assertThat(q.get("odd").orElseThrow().dueAt()).isEqualTo(max);
-        assertThatThrownBy(() -> q.enqueue(Job.builder().id("too-far").delay(Duration.ofDays(3_000_000)).build()))
+        // Redis's clock decides: a delay that the client accepts can still reach past year 9999 from now.
+        Duration tooFar = Duration.ofMillis(Bounds.MAX_DUE.toEpochMilli() - t.redisNow() + 60_000);
+        assertThatThrownBy(() -> q.enqueue(Job.builder().id("too-far").delay(tooFar).build()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("beyond year 9999");
+        assertThatThrownBy(() -> Job.builder().id("way-too-far").delay(Duration.ofDays(100_000_000_000L)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("delay is 100000000000d: it must be at most");
         assertThat(q.get("too-far")).isEmpty();
     }
 
@@ -449,18 +542,22 @@ abstract class QueueContract {
         assertThat(q.get("lease").orElseThrow().leaseUntilMillis()).isEqualTo(renewed.leaseUntilMillis());
 
         t.awaitRedisTime(renewed.leaseUntilMillis());
+        // Once expired, the lease is not renewed any more, even before a claim recovered it: its holder must stop.
+        assertThat(q.leases().renew(List.of(first.lease()), HOUR).acks()).containsExactly(Ack.STALE);
         RecoverResult rec = q.leases().recover(10, FAST);
         assertThat(rec.recovered()).isEqualTo(1);
         JobInfo info = q.get("lease").orElseThrow();
         assertThat(info.state()).isEqualTo(JobState.SCHEDULED);
-        assertThat(info.attempt()).isEqualTo(1);
-        assertThat(info.lastError()).isEqualTo("lease expired");
+        assertThat(info.attempt()).as("a stall is not a failed attempt").isZero();
+        assertThat(info.stalls()).isEqualTo(1);
+        assertThat(info.lastError()).isEqualTo("lease expired (stall 1 of at most 5)");
 
         t.awaitRedisTime(info.dueAtMillis());
         ClaimedJob second = q.leases().claim(claimOf(1)).jobs().get(0);
-        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(second.attempt()).isEqualTo(1);
+        assertThat(second.stalls()).isEqualTo(1);
         assertThat(second.token()).isGreaterThan(first.token());
-        assertThat(second.lastError()).isEqualTo("lease expired");
+        assertThat(second.lastError()).isEqualTo("lease expired (stall 1 of at most 5)");
 
         assertThat(q.leases().complete(first.lease())).isEqualTo(Ack.STALE);
         assertThat(q.leases().renew(List.of(first.lease()), HOUR).acks()).containsExactly(Ack.STALE);
@@ -485,19 +582,47 @@ abstract class QueueContract {
             t.awaitRedisTime(b.nextDueMillis());
             jobs = q.leases().claim(claimOf(1)).jobs();
         }
-        assertThat(jobs).extracting(ClaimedJob::attempt).containsExactly(2);
+        assertThat(jobs).extracting(ClaimedJob::attempt).containsExactly(1);
+        assertThat(jobs).extracting(ClaimedJob::stalls).containsExactly(1);
         completeAll(q, jobs);
     }
 
     @Test
-    void expiredLeaseOnTheLastAttemptGoesToDead() {
+    void aLostClaimReplyNeverUsesUpTheAttemptOfAJobThatNeverRan() {
+        // maxAttempts(1): the only attempt. The claim's reply is "lost" (nobody runs the job) and its lease expires.
         q.enqueue(Job.builder().id("once").maxAttempts(1).build());
-        ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofMillis(50))).jobs().get(0);
-        t.awaitRedisTime(j.leaseUntilMillis());
-        assertThat(q.leases().recover(10, FAST)).isEqualTo(new RecoverResult(0, 1, -1));
+        ClaimedJob lost = q.leases().claim(ClaimOptions.of(1, Duration.ofMillis(50))).jobs().get(0);
+        t.awaitRedisTime(lost.leaseUntilMillis());
+        assertThat(q.leases().recover(10, FAST)).isEqualTo(new RecoverResult(1, 0, -1));
         JobInfo info = q.get("once").orElseThrow();
+        assertThat(info.state()).isEqualTo(JobState.SCHEDULED);
+        t.awaitRedisTime(info.dueAtMillis());
+        ClaimedJob again = q.leases().claim(claimOf(1)).jobs().get(0);
+        assertThat(again.attempt()).isEqualTo(1);
+        assertThat(again.lastAttempt()).isTrue();
+        completeAll(q, List.of(again));
+    }
+
+    @Test
+    void aJobThatStallsMoreThanMaxStallsGoesToDead() {
+        RetryPolicy twoStalls = FAST.toBuilder().maxStalls(2).build();
+        q.enqueue(Job.builder().id("crasher").build());
+        for (int stall = 1; stall <= 3; stall++) {
+            List<ClaimedJob> got = List.of();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (got.isEmpty() && System.nanoTime() < deadline) { // the stall backoff is 1 ms
+                got = q.leases().claim(ClaimOptions.of(1, Duration.ofMillis(30))).jobs();
+            }
+            assertThat(got).as("claim %d", stall).hasSize(1);
+            t.awaitRedisTime(got.get(0).leaseUntilMillis());
+            assertThat(q.leases().recover(10, twoStalls)).isEqualTo(stall <= 2 ? new RecoverResult(1, 0, -1)
+                    : new RecoverResult(0, 1, -1));
+        }
+        JobInfo info = q.get("crasher").orElseThrow();
         assertThat(info.state()).isEqualTo(JobState.DEAD);
-        assertThat(info.lastError()).isEqualTo("lease expired");
+        assertThat(info.stalls()).isEqualTo(3);
+        assertThat(info.attempt()).isZero();
+        assertThat(info.lastError()).startsWith("lease expired 3 times");
         assertThat(q.stats().total("dead")).isEqualTo(1);
     }
 
@@ -690,7 +815,7 @@ abstract class QueueContract {
         List<String> keys = dq.backend().keys(t.prefix() + ":*");
         assertThat(keys).contains(t.prefix() + ":queues")
                 .allMatch(k -> k.equals(t.prefix() + ":queues") || k.matches(java.util.regex.Pattern.quote(t.prefix())
-                        + ":\\{q(#\\d+)?\\}:(meta|config)"), "only counters, config and the registry are left");
+                        + ":\\{q(#\\d+)?\\}:(meta|config|history)"), "only counters, history, config and the registry are left");
     }
 
     @Test

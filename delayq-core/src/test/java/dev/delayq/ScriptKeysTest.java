@@ -95,7 +95,8 @@ class ScriptKeysTest {
             long before = t.redisNow();
             q.enqueue(Job.builder().id("a").payload("hello").delay(Duration.ofSeconds(60)).maxAttempts(3)
                     .dedupe("key-1", Duration.ofSeconds(100)).build());
-            assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "dedupe:key-1", p + "due", p + "jobs", p + "meta");
+            assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "dedupe", p + "due", p + "history", p + "jobs",
+                    p + "meta");
 
             Record r = record("a");
             assertThat(r.state()).isEqualTo(JobState.SCHEDULED);
@@ -103,8 +104,11 @@ class ScriptKeysTest {
             assertThat(r.due()).isEqualTo(-1); // while scheduled, the due-set score is the due time
             assertThat(r.token()).isZero();
             assertThat(r.error()).isNull();
+            assertThat(r.dedupeKey()).isEqualTo("key-1");
+            assertThat(r.holdUntil()).isBetween(before + 100_000, t.redisNow() + 100_000);
+            assertThat(r.createdMillis()).isBetween(before / 1000 * 1000, t.redisNow());
             assertThat(new String(r.payload(), StandardCharsets.UTF_8)).isEqualTo("hello");
-            assertThat(r.raw().length).isEqualTo(4 + 5); // 4-byte header + payload
+
 
             List<?> due = zrange("due");
             assertThat(due).hasSize(2);
@@ -114,8 +118,8 @@ class ScriptKeysTest {
 
             assertThat(meta("seq")).isEqualTo("1");
             assertThat(meta("enqueued")).isEqualTo("1");
-            assertThat(s(call("GET", p + "dedupe:key-1"))).isEqualTo("a");
-            assertThat((Long) call("PTTL", p + "dedupe:key-1")).isBetween(90_000L, 100_000L);
+            assertThat(s(call("HGET", p + "dedupe", "key-1"))).isEqualTo("a");
+            assertThat(call("ZSCORE", p + "dedupe:holds", "key-1")).as("no end while the job is scheduled").isNull();
 
             List<Object> msg = (List<Object>) sub.receive();
             assertThat(msg).containsExactly("message", p + "wake", Long.toString(dueMs));
@@ -126,9 +130,14 @@ class ScriptKeysTest {
             List<Object> msg2 = (List<Object>) sub.receive();
             long cDue = q.get("c").orElseThrow().dueAtMillis();
             assertThat(msg2.get(2)).isEqualTo(Long.toString(cDue));
+            // A job without options costs a flags byte, its sequence and its enqueue time (whole seconds since 2020).
+            q.enqueue(Job.builder().id("plain").payload("hello").delay(Duration.ofHours(2)).build());
+            assertThat(record("plain").raw().length).isEqualTo(1 + 1 + 4 + 5);
             q.cancel("a");
             q.cancel("b");
             q.cancel("c");
+            q.cancel("plain");
+            assertThat(call("HGET", p + "dedupe", "key-1")).as("cancel releases the key").isNull();
         }
     }
 
@@ -136,7 +145,7 @@ class ScriptKeysTest {
     void claimMovesTheJobFromDueToLeasesWithAFreshToken() {
         q.enqueue(Job.builder().id("a").build());
         ClaimBatch b = q.leases().claim(ClaimOptions.of(5, Duration.ofSeconds(30)));
-        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "jobs", p + "leases", p + "meta");
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "history", p + "jobs", p + "leases", p + "meta");
         Record r = record("a");
         assertThat(r.state()).isEqualTo(JobState.PROCESSING);
         assertThat(r.attempt()).isEqualTo(1);
@@ -153,7 +162,7 @@ class ScriptKeysTest {
         ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
         long before = t.redisNow();
         q.leases().complete(j.lease());
-        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "done", p + "jobs", p + "meta");
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "done", p + "history", p + "jobs", p + "meta");
         assertThat(record("a").state()).isEqualTo(JobState.DONE);
         assertThat(record("a").token()).isEqualTo(j.token());
         List<?> done = zrange("done");
@@ -164,7 +173,8 @@ class ScriptKeysTest {
         JobQueue noRetention = t.queue(t.client(c -> c.doneRetention(Duration.ZERO)), "n");
         noRetention.enqueue(Job.builder().id("b").build());
         noRetention.leases().complete(noRetention.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0).lease());
-        assertThat(keys()).filteredOn(k -> k.contains("{n}")).containsExactly(REDIS.prefix() + ":{n}:meta");
+        assertThat(keys()).filteredOn(k -> k.contains("{n}")).containsExactly(REDIS.prefix() + ":{n}:history",
+                REDIS.prefix() + ":{n}:meta");
     }
 
     @Test
@@ -172,7 +182,7 @@ class ScriptKeysTest {
         q.enqueue(Job.builder().id("a").maxAttempts(2).build());
         ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
         FailResult f = q.leases().fail(j.lease(), "boom", true, Duration.ofSeconds(10));
-        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "jobs", p + "meta");
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "history", p + "jobs", p + "meta");
         assertThat(zrange("due")).extracting(ScriptKeysTest::s).containsExactly(member(2, "a"), Long.toString(f.atMillis()));
         Record r = record("a");
         assertThat(r.state()).isEqualTo(JobState.SCHEDULED);
@@ -185,7 +195,7 @@ class ScriptKeysTest {
         ClaimedJob j2 = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
         FailResult dead = q.leases().fail(j2.lease(), "boom again", true, Duration.ZERO);
         assertThat(dead.outcome()).isEqualTo(FailResult.Outcome.DEAD);
-        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "dead", p + "jobs", p + "meta");
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "dead", p + "history", p + "jobs", p + "meta");
         assertThat(zrange("dead")).extracting(ScriptKeysTest::s).containsExactly("a", Long.toString(dead.atMillis()));
         assertThat(record("a").state()).isEqualTo(JobState.DEAD);
         assertThat(meta("dead")).isEqualTo("1");
@@ -199,7 +209,7 @@ class ScriptKeysTest {
         RenewResult r = q.leases().renew(List.of(j.lease()), Duration.ofSeconds(90));
         assertThat(Arrays.equals(before, (byte[]) call("HGET", p + "jobs", "a"))).isTrue();
         assertThat(zrange("leases")).extracting(ScriptKeysTest::s).containsExactly("a", Long.toString(r.leaseUntilMillis()));
-        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "jobs", p + "leases", p + "meta");
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "history", p + "jobs", p + "leases", p + "meta");
         q.leases().complete(j.lease());
     }
 
@@ -208,7 +218,7 @@ class ScriptKeysTest {
         q.enqueue(Job.builder().id("a").build());
         ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
         q.leases().release(List.of(j.lease()));
-        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "jobs", p + "meta");
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "history", p + "jobs", p + "meta");
         assertThat(zrange("due")).extracting(ScriptKeysTest::s).containsExactly(member(2, "a"), Long.toString(j.dueAtMillis()));
         assertThat(record("a").attempt()).isZero();
         assertThat(record("a").state()).isEqualTo(JobState.SCHEDULED);
@@ -216,20 +226,21 @@ class ScriptKeysTest {
     }
 
     @Test
-    void recoverMovesExpiredLeasesBackCountingTheAttempt() {
+    void recoverMovesExpiredLeasesBackCountingAStallNotAnAttempt() {
         q.enqueue(Job.builder().id("a").build());
         ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofMillis(20))).jobs().get(0);
         t.awaitRedisTime(j.leaseUntilMillis());
         RetryPolicy policy = RetryPolicy.builder().base(Duration.ofSeconds(5)).cap(Duration.ofSeconds(5)).build();
         long before = t.redisNow();
         assertThat(q.leases().recover(10, policy).recovered()).isEqualTo(1);
-        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "jobs", p + "meta");
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "history", p + "jobs", p + "meta");
         List<?> due = zrange("due");
         assertThat(s(due.get(0))).isEqualTo(member(2, "a"));
         assertThat(Long.parseLong(s(due.get(1)))).isBetween(before + 5000, t.redisNow() + 5000 + 1); // now rounded up
         Record r = record("a");
-        assertThat(r.attempt()).isEqualTo(1);
-        assertThat(r.error()).isEqualTo("lease expired");
+        assertThat(r.attempt()).isZero();
+        assertThat(r.stalls()).isEqualTo(1);
+        assertThat(r.error()).isEqualTo("lease expired (stall 1 of at most 5)");
         assertThat(meta("recovered")).isEqualTo("1");
         q.cancel("a");
     }
@@ -238,7 +249,7 @@ class ScriptKeysTest {
     void cancelDeletesRecordAndDueEntry() {
         q.enqueue(Job.builder().id("a").delay(Duration.ofHours(1)).build());
         q.cancel("a");
-        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "meta");
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "history", p + "meta");
         assertThat(meta("cancelled")).isEqualTo("1");
     }
 
@@ -249,7 +260,7 @@ class ScriptKeysTest {
         SingleQueue rq = (SingleQueue) q;
         dev.delayq.internal.ops.Purge.Step step = rq.purgeStep(0, 0, 60_000, "worker-1");
         assertThat(step.done()).isEqualTo(1);
-        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "lock:purge", p + "meta");
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "history", p + "lock:purge", p + "meta");
         assertThat(s(call("GET", p + "lock:purge"))).isEqualTo("worker-1");
         dev.delayq.internal.ops.Purge.Step locked = rq.purgeStep(0, 0, 60_000, "worker-2");
         assertThat(locked.lockedForMs()).isBetween(1L, 60_000L);

@@ -60,7 +60,7 @@ class ValidationTest {
         assertThat(q.enqueue(Job.builder().id("fits").payload(new byte[1000]).build()).created()).isTrue();
         Job big = Job.builder().id("big").payload(new byte[1001]).build();
         assertThatThrownBy(() -> q.enqueue(big)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("payload of job 'big' is 1001 bytes: the limit is 1000 bytes");
+                .hasMessageStartingWith("payload of job 'big' is 1001 bytes: the limit is 1000 bytes (DelayQ.builder().maxPayloadBytes(n) raises it");
         assertThatThrownBy(() -> q.enqueueAll(List.of(Job.builder().id("ok").build(), big)))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(q.get("ok")).isEmpty();
@@ -71,9 +71,9 @@ class ValidationTest {
     @Test
     void negativeDelayIsRejected() {
         assertThatThrownBy(() -> Job.builder().delay(Duration.ofMillis(-1)).build()).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("delay is PT-0.001S: it must be zero or positive");
+                .hasMessage("delay is -1ms: it must be zero or positive");
         assertThatThrownBy(() -> q.reschedule("x", Duration.ofSeconds(-5))).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("delay is PT-5S: it must be zero or positive");
+                .hasMessage("delay is -5s: it must be zero or positive");
     }
 
     @Test
@@ -113,7 +113,7 @@ class ValidationTest {
     @Test
     void dedupeKeyNeedsATtl() {
         assertThatThrownBy(() -> Job.builder().dedupe("k", Duration.ZERO).build()).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("dedupe TTL is PT0S: it must be positive");
+                .hasMessage("dedupe TTL is 0s: it must be positive");
         assertThatThrownBy(() -> Job.builder().dedupe("", Duration.ofHours(1)).build()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("dedupe key must not be empty: use 1-512 bytes of UTF-8 text");
     }
@@ -123,10 +123,10 @@ class ValidationTest {
         assertThatThrownBy(() -> ClaimOptions.of(1001, Duration.ofSeconds(1))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("claim batch size is 1001: it must be between 0 and 1000");
         assertThatThrownBy(() -> ClaimOptions.of(1, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("lease is PT0S: it must be positive");
+                .hasMessage("lease is 0s: it must be positive");
         assertThatThrownBy(() -> RetryPolicy.builder().base(Duration.ofSeconds(10)).cap(Duration.ofSeconds(1)).build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("backoff cap PT1S is shorter than the base PT10S: the cap must be at least the base");
+                .hasMessage("backoff cap 1s is shorter than the base 10s: the cap must be at least the base");
         assertThatThrownBy(() -> q.list(JobState.DONE, 0, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("limit is 0: it must be between 1 and 10000");
         assertThatThrownBy(() -> JobState.parse("finished")).isInstanceOf(IllegalArgumentException.class)
@@ -137,5 +137,49 @@ class ValidationTest {
     void malformedRedisUriIsAnInputError() {
         assertThatThrownBy(() -> DelayQ.connect("http://nope")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("redis URI 'http://nope' is invalid");
+    }
+
+    @Test
+    void invisibleFormatCharactersAreRefusedInIdsKeysAndNames() {
+        assertThatThrownBy(() -> Job.builder().id("order\u202E1").build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("job id 'order\u202E1' contains the invisible format character U+202E at index 5: format "
+                        + "characters (direction overrides, zero-width characters) are not allowed");
+        assertThatThrownBy(() -> Job.builder().dedupe("a\u200Bb", Duration.ofMinutes(1)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dedupe key").hasMessageContaining("U+200B");
+        assertThatThrownBy(() -> Job.builder().name("e\u2066mail").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("job name").hasMessageContaining("U+2066");
+        assertThat(Job.builder().id("ok-日本-🐢").name("email").build().name()).isEqualTo("email");
+    }
+
+    @Test
+    void hugeDurationsAreRefusedNamingTheFieldNeverOverflowing() {
+        Duration huge = Duration.ofDays(100_000_000_000L);
+        assertThatThrownBy(() -> Job.builder().delay(huge).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("delay is 100000000000d: it must be at most");
+        assertThatThrownBy(() -> Job.builder().dedupe("k", Duration.ofDays(3653)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("dedupe TTL is 3653d: it must be at most 3652d");
+        assertThatThrownBy(() -> RetryPolicy.builder().cap(Duration.ofDays(31)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("backoff cap is 31d: it must be at most 30d");
+        assertThatThrownBy(() -> RetryPolicy.builder().maxStalls(-1).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("max stalls is -1: it must be between 0 and 1000");
+        assertThatThrownBy(() -> q.reschedule("x", huge)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("delay is 100000000000d");
+        assertThatThrownBy(() -> q.purge(huge)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("older-than is 100000000000d");
+        assertThatThrownBy(() -> DelayQ.builder().doneRetention(huge).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("done retention is 100000000000d");
+    }
+
+    @Test
+    void asyncMethodsFailTheirFutureInsteadOfThrowing() {
+        byte[] big = new byte[1001];
+        java.util.concurrent.CompletableFuture<EnqueueResult> f =
+                q.enqueueAsync(Job.builder().id("big").payload(big).build());
+        assertThat(f).isCompletedExceptionally();
+        assertThatThrownBy(f::join).hasCauseInstanceOf(IllegalArgumentException.class);
+        assertThat(q.enqueueAllAsync(null)).isCompletedExceptionally();
+        assertThat(q.leases().failAsync(new Lease("x", 1), "e", true, Duration.ofSeconds(-1))).isCompletedExceptionally();
+        assertThat(q.leases().renewAsync(List.of(new Lease("x", 1)), Duration.ZERO)).isCompletedExceptionally();
+        assertThat(q.leases().claimAsync(null)).isCompletedExceptionally();
     }
 }

@@ -72,11 +72,13 @@ class WorkerCrashTest {
             JobInfo info = q.get("c" + i).orElseThrow();
             assertThat(info.state()).isEqualTo(JobState.DONE);
             if (abandoned.contains("c" + i)) {
-                assertThat(info.attempt()).isEqualTo(2);
-                assertThat(info.lastError()).isEqualTo("lease expired");
+                assertThat(info.attempt()).as("the killed run is a stall, not an attempt").isEqualTo(1);
+                assertThat(info.stalls()).isEqualTo(1);
+                assertThat(info.lastError()).startsWith("lease expired (stall 1 of at most");
                 recovered.add(info.id());
             } else {
                 assertThat(info.attempt()).isEqualTo(1);
+                assertThat(info.stalls()).isZero();
             }
         }
         assertThat(recovered).hasSize(held);

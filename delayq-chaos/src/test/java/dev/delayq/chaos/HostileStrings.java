@@ -16,9 +16,9 @@ final class HostileStrings {
     private static final List<String> PIECES = List.of(
             "{", "}", "}{", "{q}", "{}", ":", "::", "*", "?", "[a-z]", "\\", "%", "%s", "%d", ".", "-", "_", "#", "#0",
             "\n", "\r\n", "\r\n*1\r\n$4\r\nPING\r\n", "\0", "\t", " ", "\"", "'", "`", "$", "\u007f", "\u0085", "\u009b",
-            "\u2028", "\u2029", "\ufeff", "\ufffd", "\ud800", "\udfff", "\udbff\udfff", "\ud83d\ude00", "é", "日本",
+            "\u2028", "\u2029", "\ufeff", "\u202e", "\u2066", "\u200b", "\u200d", "\ufffd", "\ud800", "\udfff", "\udbff\udfff", "\ud83d\ude00", "é", "日本",
             "nil", "false", "-1", "1e400", "NaN", "[1,2]", "{\"a\":1}", "dq", "dq:queues", "jobs", "due", "leases",
-            "meta", "dedupe:", "lock:purge", "~", "@", "!", "/", "<", ">", "&", "|", "^", "+", "=", ",", ";");
+            "meta", "dedupe:", "dedupe", "dedupe:holds", "history", "lock:purge", "~", "@", "!", "/", "<", ">", "&", "|", "^", "+", "=", ",", ";");
 
     private final Random random;
 
@@ -68,7 +68,10 @@ final class HostileStrings {
 
     // ---- the oracle: the documented rules, restated independently of delayq's Validation -----------------
 
-    /** Job ids and dedupe keys: 1-512 UTF-8 bytes of valid text without control characters. */
+    /**
+     * Job ids and dedupe keys: 1-512 UTF-8 bytes of valid text without control characters or invisible format
+     * characters (direction overrides, zero-width characters, line and paragraph separators).
+     */
     static boolean validText(String s) {
         if (s == null || s.isEmpty()) {
             return false;
@@ -76,7 +79,9 @@ final class HostileStrings {
         int bytes = 0;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (Character.isISOControl(c)) {
+            int type = Character.getType(c);
+            if (Character.isISOControl(c) || type == Character.FORMAT || type == Character.LINE_SEPARATOR
+                    || type == Character.PARAGRAPH_SEPARATOR) { // invisible characters read as another id
                 return false;
             }
             if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {

@@ -170,7 +170,7 @@ class EnqueueCommandTest {
         List<String> errors = List.of(r.err().split("\n"));
         assertThat(errors).hasSize(8);
         assertThat(errors.get(0)).startsWith("delayq: line 17: delay: invalid duration '-5s'");
-        assertThat(errors.get(1)).isEqualTo("delayq: line 18: delay is PT-5S: it must be zero or positive");
+        assertThat(errors.get(1)).isEqualTo("delayq: line 18: delay is -5s: it must be zero or positive");
         assertThat(errors.get(2)).startsWith("delayq: line 19: invalid JSON");
         assertThat(errors.get(3)).startsWith("delayq: line 21: unknown key 'color'");
         assertThat(errors.get(4)).isEqualTo("delayq: line 22: give either delay or at, not both");

@@ -177,7 +177,7 @@ class WorkCommandTest {
     void invalidWorkerSettingsAreExitTwo() {
         Cli.Result cap = work("true", "--backoff-base", "10s", "--backoff-cap", "1s");
         assertThat(cap.exit()).isEqualTo(Exit.USAGE);
-        assertThat(cap.err()).isEqualTo("delayq: backoff cap PT1S is shorter than the base PT10S: the cap must be at least the base\n");
+        assertThat(cap.err()).isEqualTo("delayq: backoff cap 1s is shorter than the base 10s: the cap must be at least the base\n");
 
         Cli.Result idle = work("true", "--exit-when-idle", "soon");
         assertThat(idle.exit()).isEqualTo(Exit.USAGE);

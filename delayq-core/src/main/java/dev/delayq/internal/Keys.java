@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
  * &lt;prefix&gt;:{&lt;queue&gt;}:done      ZSET  finished jobs kept for the retention; score = finish ms
  * &lt;prefix&gt;:{&lt;queue&gt;}:dead      ZSET  dead jobs; score = time of death
  * &lt;prefix&gt;:{&lt;queue&gt;}:meta      HASH  sequence, token counter, totals
- * &lt;prefix&gt;:{&lt;queue&gt;}:dedupe:&lt;k&gt; STRING id of the job owning dedupe key k (with a TTL)
+ * &lt;prefix&gt;:{&lt;queue&gt;}:dedupe    HASH  dedupe key -&gt; id of the job owning it
+ * &lt;prefix&gt;:{&lt;queue&gt;}:dedupe:holds ZSET dedupe keys whose job ended -&gt; until when they hold
+ * &lt;prefix&gt;:{&lt;queue&gt;}:history   HASH  per-minute counters (1440 slots)
  * &lt;prefix&gt;:{&lt;queue&gt;}:lock:&lt;n&gt;  STRING short maintenance lock
  * &lt;prefix&gt;:{&lt;queue&gt;}:wake      pub/sub channel (not a key): "an earlier job is now the head"
  * &lt;prefix&gt;:{&lt;queue&gt;}:config    HASH  queue settings stored in Redis: {@code partitions}
@@ -35,6 +37,9 @@ public final class Keys {
     private final byte[] dead;
     private final byte[] meta;
     private final byte[] wake;
+    private final byte[] dedupe;
+    private final byte[] holds;
+    private final byte[] history;
 
     /**
      * Keys of one queue. Names are validated by the caller ({@link Validation}).
@@ -50,6 +55,9 @@ public final class Keys {
         this.dead = bytes(base + "dead");
         this.meta = bytes(base + "meta");
         this.wake = bytes(base + "wake");
+        this.dedupe = bytes(base + "dedupe");
+        this.holds = bytes(base + "dedupe:holds");
+        this.history = bytes(base + "history");
     }
 
     /** The keys of partition {@code i} of this queue. */
@@ -104,9 +112,19 @@ public final class Keys {
         return wake;
     }
 
-    /** The key holding the owner of dedupe key {@code key}. */
-    public byte[] dedupe(String key) {
-        return bytes(base + "dedupe:" + key);
+    /** The hash of dedupe keys and the jobs owning them. */
+    public byte[] dedupe() {
+        return dedupe;
+    }
+
+    /** The sorted set of dedupe keys whose job ended, scored by until when they hold. */
+    public byte[] dedupeHolds() {
+        return holds;
+    }
+
+    /** The per-minute counters of the queue. */
+    public byte[] history() {
+        return history;
     }
 
     /** A short-lived lock named {@code name} (e.g. "purge"). */

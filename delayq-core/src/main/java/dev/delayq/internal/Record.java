@@ -8,37 +8,87 @@ import java.util.Arrays;
  * Decoder of the packed job record written by the scripts (layout in {@code lua/includes/record.lua}).
  *
  * @param state       job state
- * @param attempt     attempts started so far
+ * @param attempt     attempts started so far (not counting leases handed back or that stalled)
  * @param maxAttempts the job's own max attempts, 0 = the worker's policy decides
  * @param seq         enqueue sequence (names the due-set member while scheduled)
+ * @param createdMillis enqueue time, epoch ms (whole seconds, Redis clock), or -1 when not recorded
  * @param due         due ms when stored (not while scheduled), else -1
  * @param token       fencing token, 0 when absent
  * @param error       last error summary, or {@code null}
+ * @param stalls      leases of this job that expired (its worker died, or a claim's reply was lost)
+ * @param name        the job's name, or {@code null}
+ * @param dedupeKey   the dedupe key it was enqueued with, or {@code null}
+ * @param holdUntil   until when the dedupe key holds after the job ended (epoch ms), or -1
+ * @param priority    0 to 9 (higher first)
+ * @param timeoutMs   the job's own run time limit in ms, or 0
  * @param raw         the whole record
  * @param body        offset of the payload in {@code raw}
  */
-public record Record(JobState state, int attempt, int maxAttempts, long seq, long due, long token, String error,
+public record Record(JobState state, int attempt, int maxAttempts, long seq, long createdMillis, long due, long token,
+                     String error, int stalls, String name, String dedupeKey, long holdUntil, int priority, long timeoutMs,
                      byte[] raw, int body) {
     private static final int F_DUE = 8;
     private static final int F_TOKEN = 16;
     private static final int F_ERROR = 32;
+    private static final int F_CREATED = 64;
+    private static final int F_EXT = 128;
+    /** 2020-01-01T00:00:00Z: the epoch of the stored enqueue time, in seconds. */
+    private static final long CREATED_EPOCH = 1_577_836_800L;
 
-    /** Decodes a record. */
+    /**
+     * Decodes a record.
+     *
+     * @throws CorruptRecordException when the bytes are not a record
+     */
     public static Record decode(byte[] raw) {
+        try {
+            return read(raw);
+        } catch (RuntimeException e) {
+            throw new CorruptRecordException(e.getMessage());
+        }
+    }
+
+    private static Record read(byte[] raw) {
+        if (raw.length == 0) {
+            throw new IllegalStateException("empty record");
+        }
         int flags = raw[0] & 0xff;
+        int code = flags & 7;
+        if (code < 1 || code > 4) {
+            throw new IllegalStateException("unknown state " + code);
+        }
         int[] pos = {1};
-        int attempt = (int) varint(raw, pos);
-        int max = (int) varint(raw, pos);
         long seq = varint(raw, pos);
+        long created = (flags & F_CREATED) != 0 ? (varint(raw, pos) + CREATED_EPOCH) * 1000 : -1;
         long due = (flags & F_DUE) != 0 ? varint(raw, pos) : -1;
         long token = (flags & F_TOKEN) != 0 ? varint(raw, pos) : 0;
-        String error = null;
-        if ((flags & F_ERROR) != 0) {
-            int len = (int) varint(raw, pos);
-            error = new String(raw, pos[0], len, StandardCharsets.UTF_8);
-            pos[0] += len;
+        String error = (flags & F_ERROR) != 0 ? text(raw, pos) : null;
+        int attempt = 0;
+        int max = 0;
+        int stalls = 0;
+        String name = null;
+        String dedupe = null;
+        long hold = -1;
+        int priority = 0;
+        long timeout = 0;
+        if ((flags & F_EXT) != 0) {
+            long mask = varint(raw, pos);
+            attempt = (mask & 1) != 0 ? (int) varint(raw, pos) : 0;
+            max = (mask & 2) != 0 ? (int) varint(raw, pos) : 0;
+            stalls = (mask & 4) != 0 ? (int) varint(raw, pos) : 0;
+            name = (mask & 8) != 0 ? text(raw, pos) : null;
+            if ((mask & 16) != 0) {
+                dedupe = text(raw, pos);
+                hold = varint(raw, pos);
+            }
+            priority = (mask & 32) != 0 ? (int) varint(raw, pos) : 0;
+            timeout = (mask & 64) != 0 ? varint(raw, pos) : 0;
         }
-        return new Record(JobState.ofCode(flags & 7), attempt, max, seq, due, token, error, raw, pos[0]);
+        if (pos[0] > raw.length) {
+            throw new IllegalStateException("truncated record");
+        }
+        return new Record(JobState.ofCode(code), attempt, max, seq, created, due, token, error, stalls, name, dedupe, hold,
+                priority, timeout, raw, pos[0]);
     }
 
     /** A copy of the payload bytes. */
@@ -46,16 +96,36 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
         return Arrays.copyOfRange(raw, body, raw.length);
     }
 
+    private static String text(byte[] b, int[] pos) {
+        int len = (int) varint(b, pos);
+        if (len < 0 || pos[0] + len > b.length) {
+            throw new IllegalStateException("truncated record");
+        }
+        String s = new String(b, pos[0], len, StandardCharsets.UTF_8);
+        pos[0] += len;
+        return s;
+    }
+
     private static long varint(byte[] b, int[] pos) {
         long n = 0;
         int shift = 0;
         while (true) {
+            if (pos[0] >= b.length || shift > 56) {
+                throw new IllegalStateException("truncated record");
+            }
             int v = b[pos[0]++] & 0xff;
             n |= (long) (v & 0x7f) << shift;
             if (v < 0x80) {
                 return n;
             }
             shift += 7;
+        }
+    }
+
+    /** A stored record that cannot be decoded (written by something other than delayq's scripts, or damaged). */
+    public static final class CorruptRecordException extends IllegalStateException {
+        CorruptRecordException(String detail) {
+            super("record cannot be decoded (" + detail + ")");
         }
     }
 }

@@ -54,6 +54,11 @@ public final class Validation {
         return text("dedupe key", key, Bounds.MAX_DEDUPE_KEY_BYTES);
     }
 
+    /** Job names: 1-128 UTF-8 bytes, no control characters. */
+    public static String jobName(String name) {
+        return text("job name", name, Bounds.MAX_NAME_BYTES);
+    }
+
     private static String text(String field, String value, int maxBytes) {
         if (value == null || value.isEmpty()) {
             throw new IllegalArgumentException(field + " must not be empty: use 1-" + maxBytes + " bytes of UTF-8 text");
@@ -69,6 +74,13 @@ public final class Validation {
                 throw new IllegalArgumentException(field + " '" + printable(value) + "' contains the control character U+"
                         + String.format("%04X", (int) c) + " at index " + i + ": control characters are not allowed");
             }
+            if (Character.getType(c) == Character.FORMAT || Character.getType(c) == Character.LINE_SEPARATOR
+                    || Character.getType(c) == Character.PARAGRAPH_SEPARATOR) {
+                // Direction overrides (U+202E) and other invisible characters make an id read as another one.
+                throw new IllegalArgumentException(field + " '" + printable(value) + "' contains the invisible format "
+                        + "character U+" + String.format("%04X", (int) c) + " at index " + i
+                        + ": format characters (direction overrides, zero-width characters) are not allowed");
+            }
             if (Character.isSurrogate(c)) {
                 boolean paired = Character.isHighSurrogate(c) && i + 1 < value.length()
                         && Character.isLowSurrogate(value.charAt(i + 1));
@@ -82,15 +94,27 @@ public final class Validation {
         return value;
     }
 
-    /** A delay must be zero or positive. */
+    /** A delay must be zero or positive, and no longer than the span to the latest due time. */
     public static Duration delay(String field, Duration delay) {
         if (delay == null) {
             throw new IllegalArgumentException(field + " must not be null");
         }
         if (delay.isNegative()) {
-            throw new IllegalArgumentException(field + " is " + delay + ": it must be zero or positive");
+            throw new IllegalArgumentException(field + " is " + human(delay) + ": it must be zero or positive");
+        }
+        if (delay.compareTo(Bounds.MAX_SPAN) > 0) {
+            throw new IllegalArgumentException(field + " is " + human(delay) + ": it must be at most "
+                    + human(Bounds.MAX_SPAN) + " (no due time falls beyond year 9999)");
         }
         return delay;
+    }
+
+    /** A duration no longer than {@code max} (so that it never overflows when scaled to ms or ns). */
+    public static Duration atMost(String field, Duration d, Duration max) {
+        if (d != null && d.compareTo(max) > 0) {
+            throw new IllegalArgumentException(field + " is " + human(d) + ": it must be at most " + human(max));
+        }
+        return d;
     }
 
     /** An instant must lie between 1970-01-01 and 9999-12-31T23:59:59.999Z. */
@@ -113,15 +137,46 @@ public final class Validation {
         return n;
     }
 
-    /** A strictly positive duration (lease lengths, timeouts, TTLs). */
+    /** A strictly positive duration of at least 1 ms (lease lengths, timeouts, TTLs), bounded as {@link #delay}. */
     public static Duration positive(String field, Duration d) {
         if (d == null || d.isZero() || d.isNegative()) {
-            throw new IllegalArgumentException(field + " is " + d + ": it must be positive");
+            throw new IllegalArgumentException(field + " is " + (d == null ? "missing" : human(d)) + ": it must be positive");
         }
+        atMost(field, d, Bounds.MAX_SPAN);
         if (d.toMillis() < 1) {
-            throw new IllegalArgumentException(field + " is " + d + ": it must be at least 1 ms");
+            throw new IllegalArgumentException(field + " is " + human(d) + ": it must be at least 1 ms");
         }
         return d;
+    }
+
+    /**
+     * A duration in the units people write: {@code 250ms}, {@code 30s}, {@code 5m}, {@code 1h30m}, {@code 7d} (never
+     * {@code PT30S}), for messages and logs.
+     */
+    public static String human(Duration d) {
+        if (d == null) {
+            return "null";
+        }
+        if (d.isNegative()) {
+            return "-" + human(d.negated());
+        }
+        if (d.compareTo(Duration.ofDays(100_000)) > 0) {
+            return d.toDays() + "d";
+        }
+        long ms = d.toMillis();
+        if (ms == 0) {
+            return d.isZero() ? "0s" : d.toNanos() / 1000 + "us";
+        }
+        StringBuilder b = new StringBuilder();
+        long[] sizes = {86_400_000L, 3_600_000L, 60_000L, 1000L, 1L};
+        String[] units = {"d", "h", "m", "s", "ms"};
+        for (int i = 0; i < sizes.length; i++) {
+            if (ms >= sizes[i]) {
+                b.append(ms / sizes[i]).append(units[i]);
+                ms %= sizes[i];
+            }
+        }
+        return b.toString();
     }
 
     /** An int within {@code [min, max]}. */

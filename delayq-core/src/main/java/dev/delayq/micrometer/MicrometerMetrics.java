@@ -69,13 +69,13 @@ public final class MicrometerMetrics implements WorkerMetrics {
 
         Meters(String queue) {
             tags = Tags.of("queue", queue);
-            claimed = registry.counter("delayq.jobs.claimed", tags);
-            completed = registry.counter("delayq.jobs.completed", tags);
-            failed = registry.counter("delayq.jobs.failed", tags);
-            retried = registry.counter("delayq.jobs.retried", tags);
-            dead = registry.counter("delayq.jobs.dead", tags);
-            recovered = registry.counter("delayq.jobs.recovered", tags);
-            leaseLost = registry.counter("delayq.leases.lost", tags);
+            claimed = Counter.builder("delayq.jobs.claimed").tags(tags).register(registry);
+            completed = Counter.builder("delayq.jobs.completed").tags(tags).register(registry);
+            failed = Counter.builder("delayq.jobs.failed").tags(tags).register(registry);
+            retried = Counter.builder("delayq.jobs.retried").tags(tags).register(registry);
+            dead = Counter.builder("delayq.jobs.dead").tags(tags).register(registry);
+            recovered = Counter.builder("delayq.jobs.recovered").tags(tags).register(registry);
+            leaseLost = Counter.builder("delayq.leases.lost").tags(tags).register(registry);
             lag = Timer.builder("delayq.dispatch.lag").description("handler start minus due time (Redis clock)")
                     .tags(tags).publishPercentileHistogram().register(registry);
             processing = Timer.builder("delayq.processing.time").description("handler run time")
@@ -176,6 +176,6 @@ public final class MicrometerMetrics implements WorkerMetrics {
 
     @Override
     public void redisError(String queue, String operation) {
-        registry.counter("delayq.redis.errors", of(queue).tags.and("operation", operation)).increment();
+        Counter.builder("delayq.redis.errors").tags(of(queue).tags.and("operation", operation)).register(registry).increment();
     }
 }

@@ -1,14 +1,44 @@
--- cancel: delete a scheduled job (payload, record and due-set entry) before it runs.
--- A dedupe key the job was enqueued with keeps holding until its TTL ends, by design.
--- KEYS[1] due zset   KEYS[2] jobs hash   KEYS[3] meta hash
--- ARGV[1] id
--- Returns { 1 } cancelled; { -1 } no such job; { -3, state } the job is not scheduled (not changed).
+-- cancel: delete a job that is not running: cancel (scheduled jobs only) or delete (scheduled, done or dead),
+-- found by its id or by the dedupe key it holds. Its dedupe key is released at once.
+-- KEYS[1] due zset   KEYS[2] jobs hash   KEYS[3] meta hash   KEYS[4] done zset   KEYS[5] dead zset
+-- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] leases zset
+-- ARGV[1] "cancel" or "delete"   ARGV[2] "id" or "dedupe"   ARGV[3] the id or the dedupe key
+-- Returns { 1, id } removed; { -1 } no such job (or the dedupe key names none); { -3, state } the job's state
+--   does not allow it (not changed); { -6, what } malformed arguments (nothing written).
+-- A record that cannot be decoded is refused by "cancel" ({ -7 }) and deleted by "delete" unless it is leased
+-- (its done or dead entry goes with it; a due entry, whose member cannot be known, is dropped by the next claim).
 -- @include record
-local raw = redis.call('HGET', KEYS[2], ARGV[1])
+-- @include jobs
+local k_due, k_jobs, k_meta, k_done, k_dead, k_dedupe, k_holds = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local mode, by = ARGV[1], ARGV[2]
+if (mode ~= 'cancel' and mode ~= 'delete') or (by ~= 'id' and by ~= 'dedupe') then
+  return { -6, 'malformed cancel arguments' }
+end
+local id = ARGV[3]
+if by == 'dedupe' then
+  id = redis.call('HGET', k_dedupe, ARGV[3])
+  if not id then return { -1 } end
+end
+local raw = redis.call('HGET', k_jobs, id)
 if not raw then return { -1 } end
-local r = decode(raw)
-if r.state ~= SCHEDULED then return { -3, r.state } end
-redis.call('ZREM', KEYS[1], member(r.seq, ARGV[1]))
-redis.call('HDEL', KEYS[2], ARGV[1])
-count(KEYS[3], 'cancelled', 1)
-return { 1 }
+local r = safe_decode(raw)
+if not r then
+  if mode ~= 'delete' then return { -7 } end
+  if redis.call('ZSCORE', KEYS[8], id) then return { -3, PROCESSING } end
+  redis.call('HDEL', k_jobs, id)
+  redis.call('ZREM', k_done, id)
+  redis.call('ZREM', k_dead, id)
+  return { 1, id }
+end
+if r.state == PROCESSING or (mode == 'cancel' and r.state ~= SCHEDULED) then return { -3, r.state } end
+if r.state == SCHEDULED then
+  redis.call('ZREM', k_due, member(r.seq, id))
+elseif r.state == DONE then
+  redis.call('ZREM', k_done, id)
+else
+  redis.call('ZREM', k_dead, id)
+end
+redis.call('HDEL', k_jobs, id)
+dedupe_release(k_dedupe, k_holds, r, id, 0, true)
+count(k_meta, mode == 'cancel' and 'cancelled' or 'deleted', 1)
+return { 1, id }

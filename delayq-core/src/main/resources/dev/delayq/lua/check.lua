@@ -1,56 +1,79 @@
--- check: one page of the consistency check; each job is judged in one atomic read of its record and
--- of every index, so concurrent work cannot produce false reports.
+-- check: one page of the consistency check; each job is judged in one atomic read of its record and of every
+-- index, so concurrent work cannot produce false reports.
 -- KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] leases zset   KEYS[4] done zset   KEYS[5] dead zset
--- ARGV[1] what to scan: "jobs" (every record against the indexes) or "due", "leases", "done", "dead"
---   (every index entry against its record)   ARGV[2] scan cursor   ARGV[3] scan count
--- Returns { next_cursor, scanned, problem, ... } with each problem as "<id>: <what is wrong>".
+-- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset
+-- ARGV[1] what to scan: "jobs" (every record against the indexes), "due", "leases", "done", "dead" (every index
+--   entry against its record) or "dedupe" (every dedupe key against the job it names)
+-- ARGV[2] scan cursor   ARGV[3] entries to scan   ARGV[4] most record bytes to read in this call
+-- Returns { next_cursor, scanned, problem, ... } with each problem as "<id or key>: <what is wrong>".
 -- @include record
-local k_jobs, k_due, k_leases, k_done, k_dead = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local phase = ARGV[1]
+local k_jobs, k_due, k_leases, k_done, k_dead, k_dedupe, k_holds = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local phase, cursor = ARGV[1], ARGV[2]
+local want, max_bytes = whole(ARGV[3], 1, 100000), whole(ARGV[4], 1, 2 ^ 40)
+if not (want and max_bytes) then return { -6, 'malformed check arguments' } end
 local names = { 'scheduled', 'processing', 'done', 'dead' }
 local problems = {}
 local function problem(id, text) problems[#problems + 1] = id .. ': ' .. text end
 
-local function safe_decode(id, raw)
-  local ok, r = pcall(decode, raw)
-  if not ok or r.state < 1 or r.state > 4 then
+local scanned, bytes = 0, 0
+local function judge_record(id, raw)
+  scanned = scanned + 1
+  bytes = bytes + #raw
+  local r = safe_decode(raw)
+  if not r then
     problem(id, 'record cannot be decoded')
-    return nil
+    return
   end
-  return r
+  local in_due = redis.call('ZSCORE', k_due, member(r.seq, id)) ~= false
+  local in_lease = redis.call('ZSCORE', k_leases, id) ~= false
+  local in_done = redis.call('ZSCORE', k_done, id) ~= false
+  local in_dead = redis.call('ZSCORE', k_dead, id) ~= false
+  local want_in = { r.state == SCHEDULED, r.state == PROCESSING, r.state == DONE, r.state == DEAD }
+  local have = { in_due, in_lease, in_done, in_dead }
+  for s = 1, 4 do
+    if want_in[s] and not have[s] then
+      problem(id, 'state ' .. names[r.state] .. ' but missing from the ' .. names[s] .. ' index')
+    elseif have[s] and not want_in[s] then
+      problem(id, 'state ' .. names[r.state] .. ' but present in the ' .. names[s] .. ' index')
+    end
+  end
+  if r.state == PROCESSING and not r.token then problem(id, 'processing without a token') end
+  if r.max > 0 and r.attempt > r.max then problem(id, 'attempt ' .. r.attempt .. ' exceeds max ' .. r.max) end
+  if r.dedupe and (r.state == SCHEDULED or r.state == PROCESSING)
+      and redis.call('HGET', k_dedupe, r.dedupe) == id and redis.call('ZSCORE', k_holds, r.dedupe) then
+    problem(id, 'active, but its dedupe key has a hold as if it had ended')
+  end
 end
 
-local scanned = 0
-local reply
 if phase == 'jobs' then
-  reply = redis.call('HSCAN', k_jobs, ARGV[2], 'COUNT', ARGV[3])
+  -- HSCAN returns whole records: small steps, so that a page of large payloads stays within max_bytes.
+  repeat
+    local reply = redis.call('HSCAN', k_jobs, cursor, 'COUNT', 10)
+    cursor = reply[1]
+    local kv = reply[2]
+    for i = 1, #kv, 2 do judge_record(kv[i], kv[i + 1]) end
+  until cursor == '0' or scanned >= want or bytes >= max_bytes
+elseif phase == 'dedupe' then
+  local reply = redis.call('HSCAN', k_dedupe, cursor, 'COUNT', want)
+  cursor = reply[1]
   local kv = reply[2]
   for i = 1, #kv, 2 do
-    local id = kv[i]
     scanned = scanned + 1
-    local r = safe_decode(id, kv[i + 1])
-    if r then
-      local in_due = redis.call('ZSCORE', k_due, member(r.seq, id)) ~= false
-      local in_lease = redis.call('ZSCORE', k_leases, id) ~= false
-      local in_done = redis.call('ZSCORE', k_done, id) ~= false
-      local in_dead = redis.call('ZSCORE', k_dead, id) ~= false
-      local want = { r.state == SCHEDULED, r.state == PROCESSING, r.state == DONE, r.state == DEAD }
-      local have = { in_due, in_lease, in_done, in_dead }
-      for s = 1, 4 do
-        if want[s] and not have[s] then
-          problem(id, 'state ' .. names[r.state] .. ' but missing from the ' .. names[s] .. ' index')
-        elseif have[s] and not want[s] then
-          problem(id, 'state ' .. names[r.state] .. ' but present in the ' .. names[s] .. ' index')
-        end
-      end
-      if r.state == PROCESSING and not r.token then problem(id, 'processing without a token') end
-      if r.max > 0 and r.attempt > r.max then problem(id, 'attempt ' .. r.attempt .. ' exceeds max ' .. r.max) end
+    local key, id = kv[i], kv[i + 1]
+    local held = redis.call('ZSCORE', k_holds, key)
+    local r = safe_decode(redis.call('HGET', k_jobs, id))
+    if not held and not r then
+      problem(key, 'dedupe key names job ' .. id .. ', which does not exist, and holds without an end')
+    elseif not held and r and r.state ~= SCHEDULED and r.state ~= PROCESSING then
+      problem(key, 'dedupe key names job ' .. id .. ', which has ended (' .. names[r.state] .. '), and holds without an end')
     end
   end
 else
   local index = { due = k_due, leases = k_leases, done = k_done, dead = k_dead }
   local state = { due = SCHEDULED, leases = PROCESSING, done = DONE, dead = DEAD }
-  reply = redis.call('ZSCAN', index[phase], ARGV[2], 'COUNT', ARGV[3])
+  if not index[phase] then return { -6, 'unknown check phase' } end
+  local reply = redis.call('ZSCAN', index[phase], cursor, 'COUNT', want)
+  cursor = reply[1]
   local ms = reply[2]
   for i = 1, #ms, 2 do
     local id = phase == 'due' and member_id(ms[i]) or ms[i]
@@ -59,15 +82,17 @@ else
     if not raw then
       problem(id, 'in the ' .. phase .. ' index without a record')
     else
-      local r = safe_decode(id, raw)
-      if r and r.state ~= state[phase] then
+      local r = safe_decode(raw)
+      if not r then
+        problem(id, 'record cannot be decoded')
+      elseif r.state ~= state[phase] then
         problem(id, 'in the ' .. phase .. ' index but its state is ' .. names[r.state])
-      elseif r and phase == 'due' and member(r.seq, id) ~= ms[i] then
+      elseif phase == 'due' and member(r.seq, id) ~= ms[i] then
         problem(id, 'stale due-set entry (its record names another sequence)')
       end
     end
   end
 end
-local out = { reply[1], scanned }
+local out = { cursor, scanned }
 for i = 1, #problems do out[#out + 1] = problems[i] end
 return out

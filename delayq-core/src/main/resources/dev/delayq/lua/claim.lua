@@ -1,22 +1,30 @@
 -- claim: lease up to N due jobs to one worker, in one atomic step (the seeds' "find due and remove").
 -- Expired leases are recovered first, so no separate poller is needed while workers are claiming.
 -- KEYS[1] due zset   KEYS[2] leases zset   KEYS[3] jobs hash   KEYS[4] meta hash   KEYS[5] dead zset
+-- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] history hash
 -- ARGV[1] max jobs to claim (0: only recover and report the next wake times)
 -- ARGV[2] lease ms
 -- ARGV[3] lookahead ms: also claim jobs due up to now + lookahead (the worker starts each at its due time)
 -- ARGV[4] max expired leases to recover in this call
 -- ARGV[5] recovery backoff base ms   ARGV[6] recovery backoff cap ms   ARGV[7] random seed
--- ARGV[8] wake channel   ARGV[9] default max attempts (for records that carry 0)
+-- ARGV[8] wake channel   ARGV[9] max stalls (expired leases) before a job goes dead
 -- ARGV[10] the claiming worker's name   ARGV[11] stand-by ms (see "waker" below)
--- Returns { now, next_due, next_expiry, recovered, recovered_dead, covered, now_us, id_1, record_1, ... }
+-- ARGV[12] most record bytes to return (at least one job is claimed whatever its size)
+-- Returns { now, next_due, next_expiry, recovered, recovered_dead, covered, now_us, paused, quarantined, id_1,
+--   record_1, ... }
+--   or { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
 --   now: Redis time (ms) of the claim (now_us: the same in microseconds, for the worker's clock);
---   each record is the job's new packed record (state processing,
---   attempt + 1, due, fresh token); every lease expires at now + lease ms.
+--   each record is the job's new packed record (state processing, attempt + 1, due, fresh token); every
+--   lease expires at now + lease ms.
 --   next_due: when fewer than N jobs were claimed, the earliest due time left (-1: none);
---   -2 when N were claimed (not looked up: call again when there is room).
+--   -2 when N were claimed, or when the byte bound stopped the claim (not looked up: call again when there is room).
 --   next_expiry: the earliest lease still held, this call's included (-1: none).
 --   covered: 1 when another idle worker already promised to claim at (or before) next_due, so this one
 --   may stand by a little longer; 0 when this worker is now that "waker" (or when nothing is due next).
+--   paused: 1 when the queue is paused (nothing claimed; next_due -1; a notice wakes workers on resume).
+--   quarantined: due records that could not be decoded and were moved to dead.
+-- A due record that cannot be decoded is moved to dead (error "record cannot be decoded", raw bytes kept) and
+-- the claim goes on with the others; a due entry without a record is dropped.
 -- Waker: idle workers would otherwise all wake for the same due time and all but one claim nothing. The
 -- first worker to go idle before a due time registers itself in meta (waker, wake_at); the others are told
 -- they are covered. A registration older than half the stand-by time is stale (its worker is busy or dead)
@@ -25,75 +33,112 @@
 -- standing-by workers.
 -- @include record
 -- @include notify
+-- @include jobs
 -- @include recover
 redis.replicate_commands()
-local k_due, k_leases, k_jobs, k_meta, k_dead = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local want, lease_ms, lookahead = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-math.randomseed(tonumber(ARGV[7]))
+local k = { due = KEYS[1], leases = KEYS[2], jobs = KEYS[3], meta = KEYS[4], dead = KEYS[5], dedupe = KEYS[6],
+  holds = KEYS[7], history = KEYS[8] }
+local want, lease_ms, lookahead = whole(ARGV[1], 0, 1000), whole(ARGV[2], 1, 2 ^ 40), whole(ARGV[3], 0, 2 ^ 40)
+local recover_limit, base, cap = whole(ARGV[4], 1, 1000), whole(ARGV[5], 0, 2 ^ 40), whole(ARGV[6], 0, 2 ^ 40)
+local seed, max_stalls, standby = whole(ARGV[7], 0, 2 ^ 31), whole(ARGV[9], 0, 1000000), whole(ARGV[11], 0, 2 ^ 40)
+local max_bytes = whole(ARGV[12], 1, 2 ^ 40)
+if not (want and lease_ms and lookahead and recover_limit and base and cap and seed and max_stalls and standby
+    and max_bytes) then
+  return { -6, 'malformed claim arguments' }
+end
+math.randomseed(seed)
 local now_micros = now_us()
 local now = math.floor(now_micros / 1000)
 
-local recovered, recovered_dead, next_expiry = recover_expired(k_due, k_leases, k_jobs, k_meta, k_dead, ARGV[8],
-  now, tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[9]))
+if redis.call('HEXISTS', k.meta, 'paused') == 1 then
+  -- Paused: recover nothing and claim nothing; expired leases wait for the resume like due jobs do.
+  return { now, -1, -1, 0, 0, 0, now_micros, 1, 0 }
+end
 
-local out = { now, -2, next_expiry, recovered, recovered_dead, 0, now_micros }
-local claimed = 0
+local recovered, recovered_dead, next_expiry = recover_expired(k, ARGV[8], now, recover_limit, base, cap, max_stalls)
+
+local out = { now, -2, next_expiry, recovered, recovered_dead, 0, now_micros, 0, 0 }
+local claimed, full = 0, false
 if want > 0 then
-  local due = redis.call('ZRANGEBYSCORE', k_due, '-inf', int(now + lookahead), 'WITHSCORES', 'LIMIT', 0, want)
+  local due = redis.call('ZRANGEBYSCORE', k.due, '-inf', int(now + lookahead), 'WITHSCORES', 'LIMIT', 0, want)
   local n = #due / 2
   if n > 0 then
-    local members, ids = {}, {}
-    for i = 1, n do
-      members[i] = due[2 * i - 1]
-      ids[i] = member_id(members[i])
+    -- Read the records in chunks, stopping once max_bytes are read: a claim of large payloads must not copy
+    -- hundreds of megabytes through Redis's one thread. The first chunk is one record; the next ones are sized
+    -- by the average record seen so far, so small records take two HMGETs and large ones stop early.
+    local take, raws, bytes, chunk, i = {}, {}, 0, 1, 1
+    while i <= n and (i == 1 or bytes < max_bytes) do
+      local last = math.min(n, i + chunk - 1)
+      local ids = {}
+      for j = i, last do ids[#ids + 1] = member_id(due[2 * j - 1]) end
+      local got = redis.call('HMGET', k.jobs, unpack(ids))
+      for j = 1, #got do
+        take[#take + 1] = i + j - 1
+        raws[#raws + 1] = got[j]
+        if got[j] then bytes = bytes + #got[j] end
+      end
+      i = last + 1
+      chunk = math.max(1, math.floor((max_bytes - bytes) * #take / math.max(bytes, 1)))
     end
-    redis.call('ZREM', k_due, unpack(members))
-    local raws = redis.call('HMGET', k_jobs, unpack(ids))
-    local token = redis.call('HINCRBY', k_meta, 'token', n) - n
+    full = #take < n
+    local members, quarantined = {}, 0
+    for t = 1, #take do members[t] = due[2 * take[t] - 1] end
+    redis.call('ZREM', k.due, unpack(members))
+    local token = redis.call('HINCRBY', k.meta, 'token', #take) - #take
     local expiry = now + lease_ms
-    local fields, leases = {}, {}
-    for i = 1, n do
-      if raws[i] then -- a due member without a record cannot be run; dropping it heals the index
-        local r = decode(raws[i])
+    local fields, leases, lags = {}, {}, {}
+    for t = 1, #take do
+      local m, raw = members[t], raws[t]
+      local id = member_id(m)
+      local r = safe_decode(raw)
+      if raw and not r then
+        quarantine(k.jobs, k.dead, k.meta, id, raw, now)
+        quarantined = quarantined + 1
+      elseif r then -- a due member without a record cannot be run; dropping it heals the index
+        local due_at = tonumber(due[2 * take[t]])
         token = token + 1
         r.state = PROCESSING
         r.attempt = r.attempt + 1
-        r.due = tonumber(due[2 * i])
+        r.due = due_at
         r.token = token
         local rec = encode(r)
-        fields[#fields + 1] = ids[i]
+        fields[#fields + 1] = id
         fields[#fields + 1] = rec
         leases[#leases + 1] = expiry
-        leases[#leases + 1] = ids[i]
-        out[#out + 1] = ids[i]
+        leases[#leases + 1] = id
+        out[#out + 1] = id
         out[#out + 1] = rec
         claimed = claimed + 1
+        local b = lag_bucket(now - due_at)
+        lags[b] = (lags[b] or 0) + 1
       end
     end
     if claimed > 0 then
-      redis.call('HSET', k_jobs, unpack(fields))
-      redis.call('ZADD', k_leases, unpack(leases))
+      redis.call('HSET', k.jobs, unpack(fields))
+      redis.call('ZADD', k.leases, unpack(leases))
       if next_expiry < 0 or expiry < next_expiry then out[3] = expiry end
+      for b, c in pairs(lags) do history_add(k.history, now, 'l' .. b, c) end
     end
+    out[9] = quarantined
   end
 end
 
-local me, standby = ARGV[10], tonumber(ARGV[11])
-if claimed < want or want == 0 then
-  local h = redis.call('ZRANGE', k_due, 0, 0, 'WITHSCORES')
+local me = ARGV[10]
+if (claimed < want and not full) or want == 0 then
+  local h = redis.call('ZRANGE', k.due, 0, 0, 'WITHSCORES')
   local next_due = h[2] and tonumber(h[2]) or -1
   out[2] = next_due
   if next_due >= 0 and want > 0 and me ~= '' then
-    local w = redis.call('HMGET', k_meta, 'waker', 'wake_at')
+    local w = redis.call('HMGET', k.meta, 'waker', 'wake_at')
     local at = tonumber(w[2])
     if w[1] and w[1] ~= me and at and at <= next_due and at >= now - standby / 2 then
       out[6] = 1
     elseif w[1] ~= me or at ~= next_due then
-      redis.call('HSET', k_meta, 'waker', me, 'wake_at', int(next_due))
+      redis.call('HSET', k.meta, 'waker', me, 'wake_at', int(next_due))
     end
   end
-elseif me ~= '' and redis.call('HGET', k_meta, 'waker') == me then
-  redis.call('HDEL', k_meta, 'waker', 'wake_at')
+elseif me ~= '' and redis.call('HGET', k.meta, 'waker') == me then
+  redis.call('HDEL', k.meta, 'waker', 'wake_at')
   redis.call('PUBLISH', ARGV[8], '0')
 end
 return out

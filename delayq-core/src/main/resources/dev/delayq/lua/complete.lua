@@ -1,42 +1,57 @@
 -- complete: acknowledge finished jobs (a batch), each fenced by the token of its lease.
--- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] done zset   KEYS[4] meta hash
+-- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] done zset   KEYS[4] meta hash   KEYS[5] dedupe hash
+-- KEYS[6] dedupe holds zset   KEYS[7] history hash   KEYS[8] dead zset
 -- ARGV[1] done retention ms (0: delete the record at once)   ARGV[2..] pairs: id, token
 -- Returns one code per job: 1 completed; 2 already completed with this token (a replayed call);
 --   -1 no such job; -2 stale: the token is not the job's current lease (it was recovered, re-leased
---   or finished by someone else), nothing changed.
+--   or finished by someone else), nothing changed; -7 the record cannot be decoded (moved to dead).
+--   { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
+-- A completed job's dedupe key keeps holding until the job's enqueue time + TTL if that is ahead, else it is
+-- released.
 -- @include record
+-- @include jobs
 redis.replicate_commands()
 local k_leases, k_jobs, k_done, k_meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local keep = tonumber(ARGV[1]) > 0
+local k_dedupe, k_holds, k_history = KEYS[5], KEYS[6], KEYS[7]
+local retention = whole(ARGV[1], 0, 2 ^ 50)
 local n = (#ARGV - 1) / 2
-local ids = {}
-for i = 1, n do ids[i] = ARGV[2 * i] end
+if not retention or n ~= math.floor(n) then return { -6, 'malformed complete arguments' } end
+local ids, tokens = {}, {}
+for i = 1, n do
+  ids[i] = ARGV[2 * i]
+  tokens[i] = whole(ARGV[2 * i + 1], 0, 2 ^ 53)
+  if not tokens[i] then return { -6, 'malformed token of job ' .. i } end
+end
+if n == 0 then return {} end
 local raws = redis.call('HMGET', k_jobs, unpack(ids))
 local now = now_ms()
 local out, fields, finished, dels, dones = {}, {}, {}, {}, {}
 for i = 1, n do
-  local raw, token = raws[i], tonumber(ARGV[2 * i + 1])
+  local raw, id = raws[i], ids[i]
+  local r = safe_decode(raw)
   if not raw then
     out[i] = -1
+  elseif not r then
+    out[i] = -7
+    redis.call('ZREM', k_leases, id)
+    quarantine(k_jobs, KEYS[8], k_meta, id, raw, now)
+  elseif r.token ~= tokens[i] then
+    out[i] = -2
+  elseif r.state == DONE then
+    out[i] = 2
+  elseif r.state ~= PROCESSING then
+    out[i] = -2
   else
-    local r = decode(raw)
-    if r.token ~= token then
-      out[i] = -2
-    elseif r.state == DONE then
-      out[i] = 2
-    elseif r.state ~= PROCESSING then
-      out[i] = -2
+    out[i] = 1
+    finished[#finished + 1] = id
+    dedupe_release(k_dedupe, k_holds, r, id, now, false)
+    if retention > 0 then
+      fields[#fields + 1] = id
+      fields[#fields + 1] = with_state(r, DONE)
+      dones[#dones + 1] = now
+      dones[#dones + 1] = id
     else
-      out[i] = 1
-      finished[#finished + 1] = ids[i]
-      if keep then
-        fields[#fields + 1] = ids[i]
-        fields[#fields + 1] = with_state(r, DONE)
-        dones[#dones + 1] = now
-        dones[#dones + 1] = ids[i]
-      else
-        dels[#dels + 1] = ids[i]
-      end
+      dels[#dels + 1] = id
     end
   end
 end
@@ -48,5 +63,6 @@ if #finished > 0 then
   end
   if #dels > 0 then redis.call('HDEL', k_jobs, unpack(dels)) end
   count(k_meta, 'completed', #finished)
+  history_add(k_history, now, 'c', #finished)
 end
 return out

@@ -1,64 +1,121 @@
 -- enqueue: create a batch of jobs, each with an optional dedupe key, in one atomic step.
--- KEYS[1]    jobs hash         KEYS[2] due zset        KEYS[3] meta hash
--- KEYS[4..]  dedupe keys (STRING holding the owning job id, with a TTL), indexed from the job arguments
--- ARGV[1]    wake channel      ARGV[2] n (jobs in this call)
--- ARGV[3 + 4(i-1) ...] per job i:
---   id | payload | when ("d<ms>" delay on Redis's clock, "a<ms>" absolute due ms)
---   | options: "" for none, else "<max attempts>,<dedupe key index into KEYS or 0>,<dedupe ttl ms>,<g>" where
---     g = 1 when the client made the id up (so an existing one can only be this call replayed)
--- Returns { -5, i } (nothing written) when job i's due time would fall beyond year 9999; otherwise the
---   duplicates only, as { i, owner id, ... } (every job not listed was created).
+-- KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] meta hash   KEYS[4] dedupe hash   KEYS[5] dedupe holds zset
+-- KEYS[6] history hash
+-- ARGV[1] wake channel   ARGV[2] n (jobs in this call)
+-- ARGV[3 + 4(i-1) ...] per job i: id | payload | when ("d<ms>" delay on Redis's clock, "a<ms>" absolute due ms)
+--   | options: "" (none), "g" (none, and the client made the id up), or fields separated by NUL bytes:
+--     generated ("1"/"0") NUL max attempts NUL name NUL dedupe key NUL dedupe ttl ms NUL priority NUL timeout ms
+--     (empty field = absent). A generated id found again can only be this very call replayed after a lost reply
+--     (71 random bits do not collide), so it counts as created, as the first execution did.
+-- Returns the duplicates only, as { i, owner id, hold until ms (-1: the owner is scheduled or running), owner
+--   state (0: gone), ... } (every job not listed was created); or, with nothing written:
+--   { -5, i } when job i's due time would fall beyond year 9999, { -6, what } when an argument is malformed.
+-- A dedupe key holds while its job is scheduled or running; after the job ends, until enqueue time + TTL if that
+-- is later (see jobs.lua). Every argument is checked before the first write: the batch is all or nothing.
 -- @include record
 -- @include notify
+-- @include jobs
 redis.replicate_commands()
-local k_jobs, k_due, k_meta = KEYS[1], KEYS[2], KEYS[3]
-local channel, n = ARGV[1], tonumber(ARGV[2])
+local k_jobs, k_due, k_meta, k_dedupe, k_holds, k_history = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local channel, n = ARGV[1], whole(ARGV[2], 1, 1000)
+if not n or #ARGV ~= 2 + 4 * n then return { -6, 'malformed enqueue arguments' } end
 local now_micros = now_us()
+local now = math.floor(now_micros / 1000)
+local MAX_TTL = 315576000000 -- 10 years
 
--- Validate every job before writing anything: the batch is all or nothing.
-local dues = {}
+local function split(s)
+  local t, start = {}, 1
+  while true do
+    local i = string.find(s, '\0', start, true)
+    if not i then
+      t[#t + 1] = string.sub(s, start)
+      return t
+    end
+    t[#t + 1] = string.sub(s, start, i - 1)
+    start = i + 1
+  end
+end
+
+local function optional(s, lo, hi)
+  if s == '' then return true, nil end
+  local v = whole(s, lo, hi)
+  return v ~= nil, v
+end
+
+-- Validate every job before writing anything.
+local dues, opts = {}, {}
 for i = 1, n do
-  local due = due_from(ARGV[3 + 4 * (i - 1) + 2], now_micros)
-  if not due then return { -5, i } end
+  local a = 3 + 4 * (i - 1)
+  local due = due_from(ARGV[a + 2], now_micros)
+  if not due then
+    if string.match(ARGV[a + 2], '^[da]%d+$') then return { -5, i } end
+    return { -6, 'job ' .. i .. ': malformed due time' }
+  end
   dues[i] = due
+  local o = ARGV[a + 3]
+  if o == '' or o == 'g' then
+    opts[i] = o == 'g' and 'g' or false
+  else
+    local f = split(o)
+    if #f ~= 7 or (f[1] ~= '0' and f[1] ~= '1') then return { -6, 'job ' .. i .. ': malformed options' } end
+    local ok1, max = optional(f[2], 1, 1000000)
+    local ok2, ttl = optional(f[5], 1, MAX_TTL)
+    local ok3, priority = optional(f[6], 0, 9)
+    local ok4, timeout = optional(f[7], 1, 2 ^ 40)
+    if not (ok1 and ok2 and ok3 and ok4) or #f[3] > 512 or #f[4] > 512 or ((f[4] == '') ~= (ttl == nil)) then
+      return { -6, 'job ' .. i .. ': malformed options' }
+    end
+    opts[i] = { generated = f[1] == '1', max = max, name = f[3] ~= '' and f[3] or nil,
+      dedupe = f[4] ~= '' and f[4] or nil, hold = ttl and now + ttl, priority = priority, timeout = timeout }
+  end
+end
+
+local function state_of(id)
+  local r = safe_decode(redis.call('HGET', k_jobs, id))
+  return r and r.state or 0
 end
 
 local out = {}
 local members = {}
-local taken_keys = {}
+local taken = {}
 local created = 0
 local seq = next_seqs(k_meta, n)
 local head_before = head_score(k_due)
+local created_at = created_now(now_micros)
 for i = 1, n do
   local a = 3 + 4 * (i - 1)
-  local id = ARGV[a]
-  local max, dk, ttl, generated = 0, 0, nil, false
-  if ARGV[a + 3] ~= '' then
-    local m, d, t, g = string.match(ARGV[a + 3], '^(%d+),(%d+),(%d+),(%d)$')
-    max, dk, ttl, generated = tonumber(m), tonumber(d), t, g == '1'
-  end
-  local owner = nil
-  if dk > 0 then
-    owner = taken_keys[dk] or redis.call('GET', KEYS[dk])
+  local id, o = ARGV[a], opts[i]
+  local dk = o and o ~= 'g' and o.dedupe
+  local owner, hold = nil, nil
+  if dk then
+    if taken[dk] then
+      owner, hold = taken[dk], -1
+    else
+      owner, hold = dedupe_owner(k_dedupe, k_holds, dk, now)
+    end
   end
   local s = seq + i - 1
   -- HSETNX both checks that the id is free and writes the record, in one call.
-  if not owner and redis.call('HSETNX', k_jobs, id, fresh_record(ARGV[a + 1], max, s)) == 0 then
-    owner = id
+  if not owner then
+    local rec = fresh_record(ARGV[a + 1], s, created_at, (o and o ~= 'g') and o or nil)
+    if redis.call('HSETNX', k_jobs, id, rec) == 0 then
+      owner, hold = id, -1
+    end
   end
   if owner then
-    -- A generated id found again is this very request replayed after a lost reply (random 71-bit ids do
-    -- not collide in practice), so it counts as created, as the first execution did.
+    local generated = o == 'g' or (o and o.generated)
     if not (generated and owner == id) then
       out[#out + 1] = i
       out[#out + 1] = owner
+      out[#out + 1] = hold
+      out[#out + 1] = state_of(owner)
     end
   else
     members[#members + 1] = dues[i]
     members[#members + 1] = member(s, id)
-    if dk > 0 then
-      redis.call('SET', KEYS[dk], id, 'PX', ttl)
-      taken_keys[dk] = id
+    if dk then
+      dedupe_take(k_dedupe, k_holds, dk, id)
+      taken[dk] = id
     end
     created = created + 1
   end
@@ -66,6 +123,7 @@ end
 if created > 0 then
   redis.call('ZADD', k_due, unpack(members))
   count(k_meta, 'enqueued', created)
+  history_add(k_history, now, 'e', created)
   publish_if_earlier(k_due, channel, head_before)
 end
 return out

@@ -1,44 +1,60 @@
 -- fail: record a failed attempt, fenced by the lease token: retry at now + backoff, or dead.
 -- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] due zset   KEYS[4] dead zset   KEYS[5] meta hash
+-- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] history hash
 -- ARGV[1] id   ARGV[2] token   ARGV[3] error summary
 -- ARGV[4] "1" retryable / "0" not (straight to dead)   ARGV[5] backoff ms   ARGV[6] wake channel
 -- ARGV[7] default max attempts (for records that carry 0)
 -- Returns { 1, retry_at } rescheduled; { 2, died_at } dead (attempts used up or not retryable);
 --   { 3, retry_at } / { 4, died_at }: this very failure was already applied (a retry of a call whose reply was
 --   lost: the job keeps the token of the lease that failed it until it is claimed again);
---   { -1 } no such job; { -2 } stale token, nothing changed.
+--   { -1 } no such job; { -2 } stale token, nothing changed; { -7 } the record cannot be decoded (moved to dead);
+--   { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
 -- @include record
 -- @include notify
+-- @include jobs
 redis.replicate_commands()
 local k_leases, k_jobs, k_due, k_dead, k_meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local id, token = ARGV[1], tonumber(ARGV[2])
+local k_dedupe, k_holds, k_history = KEYS[6], KEYS[7], KEYS[8]
+local id, token = ARGV[1], whole(ARGV[2], 0, 2 ^ 53)
+local backoff, default_max = whole(ARGV[5], 0, 2 ^ 50), whole(ARGV[7], 1, 1000000)
+if not (token and backoff and default_max) or (ARGV[4] ~= '1' and ARGV[4] ~= '0') then
+  return { -6, 'malformed fail arguments' }
+end
 local raw = redis.call('HGET', k_jobs, id)
 if not raw then return { -1 } end
-local r = decode(raw)
+local now_micros = now_us()
+local now = math.floor(now_micros / 1000)
+local r = safe_decode(raw)
+if not r then
+  redis.call('ZREM', k_leases, id)
+  quarantine(k_jobs, k_dead, k_meta, id, raw, now)
+  return { -7 }
+end
 if r.token == token and r.state == SCHEDULED then
   return { 3, tonumber(redis.call('ZSCORE', k_due, member(r.seq, id))) }
 elseif r.token == token and r.state == DEAD then
   return { 4, tonumber(redis.call('ZSCORE', k_dead, id)) }
 end
 if r.state ~= PROCESSING or r.token ~= token then return { -2 } end
-local now_micros = now_us()
-local now = math.floor(now_micros / 1000)
 r.err = ARGV[3]
 redis.call('ZREM', k_leases, id)
-local max = r.max > 0 and r.max or tonumber(ARGV[7])
+local max = r.max > 0 and r.max or default_max
 if ARGV[4] == '1' and r.attempt < max then
   local head_before = head_score(k_due)
-  local at = after(now_micros, tonumber(ARGV[5])) -- never sooner than the backoff
+  local at = after(now_micros, backoff) -- never sooner than the backoff
   r.state = SCHEDULED
   r.seq = next_seqs(k_meta, 1)
   redis.call('HSET', k_jobs, id, encode(r)) -- keeps the token: a retried fail recognises its own work
   redis.call('ZADD', k_due, int(at), member(r.seq, id))
   count(k_meta, 'retried', 1)
+  history_add(k_history, now, 'r', 1)
   publish_if_earlier(k_due, ARGV[6], head_before)
   return { 1, at }
 end
 r.state = DEAD
 redis.call('HSET', k_jobs, id, encode(r))
 redis.call('ZADD', k_dead, int(now), id)
+dedupe_release(k_dedupe, k_holds, r, id, now, false)
 count(k_meta, 'dead', 1)
+history_add(k_history, now, 'd', 1)
 return { 2, now }

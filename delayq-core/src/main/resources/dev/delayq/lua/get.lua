@@ -1,20 +1,30 @@
 -- get: one job with its full state, read atomically.
 -- KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] leases zset   KEYS[4] done zset   KEYS[5] dead zset
+-- KEYS[6] dedupe holds zset
 -- ARGV[1] id
--- Returns {} when there is no such job, else { record, time } where time is the due ms (scheduled),
---   the lease expiry (processing) or the time it finished (done, dead); -1 when the index lacks it.
+-- Returns {} when there is no such job, else { record, time, state, hold } where time is the due ms
+--   (scheduled), the lease expiry (processing) or the time it finished (done, dead), -1 when the index lacks
+--   it; state is the record's state, or for a record that cannot be decoded the index it was found in (0: none);
+--   hold is until when the job's dedupe key holds after it ended (-1: no hold).
 -- @include record
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 if not raw then return {} end
-local r = decode(raw)
-local score
-if r.state == SCHEDULED then
-  score = redis.call('ZSCORE', KEYS[2], member(r.seq, ARGV[1]))
-elseif r.state == PROCESSING then
-  score = redis.call('ZSCORE', KEYS[3], ARGV[1])
-elseif r.state == DONE then
-  score = redis.call('ZSCORE', KEYS[4], ARGV[1])
+local r = safe_decode(raw)
+local index = { [PROCESSING] = KEYS[3], [DONE] = KEYS[4], [DEAD] = KEYS[5] }
+local state, score = 0, nil
+if r and r.state == SCHEDULED then
+  state, score = SCHEDULED, redis.call('ZSCORE', KEYS[2], member(r.seq, ARGV[1]))
+elseif r then
+  state, score = r.state, redis.call('ZSCORE', index[r.state], ARGV[1])
 else
-  score = redis.call('ZSCORE', KEYS[5], ARGV[1])
+  for s = PROCESSING, DEAD do
+    score = redis.call('ZSCORE', index[s], ARGV[1])
+    if score then
+      state = s
+      break
+    end
+  end
 end
-return { raw, score and tonumber(score) or -1 }
+local hold = -1
+if r and r.dedupe then hold = tonumber(redis.call('ZSCORE', KEYS[6], r.dedupe)) or -1 end
+return { raw, score and tonumber(score) or -1, state, hold }

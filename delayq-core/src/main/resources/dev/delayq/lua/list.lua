@@ -1,21 +1,22 @@
 -- list: one page of the jobs in one state, in index order (due time, lease expiry or finish time).
 -- KEYS[1] the state's index zset (due, leases, done or dead)   KEYS[2] jobs hash
 -- ARGV[1] "1" when the index is the due set (members carry the seq prefix)   ARGV[2] start rank
--- ARGV[3] page size
--- Returns { total, id_1, record_1 (false if gone), score_1, ... }
+-- ARGV[3] page size   ARGV[4] most record bytes to return (at least one entry is returned)
+-- Returns { total, id_1, record_1 (false if gone), score_1, ... }: fewer entries than the page size when the
+--   byte bound was reached (the caller goes on from start + entries).
 -- @include record
-local page = redis.call('ZRANGE', KEYS[1], tonumber(ARGV[2]), tonumber(ARGV[2]) + tonumber(ARGV[3]) - 1, 'WITHSCORES')
+local start, size, max_bytes = whole(ARGV[2], 0, 2 ^ 50), whole(ARGV[3], 1, 10000), whole(ARGV[4], 1, 2 ^ 40)
+if not (start and size and max_bytes) then return { -6, 'malformed list arguments' } end
+local page = redis.call('ZRANGE', KEYS[1], start, start + size - 1, 'WITHSCORES')
 local out = { redis.call('ZCARD', KEYS[1]) }
-local n = #page / 2
-if n == 0 then return out end
-local ids = {}
-for i = 1, n do
-  ids[i] = ARGV[1] == '1' and member_id(page[2 * i - 1]) or page[2 * i - 1]
-end
-local raws = redis.call('HMGET', KEYS[2], unpack(ids))
-for i = 1, n do
-  out[#out + 1] = ids[i]
-  out[#out + 1] = raws[i]
+local bytes = 0
+for i = 1, #page / 2 do
+  if i > 1 and bytes >= max_bytes then break end
+  local id = ARGV[1] == '1' and member_id(page[2 * i - 1]) or page[2 * i - 1]
+  local raw = redis.call('HGET', KEYS[2], id)
+  if raw then bytes = bytes + #raw end
+  out[#out + 1] = id
+  out[#out + 1] = raw
   out[#out + 1] = tonumber(page[2 * i])
 end
 return out

@@ -1,31 +1,55 @@
--- purge: delete done and dead jobs older than their retention, a bounded batch per call.
--- With a lock time, only one caller per queue proceeds until the lock expires (workers run this
+-- purge: delete done and dead jobs older than their retention, and dedupe holds that have run out, a bounded
+-- batch per call. With a lock time, only one caller per queue proceeds until the lock expires (workers run this
 -- periodically; the lock keeps a fleet from doing the same work at once).
--- KEYS[1] done zset   KEYS[2] dead zset   KEYS[3] jobs hash   KEYS[4] lock key
+-- KEYS[1] done zset   KEYS[2] dead zset   KEYS[3] jobs hash   KEYS[4] lock key   KEYS[5] dedupe hash
+-- KEYS[6] dedupe holds zset
 -- ARGV[1] done max age ms (-1: keep all)   ARGV[2] dead max age ms (-1: keep all)
 -- ARGV[3] most jobs to delete in this call   ARGV[4] lock ms (0: no lock)   ARGV[5] lock owner
--- Returns { done_deleted, dead_deleted, more (1 when a limit was hit), lock_ttl_ms }
---   lock_ttl_ms is > 0 (and nothing was deleted) when another caller holds the lock.
+-- Returns { done_deleted, dead_deleted, more (1 when a limit was hit), lock_ttl_ms, holds_released }
+--   lock_ttl_ms is > 0 (and nothing was deleted) when another caller holds the lock;
+--   { -6, what } malformed arguments (nothing written).
 -- @include record
 redis.replicate_commands()
-local k_done, k_dead, k_jobs, k_lock = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local limit = tonumber(ARGV[3])
-if tonumber(ARGV[4]) > 0 then
-  if not redis.call('SET', k_lock, ARGV[5], 'NX', 'PX', ARGV[4]) then
-    return { 0, 0, 0, math.max(redis.call('PTTL', k_lock), 1) }
+local k_done, k_dead, k_jobs, k_lock, k_dedupe, k_holds = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local done_age, dead_age = whole(ARGV[1], -1, 2 ^ 50), whole(ARGV[2], -1, 2 ^ 50)
+local limit, lock_ms = whole(ARGV[3], 1, 100000), whole(ARGV[4], 0, 2 ^ 40)
+if not (done_age and dead_age and limit and lock_ms) then return { -6, 'malformed purge arguments' } end
+if lock_ms > 0 then
+  if not redis.call('SET', k_lock, ARGV[5], 'NX', 'PX', int(lock_ms)) then
+    return { 0, 0, 0, math.max(redis.call('PTTL', k_lock), 1), 0 }
   end
 end
 local now = now_ms()
+-- Freeing large records is synchronous work for Redis: a call frees at most this many record bytes.
+local budget = 64 * 1024 * 1024
 local function sweep(k_index, max_age)
-  if max_age < 0 or limit <= 0 then return 0 end
+  if max_age < 0 or limit <= 0 or budget <= 0 then return 0 end
   local ids = redis.call('ZRANGEBYSCORE', k_index, '-inf', int(now - max_age), 'LIMIT', 0, limit)
+  for i = 1, #ids do
+    budget = budget - redis.call('HSTRLEN', k_jobs, ids[i])
+    if budget <= 0 then
+      for j = #ids, i + 1, -1 do ids[j] = nil end
+      limit = 0 -- report "more": the next call goes on
+      break
+    end
+  end
   if #ids > 0 then
     redis.call('HDEL', k_jobs, unpack(ids))
     redis.call('ZREM', k_index, unpack(ids))
-    limit = limit - #ids
+    if limit > 0 then limit = limit - #ids end
   end
   return #ids
 end
-local done = sweep(k_done, tonumber(ARGV[1]))
-local dead = sweep(k_dead, tonumber(ARGV[2]))
-return { done, dead, limit <= 0 and 1 or 0, 0 }
+local done = sweep(k_done, done_age)
+local dead = sweep(k_dead, dead_age)
+local released = 0
+if limit > 0 then
+  local keys = redis.call('ZRANGEBYSCORE', k_holds, '-inf', int(now), 'LIMIT', 0, limit)
+  if #keys > 0 then
+    redis.call('HDEL', k_dedupe, unpack(keys))
+    redis.call('ZREM', k_holds, unpack(keys))
+    released = #keys
+    limit = limit - #keys
+  end
+end
+return { done, dead, limit <= 0 and 1 or 0, 0, released }

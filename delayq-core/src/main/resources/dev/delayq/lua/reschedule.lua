@@ -1,18 +1,20 @@
 -- reschedule: move a scheduled job to a new due time (it goes behind jobs already due at that ms).
 -- KEYS[1] due zset   KEYS[2] jobs hash   KEYS[3] meta hash
 -- ARGV[1] id   ARGV[2] when ("d<ms>" delay on Redis's clock, "a<ms>" absolute due ms)   ARGV[3] wake channel
--- Returns { 1, due } moved; { -1 } no such job; { -3, state } not scheduled; { -5 } due beyond year 9999.
+-- Returns { 1, due } moved; { -1 } no such job; { -3, state } not scheduled; { -5 } due beyond year 9999;
+--   { -7 } the record cannot be decoded (nothing changed).
 -- @include record
 -- @include notify
 redis.replicate_commands()
 local k_due, k_jobs, k_meta = KEYS[1], KEYS[2], KEYS[3]
 local id = ARGV[1]
-local raw = redis.call('HGET', k_jobs, id)
-if not raw then return { -1 } end
-local r = decode(raw)
-if r.state ~= SCHEDULED then return { -3, r.state } end
 local due = due_from(ARGV[2], now_us())
 if not due then return { -5 } end
+local raw = redis.call('HGET', k_jobs, id)
+if not raw then return { -1 } end
+local r = safe_decode(raw)
+if not r then return { -7 } end
+if r.state ~= SCHEDULED then return { -3, r.state } end
 local head_before = head_score(k_due)
 redis.call('ZREM', k_due, member(r.seq, id))
 r.seq = next_seqs(k_meta, 1)

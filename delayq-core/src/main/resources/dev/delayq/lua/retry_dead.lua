@@ -1,40 +1,58 @@
--- retry_dead: put dead jobs back in the due set, due now, with a fresh budget of attempts.
--- KEYS[1] dead zset   KEYS[2] due zset   KEYS[3] jobs hash   KEYS[4] meta hash
+-- retry_dead: put dead jobs back in the due set, due now, with a fresh budget of attempts and stalls. A job's
+-- dedupe key holds again, unless another job has taken it meanwhile.
+-- KEYS[1] dead zset   KEYS[2] due zset   KEYS[3] jobs hash   KEYS[4] meta hash   KEYS[5] dedupe hash
+-- KEYS[6] dedupe holds zset
 -- ARGV[1] wake channel   ARGV[2] "id" or "all"   ARGV[3] the id, or the most to move in this call
--- Returns { moved, dead_left }; for "id": { -1 } no such job, { -3, state } not dead.
+-- ARGV[4] ("all") the rank to start at: dead records that cannot be decoded stay, and are stepped over
+-- Returns for "id": { 1, due } moved, { -1 } no such job, { -3, state } not dead;
+--   for "all": { moved, dead_left, skipped }; { -6, what } malformed arguments (nothing written).
+-- A record that cannot be decoded is left where it is ("all" skips it; "id" answers { -7 }).
 -- @include record
 -- @include notify
+-- @include jobs
 redis.replicate_commands()
-local k_dead, k_due, k_jobs, k_meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local ids
+local k_dead, k_due, k_jobs, k_meta, k_dedupe, k_holds = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local ids, raws
 if ARGV[2] == 'id' then
   local raw = redis.call('HGET', k_jobs, ARGV[3])
   if not raw then return { -1 } end
-  local st = decode(raw).state
-  if st ~= DEAD then return { -3, st } end
-  ids = { ARGV[3] }
+  local r = safe_decode(raw)
+  if not r then return { -7 } end
+  if r.state ~= DEAD then return { -3, r.state } end
+  ids, raws = { ARGV[3] }, { raw }
+elseif ARGV[2] == 'all' then
+  local limit, start = whole(ARGV[3], 1, 1000), whole(ARGV[4], 0, 2 ^ 40)
+  if not (limit and start) then return { -6, 'malformed retry limit' } end
+  ids = redis.call('ZRANGE', k_dead, start, start + limit - 1)
+  raws = #ids > 0 and redis.call('HMGET', k_jobs, unpack(ids)) or {}
 else
-  ids = redis.call('ZRANGE', k_dead, 0, tonumber(ARGV[3]) - 1)
+  return { -6, 'malformed retry arguments' }
 end
-local moved = 0
+local now = now_ms()
+local moved, skipped = 0, 0
 if #ids > 0 then
-  local now = now_ms()
   local head_before = head_score(k_due)
   local seq = next_seqs(k_meta, #ids)
   for i = 1, #ids do
-    local raw = redis.call('HGET', k_jobs, ids[i])
-    redis.call('ZREM', k_dead, ids[i])
-    if raw then
-      local r = decode(raw)
+    local r = safe_decode(raws[i])
+    if not raws[i] then
+      redis.call('ZREM', k_dead, ids[i]) -- a dead entry without a record: drop it
+    elseif not r or r.state ~= DEAD then
+      skipped = skipped + 1
+    else
+      redis.call('ZREM', k_dead, ids[i])
       r.state = SCHEDULED
       r.attempt = 0
+      r.stalls = 0
       r.seq = seq + i - 1
       r.token = nil
       redis.call('HSET', k_jobs, ids[i], encode(r))
       redis.call('ZADD', k_due, int(now), member(r.seq, ids[i]))
+      dedupe_retake(k_dedupe, k_holds, r, ids[i], now)
       moved = moved + 1
     end
   end
   publish_if_earlier(k_due, ARGV[1], head_before)
 end
-return { moved, redis.call('ZCARD', k_dead) }
+if ARGV[2] == 'id' then return { 1, now } end
+return { moved, redis.call('ZCARD', k_dead), skipped }

@@ -29,7 +29,7 @@ record DemoReport(int jobs, int workers, long enqueueNanos, QueueStats stats, lo
                 DemoJobs.POLICY.maxAttempts());
         out.printf("  %-14s %,10d   leases of the killed worker, run again after they expired%s%n", "recovered",
                 stats.total("recovered"), killedAtDone >= 0 ? "" : " (the worker was not killed: too few jobs)");
-        out.printf("  %-14s %,10d   claims beyond one per attempt%n", "duplicates", duplicates);
+        out.printf("  %-14s %,10d   claims run more than once (one fencing token, two runs)%n", "duplicates", duplicates);
         out.printf("  %-14s %,10d   enqueued but neither completed nor dead%n", "lost", lost());
         out.printf("  %-14s p50 %.1f ms, p99 %.1f ms, max %.0f ms (due time to handler start, on Redis's clock)%n",
                 "dispatch lag", lagMicros.getValueAtPercentile(50) / 1000.0,

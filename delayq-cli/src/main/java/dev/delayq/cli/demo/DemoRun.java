@@ -115,10 +115,8 @@ final class DemoRun {
     }
 
     private void handle(JobContext job) throws InterruptedException {
-        starts.computeIfAbsent(job.id() + "#" + job.attempt(), k -> new AtomicInteger()).incrementAndGet();
-        if (job.attempt() == 1) {
-            firstTokens.put(DemoJobs.index(job.id()), job.token());
-        }
+        starts.computeIfAbsent(job.id() + "#" + job.token(), k -> new AtomicInteger()).incrementAndGet();
+        firstTokens.merge(DemoJobs.index(job.id()), job.token(), Math::min); // the first claim has the lowest token
         TimeUnit.MILLISECONDS.sleep(1 + ThreadLocalRandom.current().nextInt(3)); // a little work
         DemoJobs.maybeFail(job);
     }
@@ -152,15 +150,13 @@ final class DemoRun {
         for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
             String[] f = line.split(" ");
             if (f.length == 3) {
-                starts.computeIfAbsent(f[0] + "#" + f[1], k -> new AtomicInteger()).incrementAndGet();
-                if (f[1].equals("1")) {
-                    firstTokens.put(DemoJobs.index(f[0]), Long.parseLong(f[2]));
-                }
+                starts.computeIfAbsent(f[0] + "#" + f[2], k -> new AtomicInteger()).incrementAndGet();
+                firstTokens.merge(DemoJobs.index(f[0]), Long.parseLong(f[2]), Math::min);
             }
         }
     }
 
-    /** Starts beyond one per (job, attempt): a job claimed twice for the same attempt. */
+    /** Starts beyond one per claim (fencing token): a job handed to two workers by one claim. */
     private long duplicates() {
         return starts.values().stream().mapToLong(n -> n.get() - 1).sum();
     }

@@ -109,7 +109,7 @@ class BenchCommandTest {
                 .containsPattern("w5 +ratio").containsPattern("limit +minimal claim jobs/s");
         assertThat(keys(prefix + ":bench:*")).isEmpty();
         assertThat(keys(prefix + "*")).containsExactlyInAnyOrder(prefix + ":queues", prefix + ":{orders}:jobs",
-                prefix + ":{orders}:due", prefix + ":{orders}:meta");
+                prefix + ":{orders}:due", prefix + ":{orders}:meta", prefix + ":{orders}:history");
         assertThat(REDIS.server().call("GET", "keep-" + prefix)).isEqualTo("1");
     }
 

@@ -14,8 +14,10 @@ import java.util.concurrent.CompletableFuture;
 public final class CheckStep {
     /** Entries scanned per call. */
     public static final int PAGE = 500;
-    /** The phases: every record against the indexes, then every index against the records. */
-    public static final List<String> PHASES = List.of("jobs", "due", "leases", "done", "dead");
+    /** Record bytes one call reads at most. */
+    static final long MAX_BYTES = 16L * 1024 * 1024;
+    /** The phases: every record against the indexes, every index against the records, every dedupe key. */
+    public static final List<String> PHASES = List.of("jobs", "due", "leases", "done", "dead", "dedupe");
 
     private CheckStep() {
     }
@@ -31,8 +33,8 @@ public final class CheckStep {
     }
 
     public static CompletableFuture<Page> call(RedisBackend redis, Keys keys, String phase, String cursor) {
-        byte[][] k = {keys.jobs(), keys.due(), keys.leases(), keys.done(), keys.dead()};
-        return redis.eval(Script.CHECK, k, ascii(phase), ascii(cursor), num(PAGE)).thenApply(r -> {
+        byte[][] k = {keys.jobs(), keys.due(), keys.leases(), keys.done(), keys.dead(), keys.dedupe(), keys.dedupeHolds()};
+        return Reply.eval(redis, Script.CHECK, k, ascii(phase), ascii(cursor), num(PAGE), num(MAX_BYTES)).thenApply(r -> {
             List<String> problems = new ArrayList<>(r.size() - 2);
             for (int i = 2; i < r.size(); i++) {
                 problems.add(Reply.str(r.get(i)));

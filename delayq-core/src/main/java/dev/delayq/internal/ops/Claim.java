@@ -17,8 +17,11 @@ import java.util.concurrent.CompletableFuture;
 
 /** {@code claim.lua}: recover expired leases, then lease up to N due jobs. */
 public final class Claim {
-    /** Elements of the reply before the first job: now, next due, next expiry, recovered, recovered dead, covered, now us. */
-    private static final int HEADER = 7;
+    /** Record bytes one claim returns at most (at least one job whatever its size). */
+    public static final long MAX_BYTES = 8L * 1024 * 1024;
+    /** Elements of the reply before the first job: now, next due, next expiry, recovered, recovered dead, covered,
+     * now us, paused, quarantined. */
+    private static final int HEADER = 9;
 
     private Claim() {
     }
@@ -27,12 +30,13 @@ public final class Claim {
     public static CompletableFuture<ClaimBatch> call(RedisBackend redis, Keys keys, int partition, ClaimOptions o) {
         RetryPolicy p = o.retryPolicy();
         long leaseMs = o.lease().toMillis();
-        byte[][] k = {keys.due(), keys.leases(), keys.jobs(), keys.meta(), keys.dead()};
+        byte[][] k = {keys.due(), keys.leases(), keys.jobs(), keys.meta(), keys.dead(), keys.dedupe(), keys.dedupeHolds(),
+                keys.history()};
         byte[][] a = {num(o.max()), num(leaseMs), num(o.lookahead().toMillis()), num(o.recoverLimit()),
-                num(p.base().toMillis()), num(p.cap().toMillis()), Args.seed(), keys.wakeChannel(), num(p.maxAttempts()),
-                o.worker() == null ? Args.EMPTY : utf8(o.worker()), num(o.standby().toMillis())};
+                num(p.base().toMillis()), num(p.cap().toMillis()), Args.seed(), keys.wakeChannel(), num(p.maxStalls()),
+                o.worker() == null ? Args.EMPTY : utf8(o.worker()), num(o.standby().toMillis()), num(MAX_BYTES)};
         int defaultMax = p.maxAttempts();
-        return redis.eval(Script.CLAIM, k, a).thenApply(r -> {
+        return Reply.eval(redis, Script.CLAIM, k, a).thenApply(r -> {
             long now = Reply.asLong(r.get(0));
             int n = (r.size() - HEADER) / 2;
             List<ClaimedJob> jobs = new ArrayList<>(n);
@@ -40,10 +44,11 @@ public final class Claim {
                 String id = Reply.str(r.get(HEADER + 2 * i));
                 Record rec = Record.decode((byte[]) r.get(HEADER + 1 + 2 * i));
                 jobs.add(new ClaimedJob(id, rec.payload(), rec.attempt(), rec.maxAttempts() > 0 ? rec.maxAttempts() : defaultMax,
-                        rec.due(), rec.token(), now + leaseMs, rec.error(), partition));
+                        rec.due(), rec.token(), now + leaseMs, rec.error(), partition, rec.name(), rec.stalls(), rec.timeoutMs()));
             }
-            return new ClaimBatch(jobs, now, Reply.asLong(r.get(1)), Reply.asLong(r.get(2)), (int) Reply.asLong(r.get(3)),
-                    (int) Reply.asLong(r.get(4)), Reply.asLong(r.get(5)) == 1, Reply.asLong(r.get(6)));
+            return new ClaimBatch(jobs, now, Reply.asLong(r.get(1)), Reply.asLong(r.get(2)), Reply.asInt(r.get(3)),
+                    Reply.asInt(r.get(4)), Reply.asLong(r.get(5)) == 1, Reply.asLong(r.get(6)), Reply.asLong(r.get(7)) == 1,
+                    Reply.asInt(r.get(8)));
         });
     }
 }

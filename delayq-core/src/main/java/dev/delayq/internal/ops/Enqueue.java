@@ -7,72 +7,75 @@ import static dev.delayq.internal.ops.Args.utf8;
 import dev.delayq.Durability;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
+import dev.delayq.JobState;
 import dev.delayq.internal.Keys;
+import dev.delayq.internal.Validation;
 import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.redis.Script;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /** {@code enqueue.lua}: one batch of jobs, atomic; answers with the duplicates only. */
 public final class Enqueue {
+    private static final byte[] GENERATED = {'g'};
+
     private Enqueue() {
     }
 
     /**
-     * Enqueues {@code batch} (whose ids are {@code ids[i]}, generated where the job has none) in one script call,
-     * waiting for {@code durability} when it asks to.
+     * Enqueues {@code batch} in one script call under the ids {@code ids} (each job's own, or on a partitioned queue
+     * one adjusted to its partition), waiting for {@code durability} when it asks to.
      */
     public static CompletableFuture<List<EnqueueResult>> call(RedisBackend redis, Keys keys, Durability durability,
                                                               List<Job> batch, String[] ids) {
-        List<byte[]> keyList = new ArrayList<>(3);
-        keyList.add(keys.jobs());
-        keyList.add(keys.due());
-        keyList.add(keys.meta());
-        Map<String, Integer> dedupeIndex = null;
+        byte[][] k = {keys.jobs(), keys.due(), keys.meta(), keys.dedupe(), keys.dedupeHolds(), keys.history()};
         byte[][] args = new byte[2 + 4 * batch.size()][];
         args[0] = keys.wakeChannel();
         args[1] = num(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             Job job = batch.get(i);
             int a = 2 + 4 * i;
-            boolean generated = job.id() == null;
             args[a] = utf8(ids[i]);
             args[a + 1] = job.payloadUnsafe();
             args[a + 2] = ascii(job.runAt() != null ? "a" + job.runAt().toEpochMilli() : "d" + job.delay().toMillis());
-            int dk = 0;
-            if (job.dedupeKey() != null) {
-                if (dedupeIndex == null) {
-                    dedupeIndex = new LinkedHashMap<>();
-                }
-                dk = dedupeIndex.computeIfAbsent(job.dedupeKey(), k -> {
-                    keyList.add(keys.dedupe(k));
-                    return keyList.size(); // Lua's KEYS is 1-based
-                });
-            }
-            args[a + 3] = job.maxAttempts() == 0 && dk == 0 && !generated ? Args.EMPTY
-                    : ascii(job.maxAttempts() + "," + dk + "," + (dk > 0 ? job.dedupeTtl().toMillis() : 0) + "," + (generated ? 1 : 0));
+            args[a + 3] = options(job);
         }
-        byte[][] keyArray = keyList.toArray(new byte[0][]);
         CompletableFuture<List<Object>> call = durability.waits()
-                ? redis.evalDurable(Script.ENQUEUE, durability.localAof(), durability.replicas(), durability.timeout(), keyArray, args)
-                : redis.eval(Script.ENQUEUE, keyArray, args);
+                ? redis.evalDurable(Script.ENQUEUE, durability.localAof(), durability.replicas(), durability.timeout(), k, args)
+                .thenApply(r -> ReplyCode.checked(r, Script.ENQUEUE.fileName()))
+                : Reply.eval(redis, Script.ENQUEUE, k, args);
         return call.thenApply(reply -> decode(reply, batch, ids));
     }
 
+    /** "" for a job with none of the optional fields, "g" for such a job with a generated id, else the fields. */
+    private static byte[] options(Job job) {
+        if (job.maxAttempts() == 0 && job.name() == null && job.dedupeKey() == null && job.timeout() == null) {
+            return job.idGenerated() ? GENERATED : Args.EMPTY;
+        }
+        String sep = "\0";
+        return utf8((job.idGenerated() ? "1" : "0") + sep
+                + (job.maxAttempts() > 0 ? Integer.toString(job.maxAttempts()) : "") + sep
+                + (job.name() != null ? job.name() : "") + sep
+                + (job.dedupeKey() != null ? job.dedupeKey() : "") + sep
+                + (job.dedupeKey() != null ? Long.toString(job.dedupeTtl().toMillis()) : "") + sep
+                + "" + sep // priority
+                + (job.timeout() != null ? Long.toString(job.timeout().toMillis()) : ""));
+    }
+
     private static List<EnqueueResult> decode(List<Object> reply, List<Job> batch, String[] ids) {
-        if (reply.size() == 2 && Reply.asLong(reply.get(0)) == -5) {
-            Job bad = batch.get((int) Reply.asLong(reply.get(1)) - 1);
-            throw new IllegalArgumentException("due time of job " + (bad.id() != null ? "'" + bad.id() + "' " : "")
-                    + "(delay " + bad.delay() + ") falls beyond year 9999 on the Redis clock");
+        if (reply.size() == 2 && Reply.code(reply) == ReplyCode.DUE_OUT_OF_RANGE) {
+            Job bad = batch.get(Reply.asInt(reply.get(1)) - 1);
+            throw new IllegalArgumentException("due time of job '" + bad.id() + "' ("
+                    + (bad.runAt() != null ? "at " + bad.runAt() : "delay " + Validation.human(bad.delay()))
+                    + ") falls beyond year 9999 on the Redis clock");
         }
         EnqueueResult[] out = new EnqueueResult[batch.size()];
-        for (int i = 0; i < reply.size(); i += 2) {
-            int index = (int) Reply.asLong(reply.get(i)) - 1;
-            out[index] = new EnqueueResult(Reply.str(reply.get(i + 1)), false);
+        for (int i = 0; i + 3 < reply.size(); i += 4) {
+            int index = Reply.asInt(reply.get(i)) - 1;
+            int state = Reply.asInt(reply.get(i + 3));
+            out[index] = new EnqueueResult(Reply.str(reply.get(i + 1)), false, state == 0 ? null : JobState.ofCode(state),
+                    Reply.asLong(reply.get(i + 2)));
         }
         for (int i = 0; i < out.length; i++) {
             if (out[i] == null) {

@@ -23,14 +23,15 @@ public final class Fail {
      */
     public static CompletableFuture<FailResult> call(RedisBackend redis, Keys keys, Lease lease, String error, boolean retryable,
                                                      Duration backoff, int defaultMax) {
-        byte[][] k = {keys.leases(), keys.jobs(), keys.due(), keys.dead(), keys.meta()};
+        byte[][] k = {keys.leases(), keys.jobs(), keys.due(), keys.dead(), keys.meta(), keys.dedupe(), keys.dedupeHolds(),
+                keys.history()};
         byte[][] a = {utf8(lease.id()), num(lease.token()), truncate(error == null ? "failed" : error),
                 Args.flag(retryable), num(backoff.toMillis()), keys.wakeChannel(), num(defaultMax)};
-        return redis.eval(Script.FAIL, k, a).thenApply(r -> switch ((int) Reply.asLong(r.get(0))) {
+        return Reply.eval(redis, Script.FAIL, k, a).thenApply(r -> switch ((int) Reply.asLong(r.get(0))) {
             // 3 and 4: this very failure was applied already, by a call whose reply was lost
             case 1, 3 -> new FailResult(FailResult.Outcome.RETRY_SCHEDULED, Reply.asLong(r.get(1)));
             case 2, 4 -> new FailResult(FailResult.Outcome.DEAD, Reply.asLong(r.get(1)));
-            default -> new FailResult(Reply.code(r) == ReplyCode.STALE ? FailResult.Outcome.STALE : FailResult.Outcome.NOT_FOUND, 0);
+            default -> new FailResult(Reply.code(r) == ReplyCode.NOT_FOUND ? FailResult.Outcome.NOT_FOUND : FailResult.Outcome.STALE, 0);
         });
     }
 

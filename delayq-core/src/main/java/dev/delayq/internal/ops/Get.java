@@ -1,8 +1,8 @@
 package dev.delayq.internal.ops;
 
 import dev.delayq.JobInfo;
+import dev.delayq.JobState;
 import dev.delayq.internal.Keys;
-import dev.delayq.internal.Record;
 import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.redis.Script;
 import java.util.Optional;
@@ -14,8 +14,15 @@ public final class Get {
     }
 
     public static CompletableFuture<Optional<JobInfo>> call(RedisBackend redis, Keys keys, String id) {
-        byte[][] k = {keys.jobs(), keys.due(), keys.leases(), keys.done(), keys.dead()};
-        return redis.eval(Script.GET, k, Args.utf8(id)).thenApply(r -> r.isEmpty() ? Optional.empty()
-                : Optional.of(JobInfos.of(id, Record.decode((byte[]) r.get(0)), Reply.asLong(r.get(1)))));
+        byte[][] k = {keys.jobs(), keys.due(), keys.leases(), keys.done(), keys.dead(), keys.dedupeHolds()};
+        return Reply.eval(redis, Script.GET, k, Args.utf8(id)).thenApply(r -> {
+            if (r.isEmpty()) {
+                return Optional.empty();
+            }
+            int state = Reply.asInt(r.get(2));
+            // A record that cannot be decoded and is in no index of processing, done or dead is in the due set.
+            JobState index = state == 0 ? JobState.SCHEDULED : JobState.ofCode(state);
+            return Optional.of(JobInfos.of(id, (byte[]) r.get(0), Reply.asLong(r.get(1)), index, Reply.asLong(r.get(3))));
+        });
     }
 }

@@ -4,17 +4,31 @@ import dev.delayq.JobInfo;
 import dev.delayq.JobState;
 import dev.delayq.internal.Record;
 
-/** A job's {@link JobInfo} from its record and the score of its index entry. */
+/** A job's {@link JobInfo} from its stored record and the score of its index entry. */
 final class JobInfos {
     private JobInfos() {
     }
 
-    /** {@code score}: the due time (scheduled), lease expiry (processing) or finish time (done, dead); -1 unknown. */
-    static JobInfo of(String id, Record rec, long score) {
+    /**
+     * {@code score}: the due time (scheduled), lease expiry (processing) or finish time (done, dead); -1 unknown.
+     * A record that cannot be decoded gives a {@link JobInfo#corrupt() corrupt} entry in {@code indexState} holding
+     * the raw bytes.
+     */
+    static JobInfo of(String id, byte[] raw, long score, JobState indexState, long holdUntil) {
+        Record rec;
+        try {
+            rec = Record.decode(raw);
+        } catch (Record.CorruptRecordException e) {
+            return new JobInfo(id, indexState, 0, 0, indexState == JobState.SCHEDULED ? score : -1,
+                    indexState == JobState.PROCESSING ? score : -1,
+                    indexState == JobState.DONE || indexState == JobState.DEAD ? score : -1, 0, e.getMessage(), raw, null, -1,
+                    0, null, -1, true);
+        }
         JobState s = rec.state();
         long due = s == JobState.SCHEDULED ? score : rec.due();
         long lease = s == JobState.PROCESSING ? score : -1;
         long finished = s == JobState.DONE || s == JobState.DEAD ? score : -1;
-        return new JobInfo(id, s, rec.attempt(), rec.maxAttempts(), due, lease, finished, rec.token(), rec.error(), rec.payload());
+        return new JobInfo(id, s, rec.attempt(), rec.maxAttempts(), due, lease, finished, rec.token(), rec.error(),
+                rec.payload(), rec.name(), rec.createdMillis(), rec.stalls(), rec.dedupeKey(), holdUntil, false);
     }
 }

@@ -5,7 +5,6 @@ import static dev.delayq.internal.ops.Args.num;
 import dev.delayq.JobInfo;
 import dev.delayq.JobState;
 import dev.delayq.internal.Keys;
-import dev.delayq.internal.Record;
 import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.redis.Script;
 import java.util.ArrayList;
@@ -14,6 +13,9 @@ import java.util.concurrent.CompletableFuture;
 
 /** {@code list.lua}: one page of the jobs in one state, in index order. */
 public final class ListPage {
+    /** Record bytes one page returns at most (at least one entry whatever its size). */
+    static final long MAX_BYTES = 4L * 1024 * 1024;
+
     private ListPage() {
     }
 
@@ -25,18 +27,19 @@ public final class ListPage {
     }
 
     public static CompletableFuture<Page> call(RedisBackend redis, Keys keys, JobState state, long offset, int count) {
-        return redis.eval(Script.LIST, new byte[][] {index(keys, state), keys.jobs()},
-                Args.flag(state == JobState.SCHEDULED), num(offset), num(count)).thenApply(r -> {
+        return Reply.eval(redis, Script.LIST, new byte[][] {index(keys, state), keys.jobs()},
+                Args.flag(state == JobState.SCHEDULED), num(offset), num(count), num(MAX_BYTES)).thenApply(r -> {
                     int n = (r.size() - 1) / 3;
+                    long total = Reply.asLong(r.get(0));
                     List<JobInfo> jobs = new ArrayList<>(n);
                     for (int i = 0; i < n; i++) {
                         Object raw = r.get(2 + 3 * i);
                         if (raw != null) {
-                            jobs.add(JobInfos.of(Reply.str(r.get(1 + 3 * i)), Record.decode((byte[]) raw),
-                                    Reply.asLong(r.get(3 + 3 * i))));
+                            jobs.add(JobInfos.of(Reply.str(r.get(1 + 3 * i)), (byte[]) raw, Reply.asLong(r.get(3 + 3 * i)),
+                                    state, -1));
                         }
                     }
-                    return new Page(jobs, n, n < count);
+                    return new Page(jobs, n, offset + n >= total || n == 0);
                 });
     }
 

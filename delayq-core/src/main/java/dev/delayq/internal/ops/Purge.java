@@ -23,16 +23,17 @@ public final class Purge {
      * @param dead        dead jobs deleted
      * @param more        a limit was hit: call again
      * @param lockedForMs &gt; 0 when another caller holds the lock
+     * @param holdsReleased dedupe keys whose hold ran out, released
      */
-    public record Step(long done, long dead, boolean more, long lockedForMs) {
+    public record Step(long done, long dead, boolean more, long lockedForMs, long holdsReleased) {
     }
 
     /** One step: done jobs older than {@code doneAgeMs} and dead ones older than {@code deadAgeMs} (-1: keep all). */
     public static CompletableFuture<Step> step(RedisBackend redis, Keys keys, long doneAgeMs, long deadAgeMs, long lockMillis,
                                                String owner) {
-        byte[][] k = {keys.done(), keys.dead(), keys.jobs(), keys.lock("purge")};
-        return redis.eval(Script.PURGE, k, num(doneAgeMs), num(deadAgeMs), num(STEP), num(lockMillis),
+        byte[][] k = {keys.done(), keys.dead(), keys.jobs(), keys.lock("purge"), keys.dedupe(), keys.dedupeHolds()};
+        return Reply.eval(redis, Script.PURGE, k, num(doneAgeMs), num(deadAgeMs), num(STEP), num(lockMillis),
                 Args.utf8(owner == null ? "-" : owner)).thenApply(r -> new Step(Reply.asLong(r.get(0)), Reply.asLong(r.get(1)),
-                Reply.asLong(r.get(2)) == 1, Reply.asLong(r.get(3))));
+                Reply.asLong(r.get(2)) == 1, Reply.asLong(r.get(3)), Reply.asLong(r.get(4))));
     }
 }

@@ -16,10 +16,11 @@ public final class Recover {
     }
 
     public static CompletableFuture<RecoverResult> call(RedisBackend redis, Keys keys, int limit, RetryPolicy policy) {
-        byte[][] k = {keys.due(), keys.leases(), keys.jobs(), keys.meta(), keys.dead()};
+        byte[][] k = {keys.due(), keys.leases(), keys.jobs(), keys.meta(), keys.dead(), keys.dedupe(), keys.dedupeHolds(),
+                keys.history()};
         byte[][] a = {num(limit), num(policy.base().toMillis()), num(policy.cap().toMillis()), Args.seed(), keys.wakeChannel(),
-                num(policy.maxAttempts())};
-        return redis.eval(Script.RECOVER, k, a).thenApply((List<Object> r) -> new RecoverResult((int) Reply.asLong(r.get(0)),
+                num(policy.maxStalls())};
+        return Reply.eval(redis, Script.RECOVER, k, a).thenApply((List<Object> r) -> new RecoverResult((int) Reply.asLong(r.get(0)),
                 (int) Reply.asLong(r.get(1)), Reply.asLong(r.get(2))));
     }
 }

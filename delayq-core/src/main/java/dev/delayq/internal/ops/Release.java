@@ -15,7 +15,7 @@ public final class Release {
 
     public static CompletableFuture<List<Ack>> call(RedisBackend redis, Keys keys, List<Lease> leases) {
         byte[][] k = {keys.leases(), keys.jobs(), keys.due(), keys.meta()};
-        return LeaseBatches.chunked(leases, chunk -> redis.eval(Script.RELEASE, k, LeaseBatches.args(chunk, keys.wakeChannel()))
+        return LeaseBatches.chunked(leases, chunk -> Reply.eval(redis, Script.RELEASE, k, LeaseBatches.args(chunk, keys.wakeChannel()))
                 .thenApply(LeaseBatches::acks));
     }
 }

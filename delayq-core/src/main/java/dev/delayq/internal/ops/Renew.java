@@ -23,7 +23,7 @@ public final class Renew {
         byte[][] k = {keys.leases(), keys.jobs()};
         byte[] ms = Args.num(lease.toMillis());
         AtomicLong expiry = new AtomicLong();
-        return LeaseBatches.chunked(leases, chunk -> redis.eval(Script.RENEW, k, LeaseBatches.args(chunk, ms)).thenApply(r -> {
+        return LeaseBatches.chunked(leases, chunk -> Reply.eval(redis, Script.RENEW, k, LeaseBatches.args(chunk, ms)).thenApply(r -> {
             expiry.accumulateAndGet(Reply.asLong(r.get(0)), Math::max);
             return LeaseBatches.acks(r.subList(1, r.size()));
         })).thenApply(acks -> new RenewResult(expiry.get(), acks));

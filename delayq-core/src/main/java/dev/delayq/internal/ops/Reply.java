@@ -2,11 +2,19 @@ package dev.delayq.internal.ops;
 
 import dev.delayq.DelayQException;
 import java.nio.charset.StandardCharsets;
+import dev.delayq.internal.redis.RedisBackend;
+import dev.delayq.internal.redis.Script;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
-/** Decodes elements of script replies. */
+/** Runs scripts for the ops and decodes elements of their replies. */
 final class Reply {
     private Reply() {
+    }
+
+    /** Runs {@code script}; a refusal of its arguments ({@link ReplyCode#BAD_ARGUMENT}) fails the future. */
+    static CompletableFuture<List<Object>> eval(RedisBackend redis, Script script, byte[][] keys, byte[]... args) {
+        return redis.eval(script, keys, args).thenApply(r -> ReplyCode.checked(r, script.fileName()));
     }
 
     static long asLong(Object o) {
@@ -21,6 +29,10 @@ final class Reply {
 
     static String str(Object o) {
         return o == null ? null : new String((byte[]) o, StandardCharsets.UTF_8);
+    }
+
+    static int asInt(Object o) {
+        return (int) asLong(o);
     }
 
     static ReplyCode code(List<Object> reply) {

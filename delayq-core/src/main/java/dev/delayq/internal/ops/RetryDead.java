@@ -12,26 +12,30 @@ public final class RetryDead {
     private RetryDead() {
     }
 
-    /** Retries one dead job. */
+    /** Retries one dead job; the result carries its new due time. */
     public static CompletableFuture<ChangeResult> one(RedisBackend redis, Keys keys, String id) {
-        return redis.eval(Script.RETRY_DEAD, keys(keys), keys.wakeChannel(), Args.ascii("id"), Args.utf8(id)).thenApply(r -> {
-            long code = Reply.asLong(r.get(0));
-            if (code >= 0) { // { moved, dead_left }
-                return new ChangeResult(ChangeResult.Status.CHANGED, null, 0);
-            }
-            return ReplyCode.change(r);
-        });
+        return Reply.eval(redis, Script.RETRY_DEAD, keys(keys), keys.wakeChannel(), Args.ascii("id"), Args.utf8(id))
+                .thenApply(ReplyCode::change);
     }
 
     /**
-     * Retries up to {@code limit} of the earliest dead jobs; answers {@code {moved, dead left}}.
+     * One step of "retry every dead job"; see {@code Step}.
+     *
+     * @param moved   jobs moved back to the due set
+     * @param deadLeft dead jobs left
+     * @param skipped dead records that cannot be decoded, stepped over (the next step starts after them)
      */
-    public static CompletableFuture<long[]> step(RedisBackend redis, Keys keys, int limit) {
-        return redis.eval(Script.RETRY_DEAD, keys(keys), keys.wakeChannel(), Args.ascii("all"), Args.num(limit))
-                .thenApply((List<Object> r) -> new long[] {Reply.asLong(r.get(0)), Reply.asLong(r.get(1))});
+    public record Step(long moved, long deadLeft, long skipped) {
+    }
+
+    /** Retries up to {@code limit} dead jobs from rank {@code start} of the dead set. */
+    public static CompletableFuture<Step> step(RedisBackend redis, Keys keys, int limit, long start) {
+        return Reply.eval(redis, Script.RETRY_DEAD, keys(keys), keys.wakeChannel(), Args.ascii("all"), Args.num(limit),
+                Args.num(start)).thenApply((List<Object> r) -> new Step(Reply.asLong(r.get(0)), Reply.asLong(r.get(1)),
+                Reply.asLong(r.get(2))));
     }
 
     private static byte[][] keys(Keys keys) {
-        return new byte[][] {keys.dead(), keys.due(), keys.jobs(), keys.meta()};
+        return new byte[][] {keys.dead(), keys.due(), keys.jobs(), keys.meta(), keys.dedupe(), keys.dedupeHolds()};
     }
 }

@@ -1,5 +1,6 @@
 package dev.delayq.internal.ops;
 
+import dev.delayq.DelayQException;
 import dev.delayq.QueueStats;
 import dev.delayq.internal.Keys;
 import dev.delayq.internal.redis.RedisBackend;
@@ -8,25 +9,34 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
-/** {@code stats.lua}: counts per state and the running totals, read atomically. */
+/** {@code stats.lua}: counts per state, the running totals and the queue's switches, read atomically. */
 public final class Stats {
+    /** Elements before the meta fields: the four counts, now, head due. */
+    private static final int HEADER = 6;
+
     private Stats() {
     }
 
     public static CompletableFuture<QueueStats> call(RedisBackend redis, Keys keys, String name) {
         byte[][] k = {keys.due(), keys.leases(), keys.done(), keys.dead(), keys.meta()};
-        return redis.eval(Script.STATS, k).thenApply(r -> {
+        return Reply.eval(redis, Script.STATS, k).thenApply(r -> {
             Map<String, String> meta = new LinkedHashMap<>();
-            for (int i = 4; i + 1 < r.size(); i += 2) {
+            for (int i = HEADER; i + 1 < r.size(); i += 2) {
                 meta.put(Reply.str(r.get(i)), Reply.str(r.get(i + 1)));
             }
             Map<String, Long> totals = new LinkedHashMap<>();
             for (String t : QueueStats.TOTALS) {
                 // The claim counter is the fencing-token counter: one token per claim.
-                totals.put(t, Long.parseLong(meta.getOrDefault(t.equals("claimed") ? "token" : t, "0")));
+                String v = meta.getOrDefault(t.equals("claimed") ? "token" : t, "0");
+                try {
+                    totals.put(t, Long.parseLong(v));
+                } catch (NumberFormatException e) {
+                    throw new DelayQException("queue '" + name + "': the total '" + t + "' stored in Redis is not a number ("
+                            + v + "): the queue's meta hash was changed by something other than delayq");
+                }
             }
             return new QueueStats(name, Reply.asLong(r.get(0)), Reply.asLong(r.get(1)), Reply.asLong(r.get(2)),
-                    Reply.asLong(r.get(3)), totals);
+                    Reply.asLong(r.get(3)), totals, meta.containsKey("paused"), Reply.asLong(r.get(5)), Reply.asLong(r.get(4)));
         });
     }
 }

@@ -1,6 +1,7 @@
 package dev.delayq.internal.queue;
 
 import dev.delayq.Ack;
+import dev.delayq.internal.ClientLifecycle;
 import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.Keys;
 import dev.delayq.internal.Validation;
@@ -14,6 +15,7 @@ import dev.delayq.FailResult;
 import dev.delayq.Job;
 import dev.delayq.JobInfo;
 import dev.delayq.JobState;
+import dev.delayq.MinuteStats;
 import dev.delayq.Lease;
 import dev.delayq.PurgeResult;
 import dev.delayq.QueueStats;
@@ -45,12 +47,12 @@ import java.util.zip.CRC32;
  * tag {@code {<name>#<i>}}, so that on a Redis Cluster the partitions spread over the masters and one hot
  * queue uses all of them.
  *
- * <p>Routing: a job goes to partition {@code crc32(routing key) mod P}, where the routing key is its dedupe key
- * when it has one, else its id. So a dedupe key holds across the whole queue, and so does a job id among jobs
- * routed by id; a job with a dedupe key should always be enqueued with that same dedupe key (an id used once
- * with a dedupe key and once without may land in two partitions). Lookups by id try the id's partition first,
- * then the others. Everything else (stats, list, retry, purge, check, recovery) covers every partition; list
- * merges them in index order.
+ * <p>Routing: a job lives in partition {@code crc32(id) mod P}, so an id is one job queue-wide and every lookup by
+ * id asks one partition. A dedupe key must hold queue-wide too, so a job with a dedupe key must live in the
+ * partition of its dedupe key as well: a job whose id was generated gets the suffix {@code ~n} (the smallest n that
+ * puts it there; the same for the same job, so a retried enqueue finds it); a caller's id that routes elsewhere
+ * than its dedupe key is refused with an error that says so. Everything else (stats, list, retry, purge, check,
+ * recovery) covers every partition; list merges them in index order.
  */
 public final class PartitionedQueue extends SyncQueue {
     private final String name;
@@ -58,13 +60,13 @@ public final class PartitionedQueue extends SyncQueue {
     private final ClientSettings settings;
     private final AtomicInteger nextClaim = new AtomicInteger();
 
-    public PartitionedQueue(RedisBackend redis, Keys keys, ClientSettings settings, int partitions) {
+    public PartitionedQueue(RedisBackend redis, Keys keys, ClientSettings settings, int partitions, ClientLifecycle lifecycle) {
         super(redis);
         this.name = keys.queue();
         this.settings = settings;
         List<SingleQueue> list = new ArrayList<>(partitions);
         for (int i = 0; i < partitions; i++) {
-            list.add(new SingleQueue(redis, keys.partition(i), settings, name, i));
+            list.add(new SingleQueue(redis, keys.partition(i), settings, name, i, lifecycle));
         }
         this.parts = List.copyOf(list);
     }
@@ -89,8 +91,12 @@ public final class PartitionedQueue extends SyncQueue {
     // ---- enqueue ----------------------------------------------------------------------------------------
 
     @Override
-    public CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs) {
-        String[] ids = SingleQueue.ids(jobs, settings);
+    CompletableFuture<List<EnqueueResult>> startEnqueueAll(List<Job> jobs) {
+        SingleQueue.checkJobs(jobs, settings);
+        String[] ids = new String[jobs.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = routedId(jobs.get(i));
+        }
         if (jobs.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
@@ -100,7 +106,7 @@ public final class PartitionedQueue extends SyncQueue {
         }
         for (int i = 0; i < jobs.size(); i++) {
             Job job = jobs.get(i);
-            byPart.get(partitionOf(job.dedupeKey() != null ? job.dedupeKey() : ids[i])).add(i);
+            byPart.get(partitionOf(ids[i])).add(i);
         }
         EnqueueResult[] out = new EnqueueResult[jobs.size()];
         List<CompletableFuture<Void>> calls = new ArrayList<>();
@@ -124,6 +130,34 @@ public final class PartitionedQueue extends SyncQueue {
         return CompletableFuture.allOf(calls.toArray(new CompletableFuture[0])).thenApply(v -> Arrays.asList(out));
     }
 
+    /**
+     * The id the job is stored under: its own, unless it has a dedupe key and a generated id, which then gets the
+     * suffix that puts it in the dedupe key's partition.
+     *
+     * @throws IllegalArgumentException when the caller's id and dedupe key route to different partitions
+     */
+    private String routedId(Job job) {
+        if (job.dedupeKey() == null) {
+            return job.id();
+        }
+        int home = partitionOf(job.dedupeKey());
+        if (partitionOf(job.id()) == home) {
+            return job.id();
+        }
+        if (!job.idGenerated()) {
+            throw new IllegalArgumentException("job '" + job.id() + "' and its dedupe key '" + job.dedupeKey()
+                    + "' belong to different partitions of queue '" + name + "' (" + partitionOf(job.id()) + " and " + home
+                    + "): on a partitioned queue a job with a dedupe key needs an id of the same partition; leave the id out "
+                    + "(one is generated there) or use ids without dedupe keys");
+        }
+        for (int n = 1; ; n++) {
+            String candidate = job.id() + "~" + n;
+            if (partitionOf(candidate) == home) {
+                return candidate;
+            }
+        }
+    }
+
     // ---- claim and the fenced operations ----------------------------------------------------------------
 
     /**
@@ -131,33 +165,23 @@ public final class PartitionedQueue extends SyncQueue {
      * {@code options.max()} jobs are leased or every partition was asked once.
      */
     @Override
-    public CompletableFuture<ClaimBatch> claimAsync(ClaimOptions options) {
+    CompletableFuture<ClaimBatch> startClaim(ClaimOptions options) {
         int start = Math.floorMod(nextClaim.getAndIncrement(), parts.size());
         return RoundRobinClaim.from(parts, start, options);
     }
 
     @Override
-    public Ack complete(Lease lease) {
-        return part(lease).complete(lease);
-    }
-
-    @Override
-    public CompletableFuture<List<Ack>> completeAllAsync(List<Lease> leases) {
+    CompletableFuture<List<Ack>> startComplete(List<Lease> leases) {
         return grouped(leases, (p, sub) -> parts.get(p).completeAllAsync(sub));
     }
 
     @Override
-    public FailResult fail(Lease lease, String error, boolean retryable, Duration backoff) {
-        return part(lease).fail(lease, error, retryable, backoff);
-    }
-
-    @Override
-    public CompletableFuture<FailResult> failAsync(Lease lease, String error, boolean retryable, Duration backoff) {
+    CompletableFuture<FailResult> startFail(Lease lease, String error, boolean retryable, Duration backoff) {
         return part(lease).failAsync(lease, error, retryable, backoff);
     }
 
     @Override
-    public CompletableFuture<RenewResult> renewAsync(List<Lease> leases, Duration lease) {
+    CompletableFuture<RenewResult> startRenew(List<Lease> leases, Duration lease) {
         long[] expiry = {Long.MAX_VALUE};
         return grouped(leases, (p, sub) -> parts.get(p).renewAsync(sub, lease).thenApply(r -> {
             synchronized (expiry) {
@@ -168,7 +192,7 @@ public final class PartitionedQueue extends SyncQueue {
     }
 
     @Override
-    CompletableFuture<List<Ack>> releaseAsync(List<Lease> leases) {
+    CompletableFuture<List<Ack>> startRelease(List<Lease> leases) {
         return grouped(leases, (p, sub) -> parts.get(p).releaseAsync(sub));
     }
 
@@ -222,60 +246,57 @@ public final class PartitionedQueue extends SyncQueue {
 
     // ---- administration ---------------------------------------------------------------------------------
 
-    /** The id's own partition first (jobs routed by id), then the others (jobs routed by a dedupe key). */
-    private List<SingleQueue> lookupOrder(String id) {
+    /** The partition holding job {@code id} (every job lives in its id's partition). */
+    private SingleQueue home(String id) {
         Validation.jobId(id);
-        int home = partitionOf(id);
-        List<SingleQueue> order = new ArrayList<>(parts.size());
-        order.add(parts.get(home));
-        for (int i = 0; i < parts.size(); i++) {
-            if (i != home) {
-                order.add(parts.get(i));
-            }
-        }
-        return order;
-    }
-
-    private ChangeResult change(String id, Function<SingleQueue, ChangeResult> op) {
-        ChangeResult last = null;
-        for (SingleQueue p : lookupOrder(id)) {
-            last = op.apply(p);
-            if (last.status() != ChangeResult.Status.NOT_FOUND) {
-                return last;
-            }
-        }
-        return last;
+        return parts.get(partitionOf(id));
     }
 
     @Override
     public ChangeResult cancel(String id) {
-        return change(id, p -> p.cancel(id));
+        return home(id).cancel(id);
+    }
+
+    @Override
+    public ChangeResult cancelByDedupeKey(String key) {
+        Validation.dedupeKey(key);
+        return parts.get(partitionOf(key)).cancelByDedupeKey(key);
+    }
+
+    @Override
+    public ChangeResult delete(String id) {
+        return home(id).delete(id);
     }
 
     @Override
     public ChangeResult reschedule(String id, Duration delay) {
-        return change(id, p -> p.reschedule(id, delay));
+        return home(id).reschedule(id, delay);
     }
 
     @Override
     public ChangeResult reschedule(String id, Instant at) {
-        return change(id, p -> p.reschedule(id, at));
+        return home(id).reschedule(id, at);
     }
 
     @Override
     public Optional<JobInfo> get(String id) {
-        for (SingleQueue p : lookupOrder(id)) {
-            Optional<JobInfo> found = p.get(id);
-            if (found.isPresent()) {
-                return found;
-            }
-        }
-        return Optional.empty();
+        return home(id).get(id);
     }
 
     @Override
     public ChangeResult retryDead(String id) {
-        return change(id, p -> p.retryDead(id));
+        return home(id).retryDead(id);
+    }
+
+    /** Pauses every partition (each one's claims see its own flag). */
+    @Override
+    public void pause() {
+        parts.forEach(SingleQueue::pause);
+    }
+
+    @Override
+    public void resume() {
+        parts.forEach(SingleQueue::resume);
     }
 
     @Override
@@ -319,55 +340,28 @@ public final class PartitionedQueue extends SyncQueue {
     }
 
     @Override
-    public QueueStats stats() {
-        long scheduled = 0;
-        long processing = 0;
-        long done = 0;
-        long dead = 0;
-        Map<String, Long> totals = new LinkedHashMap<>();
-        for (SingleQueue p : parts) {
-            QueueStats s = p.stats();
-            scheduled += s.scheduled();
-            processing += s.processing();
-            done += s.done();
-            dead += s.dead();
-            s.totals().forEach((k, v) -> totals.merge(k, v, Long::sum));
-        }
-        return new QueueStats(name, scheduled, processing, done, dead, totals);
-    }
-
-    @Override
     public PurgeResult purge() {
-        return purgeEach(SingleQueue::purge);
+        return PartitionTotals.purge(parts, SingleQueue::purge);
     }
 
     @Override
     public PurgeResult purge(Duration olderThan) {
-        return purgeEach(p -> p.purge(olderThan));
+        return PartitionTotals.purge(parts, p -> p.purge(olderThan));
     }
 
-    private PurgeResult purgeEach(Function<SingleQueue, PurgeResult> purge) {
-        long done = 0;
-        long dead = 0;
-        for (SingleQueue p : parts) {
-            PurgeResult r = purge.apply(p);
-            done += r.done();
-            dead += r.dead();
-        }
-        return new PurgeResult(done, dead);
+    /** The partitions' histories, minute by minute: counts added, lag percentiles the worst partition's. */
+    @Override
+    public List<MinuteStats> history(int minutes) {
+        return PartitionTotals.history(parts, minutes);
+    }
+
+    @Override
+    public QueueStats stats() {
+        return PartitionTotals.stats(name, parts);
     }
 
     @Override
     public CheckReport check() {
-        long records = 0;
-        long entries = 0;
-        List<String> problems = new ArrayList<>();
-        for (SingleQueue p : parts) {
-            CheckReport r = p.check();
-            records += r.records();
-            entries += r.entries();
-            r.problems().forEach(x -> problems.add("partition " + p.partition() + ": " + x));
-        }
-        return new CheckReport(records, entries, List.copyOf(problems));
+        return PartitionTotals.check(parts);
     }
 }

@@ -1,6 +1,7 @@
 package dev.delayq.internal.queue;
 
 import dev.delayq.JobQueue;
+import dev.delayq.internal.ClientLifecycle;
 import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.Keys;
 import dev.delayq.internal.redis.RedisBackend;
@@ -16,10 +17,16 @@ public final class QueueDirectory {
     private final RedisBackend redis;
     private final ClientSettings settings;
     private final Map<String, JobQueue> queues = new ConcurrentHashMap<>();
+    private final ClientLifecycle lifecycle = new ClientLifecycle();
 
     public QueueDirectory(RedisBackend redis, ClientSettings settings) {
         this.redis = redis;
         this.settings = settings;
+    }
+
+    /** Where the workers of these queues register, so that closing the client closes them first. */
+    public ClientLifecycle lifecycle() {
+        return lifecycle;
     }
 
     /**
@@ -52,7 +59,8 @@ public final class QueueDirectory {
             }
             count = partitions;
         }
-        return count == 1 ? new SingleQueue(redis, keys, settings) : new PartitionedQueue(redis, keys, settings, count);
+        return count == 1 ? new SingleQueue(redis, keys, settings, lifecycle)
+                : new PartitionedQueue(redis, keys, settings, count, lifecycle);
     }
 
     private static IllegalArgumentException partitionMismatch(String name, int actual, int asked) {

@@ -10,14 +10,15 @@ import dev.delayq.FailResult;
 import dev.delayq.Job;
 import dev.delayq.JobInfo;
 import dev.delayq.JobState;
+import dev.delayq.MinuteStats;
 import dev.delayq.Lease;
 import dev.delayq.PurgeResult;
 import dev.delayq.QueueStats;
 import dev.delayq.RecoverResult;
 import dev.delayq.RenewResult;
 import dev.delayq.RetryPolicy;
+import dev.delayq.internal.ClientLifecycle;
 import dev.delayq.internal.ClientSettings;
-import dev.delayq.internal.Ids;
 import dev.delayq.internal.Keys;
 import dev.delayq.internal.Validation;
 import dev.delayq.internal.ops.Cancel;
@@ -27,6 +28,8 @@ import dev.delayq.internal.ops.Complete;
 import dev.delayq.internal.ops.Enqueue;
 import dev.delayq.internal.ops.Fail;
 import dev.delayq.internal.ops.Get;
+import dev.delayq.internal.ops.History;
+import dev.delayq.internal.ops.Pause;
 import dev.delayq.internal.ops.ListPage;
 import dev.delayq.internal.ops.Purge;
 import dev.delayq.internal.ops.Recover;
@@ -56,30 +59,44 @@ public final class SingleQueue extends SyncQueue {
     /** Payload bytes per enqueue script call (a batch holds at least one job). */
     static final int ENQUEUE_BATCH_BYTES = 4 * 1024 * 1024;
     private static final int MAX_PROBLEMS = 1000;
+    /** Dead jobs moved back per retry-all call. */
+    private static final int RETRY_STEP = 1000;
 
     private final RedisBackend redis;
     private final Keys keys;
     private final ClientSettings settings;
     private final String name;
     private final int partition;
+    private final ClientLifecycle lifecycle;
     private volatile boolean registered;
 
     /** A queue without partitions. */
-    public SingleQueue(RedisBackend redis, Keys keys, ClientSettings settings) {
-        this(redis, keys, settings, keys.queue(), 0);
+    public SingleQueue(RedisBackend redis, Keys keys, ClientSettings settings, ClientLifecycle lifecycle) {
+        this(redis, keys, settings, keys.queue(), 0, lifecycle);
     }
 
     /**
      * Partition {@code partition} of the queue {@code name} (its keys carry the hash tag {@code {name#partition}}). Its
      * first enqueue registers {@code name} in the queue registry, as a queue without partitions does.
      */
-    SingleQueue(RedisBackend redis, Keys keys, ClientSettings settings, String name, int partition) {
+    SingleQueue(RedisBackend redis, Keys keys, ClientSettings settings, String name, int partition, ClientLifecycle lifecycle) {
         super(redis);
         this.redis = redis;
         this.keys = keys;
         this.settings = settings;
         this.name = name;
         this.partition = partition;
+        this.lifecycle = lifecycle;
+    }
+
+    /** This queue's operations over another connection of the client ({@link RedisBackend#sibling()}). */
+    public SingleQueue on(RedisBackend other) {
+        return new SingleQueue(other, keys, settings, name, partition, lifecycle);
+    }
+
+    /** The client's lifecycle: where workers on this queue register so that closing the client closes them. */
+    public ClientLifecycle lifecycle() {
+        return lifecycle;
     }
 
     @Override
@@ -110,36 +127,39 @@ public final class SingleQueue extends SyncQueue {
     // ---- enqueue ----------------------------------------------------------------------------------------------
 
     @Override
-    public CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs) {
-        return enqueueAllAsync(jobs, ids(jobs, settings));
+    CompletableFuture<List<EnqueueResult>> startEnqueueAll(List<Job> jobs) {
+        checkJobs(jobs, settings);
+        String[] ids = new String[jobs.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = jobs.get(i).id();
+        }
+        return enqueueAllAsync(jobs, ids);
     }
 
     /**
-     * Checks the jobs against the client's limits and returns their ids: the caller's, or generated ones.
+     * Checks the jobs against the client's limits.
      *
-     * @throws IllegalArgumentException naming the first invalid job
+     * @throws IllegalArgumentException naming the first invalid job by its id and position
      */
-    static String[] ids(List<Job> jobs, ClientSettings settings) {
+    static void checkJobs(List<Job> jobs, ClientSettings settings) {
         if (jobs == null) {
             throw new IllegalArgumentException("jobs must not be null");
         }
-        String[] ids = new String[jobs.size()];
         for (int i = 0; i < jobs.size(); i++) {
             Job job = jobs.get(i);
             if (job == null) {
-                throw new IllegalArgumentException("job " + i + " is null");
+                throw new IllegalArgumentException("job at index " + i + " of the list is null");
             }
             int size = job.payloadUnsafe().length;
             if (size > settings.maxPayloadBytes()) {
-                throw new IllegalArgumentException("payload of job " + (job.id() != null ? "'" + job.id() + "'" : i)
-                        + " is " + size + " bytes: the limit is " + settings.maxPayloadBytes() + " bytes");
+                throw new IllegalArgumentException("payload of job '" + job.id() + "' is " + size + " bytes: the limit is "
+                        + settings.maxPayloadBytes() + " bytes (DelayQ.builder().maxPayloadBytes(n) raises it; large data "
+                        + "belongs in a store of its own, with a reference in the payload)");
             }
-            ids[i] = job.id() != null ? job.id() : Ids.generate();
         }
-        return ids;
     }
 
-    /** Enqueues jobs whose ids were already chosen ({@code ids[i]}, generated where the job has none). */
+    /** Enqueues jobs under the ids {@code ids} (their own, or adjusted to a partition). */
     CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs, String[] ids) {
         if (jobs.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
@@ -176,34 +196,35 @@ public final class SingleQueue extends SyncQueue {
     // ---- the worker's primitives ------------------------------------------------------------------------------
 
     @Override
-    public CompletableFuture<ClaimBatch> claimAsync(ClaimOptions o) {
+    CompletableFuture<ClaimBatch> startClaim(ClaimOptions o) {
         return Claim.call(redis, keys, partition, o);
     }
 
     @Override
-    public CompletableFuture<List<Ack>> completeAllAsync(List<Lease> leases) {
+    CompletableFuture<List<Ack>> startComplete(List<Lease> leases) {
         return Complete.call(redis, keys, settings.doneRetention(), leases);
     }
 
     @Override
-    public CompletableFuture<FailResult> failAsync(Lease lease, String error, boolean retryable, Duration backoff) {
-        return failAsync(lease, error, retryable, backoff, settings.retryPolicy().maxAttempts());
+    CompletableFuture<FailResult> startFail(Lease lease, String error, boolean retryable, Duration backoff) {
+        return Fail.call(redis, keys, lease, error, retryable, backoff, settings.retryPolicy().maxAttempts());
     }
 
     /** {@link #failAsync(Lease, String, boolean, Duration)} where jobs without their own max attempts use {@code defaultMax}. */
     public CompletableFuture<FailResult> failAsync(Lease lease, String error, boolean retryable, Duration backoff, int defaultMax) {
-        Validation.delay("backoff", backoff);
-        return Fail.call(redis, keys, lease, error, retryable, backoff, defaultMax);
+        return guard(() -> {
+            Validation.delay("backoff", backoff);
+            return Fail.call(redis, keys, lease, error, retryable, backoff, defaultMax);
+        });
     }
 
     @Override
-    public CompletableFuture<RenewResult> renewAsync(List<Lease> leases, Duration lease) {
-        Validation.positive("lease", lease);
+    CompletableFuture<RenewResult> startRenew(List<Lease> leases, Duration lease) {
         return Renew.call(redis, keys, leases, lease);
     }
 
     @Override
-    CompletableFuture<List<Ack>> releaseAsync(List<Lease> leases) {
+    CompletableFuture<List<Ack>> startRelease(List<Lease> leases) {
         return Release.call(redis, keys, leases);
     }
 
@@ -218,7 +239,35 @@ public final class SingleQueue extends SyncQueue {
     @Override
     public ChangeResult cancel(String id) {
         Validation.jobId(id);
-        return redis.await(Cancel.call(redis, keys, id), "cancel");
+        return redis.await(Cancel.call(redis, keys, Cancel.Mode.CANCEL, false, id), "cancel");
+    }
+
+    @Override
+    public ChangeResult cancelByDedupeKey(String key) {
+        Validation.dedupeKey(key);
+        return redis.await(Cancel.call(redis, keys, Cancel.Mode.CANCEL, true, key), "cancel");
+    }
+
+    @Override
+    public ChangeResult delete(String id) {
+        Validation.jobId(id);
+        return redis.await(Cancel.call(redis, keys, Cancel.Mode.DELETE, false, id), "delete");
+    }
+
+    @Override
+    public void pause() {
+        redis.await(Pause.call(redis, keys, true), "pause");
+    }
+
+    @Override
+    public void resume() {
+        redis.await(Pause.call(redis, keys, false), "resume");
+    }
+
+    @Override
+    public List<MinuteStats> history(int minutes) {
+        Validation.range("minutes", minutes, 1, 1440);
+        return redis.await(History.call(redis, keys, minutes), "history");
     }
 
     @Override
@@ -281,10 +330,12 @@ public final class SingleQueue extends SyncQueue {
     @Override
     public long retryAllDead() {
         long moved = 0;
+        long start = 0;
         while (true) {
-            long[] step = redis.await(RetryDead.step(redis, keys, Purge.STEP), "retry");
-            moved += step[0];
-            if (step[0] == 0 || step[1] == 0) {
+            RetryDead.Step step = redis.await(RetryDead.step(redis, keys, RETRY_STEP, start), "retry");
+            moved += step.moved();
+            start += step.skipped();
+            if (step.moved() + step.skipped() == 0 || step.deadLeft() <= start) {
                 return moved;
             }
         }

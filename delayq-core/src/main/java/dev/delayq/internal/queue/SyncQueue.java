@@ -14,6 +14,8 @@ import dev.delayq.RenewResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import dev.delayq.internal.Validation;
 
 /**
  * The blocking forms of a {@link JobQueue}'s operations, each waiting for its asynchronous form through the
@@ -26,8 +28,29 @@ abstract class SyncQueue implements JobQueue, Leases {
         this.redis = redis;
     }
 
-    /** Releases leases without blocking. */
-    abstract CompletableFuture<List<Ack>> releaseAsync(List<Lease> leases);
+    // The operations, as the subclasses start them; they may throw on bad input, which the public async forms turn
+    // into failed futures (an async method never throws).
+
+    abstract CompletableFuture<List<EnqueueResult>> startEnqueueAll(List<Job> jobs);
+
+    abstract CompletableFuture<ClaimBatch> startClaim(ClaimOptions options);
+
+    abstract CompletableFuture<List<Ack>> startComplete(List<Lease> leases);
+
+    abstract CompletableFuture<FailResult> startFail(Lease lease, String error, boolean retryable, Duration backoff);
+
+    abstract CompletableFuture<RenewResult> startRenew(List<Lease> leases, Duration lease);
+
+    abstract CompletableFuture<List<Ack>> startRelease(List<Lease> leases);
+
+    /** Runs {@code start}, failing the future (never throwing) when it throws. */
+    static <T> CompletableFuture<T> guard(Supplier<CompletableFuture<T>> start) {
+        try {
+            return start.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     @Override
     public Leases leases() {
@@ -35,13 +58,79 @@ abstract class SyncQueue implements JobQueue, Leases {
     }
 
     @Override
-    public EnqueueResult enqueue(Job job) {
-        return redis.await(enqueueAsync(job), "enqueue");
+    public final CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs) {
+        return guard(() -> {
+            if (jobs == null) {
+                throw new IllegalArgumentException("jobs must not be null");
+            }
+            return startEnqueueAll(jobs);
+        });
     }
 
     @Override
-    public CompletableFuture<EnqueueResult> enqueueAsync(Job job) {
-        return enqueueAllAsync(List.of(job)).thenApply(r -> r.get(0));
+    public final CompletableFuture<EnqueueResult> enqueueAsync(Job job) {
+        return guard(() -> {
+            if (job == null) {
+                throw new IllegalArgumentException("job must not be null");
+            }
+            return startEnqueueAll(List.of(job)).thenApply(r -> r.get(0));
+        });
+    }
+
+    @Override
+    public final CompletableFuture<ClaimBatch> claimAsync(ClaimOptions options) {
+        return guard(() -> {
+            if (options == null) {
+                throw new IllegalArgumentException("claim options must not be null");
+            }
+            return startClaim(options);
+        });
+    }
+
+    @Override
+    public final CompletableFuture<List<Ack>> completeAllAsync(List<Lease> leases) {
+        return guard(() -> startComplete(checkLeases(leases)));
+    }
+
+    @Override
+    public final CompletableFuture<FailResult> failAsync(Lease lease, String error, boolean retryable, Duration backoff) {
+        return guard(() -> {
+            if (lease == null) {
+                throw new IllegalArgumentException("lease must not be null");
+            }
+            Validation.delay("backoff", backoff);
+            return startFail(lease, error, retryable, backoff);
+        });
+    }
+
+    @Override
+    public final CompletableFuture<RenewResult> renewAsync(List<Lease> leases, Duration lease) {
+        return guard(() -> {
+            Validation.positive("lease", lease);
+            return startRenew(checkLeases(leases), lease);
+        });
+    }
+
+    /** Releases leases without blocking. */
+    final CompletableFuture<List<Ack>> releaseAsync(List<Lease> leases) {
+        return guard(() -> startRelease(checkLeases(leases)));
+    }
+
+    private static List<Lease> checkLeases(List<Lease> leases) {
+        if (leases == null) {
+            throw new IllegalArgumentException("leases must not be null");
+        }
+        for (Lease l : leases) { // List.of(...).contains(null) would throw
+            if (l == null) {
+                throw new IllegalArgumentException("leases must not contain null");
+            }
+        }
+        return leases;
+    }
+
+    @Override
+    public EnqueueResult enqueue(Job job) {
+        return redis.await(enqueueAsync(job), "enqueue");
     }
 
     @Override
@@ -56,7 +145,7 @@ abstract class SyncQueue implements JobQueue, Leases {
 
     @Override
     public Ack complete(Lease lease) {
-        return redis.await(completeAllAsync(List.of(lease)), "complete").get(0);
+        return redis.await(completeAllAsync(java.util.Collections.singletonList(lease)), "complete").get(0);
     }
 
     @Override

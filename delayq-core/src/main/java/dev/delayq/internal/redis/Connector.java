@@ -111,6 +111,18 @@ final class Connector {
         }
     }
 
+    /** A second command connection like {@code opened}'s, on the same client, as an {@link Opened} of its own. */
+    static Opened openAnother(Opened opened, Duration timeout) {
+        try {
+            StatefulConnection<byte[], byte[]> c = another(opened);
+            RedisClusterAsyncCommands<byte[], byte[]> async = c instanceof io.lettuce.core.cluster.api.StatefulRedisClusterConnection<byte[], byte[]> cc
+                    ? cc.async() : ((StatefulRedisConnection<byte[], byte[]>) c).async();
+            return new Opened(opened.client(), c, async, opened.uri(), opened.server());
+        } catch (RuntimeException e) {
+            throw RedisErrors.translate(e, "connect", opened.server(), timeout);
+        }
+    }
+
     /** A second command connection of the same kind as {@code opened}'s (for commands that block their connection). */
     static StatefulConnection<byte[], byte[]> another(Opened opened) {
         if (opened.client() instanceof RedisClusterClient cc) {

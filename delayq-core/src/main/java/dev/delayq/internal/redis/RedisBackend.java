@@ -34,6 +34,9 @@ public final class RedisBackend implements AutoCloseable {
     private final Duration timeout;
     private final DurableWrites durable;
     private final WakeSubscriptions wake;
+    /** Whether this backend opened the client (the main one) or shares it (a sibling). */
+    private final boolean ownsClient;
+    private volatile RedisBackend sibling;
 
     /** Receives pub/sub messages and reconnection notices of one channel. */
     public interface Subscriber {
@@ -44,8 +47,9 @@ public final class RedisBackend implements AutoCloseable {
         void onReconnect();
     }
 
-    private RedisBackend(Connector.Opened opened, Duration timeout) {
+    private RedisBackend(Connector.Opened opened, Duration timeout, boolean ownsClient) {
         this.opened = opened;
+        this.ownsClient = ownsClient;
         this.async = opened.async();
         this.timeout = timeout;
         this.durable = new DurableWrites(opened, timeout);
@@ -71,16 +75,31 @@ public final class RedisBackend implements AutoCloseable {
         }
         redisUri.setTimeout(timeout);
         if (password != null) {
-            if (username != null) {
-                redisUri.setAuthentication(username, password);
-            } else {
-                redisUri.setAuthentication(password);
-            }
+            // The one way to set credentials that Lettuce 6.2+ and 7 share (setAuthentication is 7 only).
+            redisUri.setCredentialsProvider(new io.lettuce.core.StaticCredentialsProvider(username, password));
         }
         if (clientName != null) {
             redisUri.setClientName(clientName);
         }
-        return new RedisBackend(Connector.open(redisUri, timeout, cluster, tlsTrust), timeout);
+        return new RedisBackend(Connector.open(redisUri, timeout, cluster, tlsTrust), timeout, true);
+    }
+
+    /**
+     * A backend on a command connection of its own (same client, same server), opened on first use and closed with
+     * this one: for work that must neither wait behind the hot path nor hold it up, such as a worker's maintenance
+     * (replies on one connection come back in order, so a slow purge reply would delay every renewal behind it).
+     */
+    public RedisBackend sibling() {
+        RedisBackend s = sibling;
+        if (s == null) {
+            synchronized (this) {
+                if (sibling == null) {
+                    sibling = new RedisBackend(Connector.openAnother(opened, timeout), timeout, false);
+                }
+                s = sibling;
+            }
+        }
+        return s;
     }
 
     /** The server, as {@code redis://host:port} (never with the password). */
@@ -261,10 +280,16 @@ public final class RedisBackend implements AutoCloseable {
 
     @Override
     public void close() {
+        RedisBackend s = sibling;
+        if (s != null) {
+            s.close();
+        }
         wake.close();
         durable.close();
         opened.connection().close();
-        opened.client().shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        if (ownsClient) {
+            opened.client().shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
     }
 
     @Override

@@ -30,7 +30,9 @@ public enum Script {
     GET("get"),
     LIST("list"),
     STATS("stats"),
-    CHECK("check");
+    CHECK("check"),
+    PAUSE("pause"),
+    HISTORY("history");
 
     private final String fileName;
     private final byte[] source;

@@ -53,7 +53,15 @@ final class WakeSubscriptions implements AutoCloseable {
             list.add(subscriber);
         }
         if (first) {
-            RedisBackend.await(ps.async().subscribe(channel).toCompletableFuture(), "subscribe", opened.server(), timeout);
+            try {
+                RedisBackend.await(ps.async().subscribe(channel).toCompletableFuture(), "subscribe", opened.server(), timeout);
+            } catch (RuntimeException e) {
+                // Not subscribed: a registered subscriber would wait for notices that never come.
+                synchronized (list) {
+                    list.remove(subscriber);
+                }
+                throw e;
+            }
         }
         return () -> {
             boolean last;

@@ -83,7 +83,9 @@ final class Dispatcher {
             }
             r.thread = Thread.currentThread();
             r.startNanos = System.nanoTime();
-            r.started = true;
+            if (!r.tryStart()) {
+                return; // handed back at shutdown an instant before it could start
+            }
             metrics.started(queue, Math.max(0, clocks[r.job.partition()].nowMillis() - r.job.dueAtMillis()));
             Outcome outcome = invoke(r);
             r.thread = null;

@@ -14,6 +14,8 @@ final class Running implements JobContext {
     volatile boolean lost;
     volatile boolean released;
     volatile boolean started;
+    /** 0 waiting to start, 1 started, 2 handed back before it started: the one decision between those two. */
+    private final java.util.concurrent.atomic.AtomicInteger phase = new java.util.concurrent.atomic.AtomicInteger();
     volatile boolean finished;
     /** The handler has returned and its outcome is on its way to Redis. */
     volatile boolean acking;
@@ -32,6 +34,24 @@ final class Running implements JobContext {
         return job.lease();
     }
 
+    /** Claims the start of this job; false when it was handed back first (shutdown). */
+    boolean tryStart() {
+        if (!phase.compareAndSet(0, 1)) {
+            return false;
+        }
+        started = true;
+        return true;
+    }
+
+    /** Hands this job back unless its handler started first; true when it was handed back. */
+    boolean tryHandBackUnstarted() {
+        if (!phase.compareAndSet(0, 2)) {
+            return false;
+        }
+        released = true;
+        return true;
+    }
+
     void markLost() {
         lost = true;
     }
@@ -44,6 +64,16 @@ final class Running implements JobContext {
     @Override
     public String id() {
         return job.id();
+    }
+
+    @Override
+    public String name() {
+        return job.name();
+    }
+
+    @Override
+    public int stalls() {
+        return job.stalls();
     }
 
     @Override

@@ -176,7 +176,7 @@ public final class WorkerEngine {
     private void handBackNotStarted() {
         List<Running> waiting = new ArrayList<>();
         for (Running r : inFlight.all()) {
-            if (!r.started && !r.released) {
+            if (r.tryHandBackUnstarted()) {
                 waiting.add(r);
             }
         }

@@ -1,0 +1,175 @@
+package dev.delayq.spring;
+
+import dev.delayq.DelayQ;
+import dev.delayq.DelayQConnectionException;
+import dev.delayq.RetryPolicy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.List;
+import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
+import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails.Node;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.util.StringUtils;
+
+/**
+ * Turns {@link DelayqProperties} and Boot's {@link RedisConnectionDetails} into a connected {@link DelayQ}: the
+ * delayq URI ({@code redis://host:port/db}, {@code rediss://}, {@code redis-sentinel://a:1,b:2/db#master}, a
+ * cluster seed node), the credentials apart from it, and the trusted certificates of an SSL bundle.
+ */
+final class DelayqConnection {
+    private DelayqConnection() {
+    }
+
+    /** What to connect to: one URI per seed to try in turn (several only for a cluster), credentials and TLS. */
+    record Target(List<String> uris, boolean cluster, String username, String password, SslBundle ssl) {
+    }
+
+    /** Connects as {@code target} says, trying each cluster seed node until one answers. */
+    static DelayQ connect(DelayqProperties p, Target target) {
+        Path trust = trustedCertificates(target.ssl());
+        DelayQConnectionException last = null;
+        for (String uri : target.uris()) {
+            DelayQ.Builder b = DelayQ.builder().redis(uri).cluster(target.cluster())
+                    .prefix(p.getPrefix())
+                    .timeout(p.getTimeout())
+                    .maxPayloadBytes(payloadBytes(p))
+                    .doneRetention(p.getDoneRetention())
+                    .deadRetention(p.getDeadRetention())
+                    .allowEvictingMemoryPolicy(p.isAllowEvictingMemoryPolicy())
+                    .retryPolicy(retryPolicy(p.getRetry()));
+            if (target.password() != null) {
+                b.username(target.username()).password(target.password());
+            }
+            if (trust != null) {
+                b.tlsTrustedCertificates(trust);
+            }
+            try {
+                return b.build();
+            } catch (DelayQConnectionException e) {
+                last = e; // the next seed node of a cluster may answer
+            }
+        }
+        throw last;
+    }
+
+    private static int payloadBytes(DelayqProperties p) {
+        long bytes = p.getMaxPayloadSize().toBytes();
+        if (bytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("delayq.max-payload-size is " + p.getMaxPayloadSize() + ": at most 256MB");
+        }
+        return (int) bytes;
+    }
+
+    static RetryPolicy retryPolicy(DelayqProperties.Retry r) {
+        return RetryPolicy.builder().maxAttempts(r.getMaxAttempts()).base(r.getBase()).cap(r.getCap()).build();
+    }
+
+    /** {@code delayq.redis-url}, with {@code delayq.ssl-bundle} if set. */
+    static Target fromUrl(DelayqProperties p, SslBundles bundles) {
+        SslBundle ssl = null;
+        if (StringUtils.hasText(p.getSslBundle())) {
+            if (bundles == null) {
+                throw new IllegalStateException("delayq.ssl-bundle is '" + p.getSslBundle() + "' but there are no SSL bundles");
+            }
+            ssl = bundles.getBundle(p.getSslBundle());
+        }
+        return new Target(List.of(p.getRedisUrl()), Boolean.TRUE.equals(p.getCluster()), null, null, ssl);
+    }
+
+    /** Boot's connection details, in Boot's order: Sentinel, else cluster, else one server. */
+    static Target fromDetails(DelayqProperties p, RedisConnectionDetails d) {
+        RedisConnectionDetails.Sentinel sentinel = d.getSentinel();
+        if (sentinel != null) {
+            if (sentinel.getPassword() != null || sentinel.getUsername() != null) {
+                throw new IllegalArgumentException("the Redis Sentinel nodes need credentials of their own "
+                        + "(spring.data.redis.sentinel.username/password), which delayq does not support: "
+                        + "run the Sentinels without a password, or set delayq.redis-url");
+            }
+            if (!StringUtils.hasText(sentinel.getMaster()) || sentinel.getNodes().isEmpty()) {
+                throw new IllegalArgumentException("Redis Sentinel needs spring.data.redis.sentinel.master and .nodes");
+            }
+            List<String> nodes = sentinel.getNodes().stream().map(DelayqConnection::hostPort).toList();
+            String scheme = sentinel.getSslBundle() != null ? "rediss-sentinel://" : "redis-sentinel://";
+            String uri = scheme + String.join(",", nodes) + "/" + sentinel.getDatabase() + "#" + sentinel.getMaster();
+            return new Target(List.of(uri), false, d.getUsername(), d.getPassword(), sentinel.getSslBundle());
+        }
+        RedisConnectionDetails.Cluster cluster = d.getCluster();
+        if (cluster != null && Boolean.FALSE.equals(p.getCluster())) {
+            throw new IllegalArgumentException("delayq.cluster is false but spring.data.redis names cluster nodes");
+        }
+        if (cluster != null) {
+            if (cluster.getNodes().isEmpty()) {
+                throw new IllegalArgumentException("Redis Cluster needs at least one node in spring.data.redis.cluster.nodes");
+            }
+            String scheme = cluster.getSslBundle() != null ? "rediss://" : "redis://";
+            List<String> seeds = new ArrayList<>();
+            for (Node n : cluster.getNodes()) {
+                seeds.add(scheme + hostPort(n));
+            }
+            return new Target(seeds, true, d.getUsername(), d.getPassword(), cluster.getSslBundle());
+        }
+        RedisConnectionDetails.Standalone s = d.getStandalone();
+        String scheme = s.getSslBundle() != null ? "rediss://" : "redis://";
+        String uri = scheme + hostPort(new Node(s.getHost(), s.getPort())) + "/" + s.getDatabase();
+        return new Target(List.of(uri), Boolean.TRUE.equals(p.getCluster()), d.getUsername(), d.getPassword(),
+                s.getSslBundle());
+    }
+
+    private static String hostPort(Node n) {
+        String host = n.host().contains(":") && !n.host().startsWith("[") ? "[" + n.host() + "]" : n.host();
+        return host + ":" + n.port();
+    }
+
+    /**
+     * The trusted certificates of {@code ssl} as a PEM file for delayq (which takes a file), or null when the
+     * bundle trusts what the JVM trusts. A bundle with a key store (a client certificate) is refused: delayq
+     * verifies the server only.
+     */
+    static Path trustedCertificates(SslBundle ssl) {
+        if (ssl == null) {
+            return null;
+        }
+        try {
+            KeyStore keys = ssl.getStores().getKeyStore();
+            if (keys != null && keys.size() > 0) {
+                throw new IllegalArgumentException("the Redis SSL bundle has a key store (a client certificate): "
+                        + "delayq supports TLS with server verification only, not mutual TLS");
+            }
+            KeyStore trust = ssl.getStores().getTrustStore();
+            if (trust == null) {
+                return null;
+            }
+            StringBuilder pem = new StringBuilder();
+            Base64.Encoder base64 = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII));
+            for (String alias : Collections.list(trust.aliases())) {
+                Certificate cert = trust.getCertificate(alias);
+                if (cert != null) {
+                    pem.append("-----BEGIN CERTIFICATE-----\n").append(base64.encodeToString(cert.getEncoded()))
+                            .append("\n-----END CERTIFICATE-----\n");
+                }
+            }
+            if (pem.length() == 0) {
+                throw new IllegalArgumentException("the Redis SSL bundle's trust store holds no certificate");
+            }
+            // Lettuce reads the file again on every reconnect: it lives as long as the JVM.
+            Path file = Files.createTempFile("delayq-trust-", ".pem");
+            file.toFile().deleteOnExit();
+            Files.writeString(file, pem, StandardCharsets.US_ASCII);
+            return file;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalArgumentException("the Redis SSL bundle's trust store cannot be read: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the Redis SSL bundle's certificates for delayq", e);
+        }
+    }
+}

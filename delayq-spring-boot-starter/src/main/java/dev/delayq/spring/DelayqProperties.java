@@ -1,0 +1,282 @@
+package dev.delayq.spring;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Settings of delayq in a Spring Boot application, under {@code delayq.*}. The connection comes from Boot's own
+ * Redis settings ({@code spring.data.redis.*}, or a service connection) unless {@link #getRedisUrl() redis-url}
+ * is set. Every default is delayq's own.
+ */
+@ConfigurationProperties("delayq")
+public class DelayqProperties {
+    /** Whether delayq is configured at all: false creates no client, no workers, no health indicator. */
+    private boolean enabled = true;
+
+    /**
+     * The Redis server of delayq, overriding Boot's Redis settings: redis://[user:password@]host:port[/db],
+     * rediss://... for TLS, or redis-sentinel://host:port[,host:port][/db]#master.
+     */
+    private String redisUrl;
+
+    /**
+     * Whether the server is a Redis Cluster. Left unset, it is true when Boot's settings name cluster nodes
+     * (spring.data.redis.cluster.nodes) and false otherwise.
+     */
+    private Boolean cluster;
+
+    /**
+     * Name of an SSL bundle (spring.ssl.bundle.*) whose trusted certificates verify a rediss://
+     * redis-url. Boot's Redis settings bring their own bundle.
+     */
+    private String sslBundle;
+
+    /** First part of every key name of delayq: 1-64 characters from A-Z a-z 0-9 . _ - :. */
+    private String prefix = "dq";
+
+    /** Command and connect timeout of delayq's Redis connection. */
+    private Duration timeout = Duration.ofSeconds(10);
+
+    /** Largest payload accepted by an enqueue (at most 256 MB). */
+    private DataSize maxPayloadSize = DataSize.ofMegabytes(1);
+
+    /** How long completed jobs are kept, for inspection and id de-duplication (0 = deleted at once). */
+    private Duration doneRetention = Duration.ofHours(1);
+
+    /** How long dead jobs (attempts used up, or a non-retryable failure) are kept with their error. */
+    private Duration deadRetention = Duration.ofDays(7);
+
+    /**
+     * Accept a server whose maxmemory-policy evicts keys. By default such a server is refused at startup:
+     * eviction silently loses jobs.
+     */
+    private boolean allowEvictingMemoryPolicy;
+
+    /** Default retry policy of every job. */
+    private final Retry retry = new Retry();
+
+    /** Defaults of the workers that run DelayqListener methods. */
+    private final Worker worker = new Worker();
+
+    /** Retries of failed attempts: exponential backoff with full jitter, from base up to cap. */
+    public static class Retry {
+        /** Attempts in all, the first included (1 = never retry); a job's own max attempts wins. */
+        private int maxAttempts = 5;
+
+        /** Shortest delay before a retry. */
+        private Duration base = Duration.ofSeconds(5);
+
+        /** Longest delay before a retry. */
+        private Duration cap = Duration.ofHours(1);
+
+        public int getMaxAttempts() {
+            return maxAttempts;
+        }
+
+        public void setMaxAttempts(int maxAttempts) {
+            this.maxAttempts = maxAttempts;
+        }
+
+        public Duration getBase() {
+            return base;
+        }
+
+        public void setBase(Duration base) {
+            this.base = base;
+        }
+
+        public Duration getCap() {
+            return cap;
+        }
+
+        public void setCap(Duration cap) {
+            this.cap = cap;
+        }
+    }
+
+    /** Worker defaults; a DelayqListener attribute overrides its counterpart for one listener. */
+    public static class Worker {
+        /** Whether DelayqListener methods run: false leaves a producer-only application. */
+        private boolean enabled = true;
+
+        /** Most handlers of one listener running at once. */
+        private int concurrency = 10;
+
+        /** Most jobs leased per claim (never more than free handler slots). */
+        private int batchSize = 100;
+
+        /** A job's lease, renewed every third of it while its handler runs; at least 100 ms. */
+        private Duration leaseDuration = Duration.ofSeconds(30);
+
+        /**
+         * Lease jobs due within this much of now and start each exactly at its due time (zero: only jobs already
+         * due). Must be under half the lease; a job leased ahead can no longer be cancelled.
+         */
+        private Duration lookahead = Duration.ofMillis(50);
+
+        /**
+         * On shutdown, how long running handlers may finish; jobs still running then are handed back (due again at
+         * once, the attempt not counted). Keep it under spring.lifecycle.timeout-per-shutdown-phase.
+         */
+        private Duration shutdownGrace = Duration.ofSeconds(10);
+
+        /** How often done and dead jobs past retention are deleted, by one worker per queue (zero: never). */
+        private Duration purgeInterval = Duration.ofMinutes(5);
+
+        /** Longest sleep when nothing is scheduled, a safety net for a lost wake-up notice. */
+        private Duration maxIdleSleep = Duration.ofSeconds(60);
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public int getConcurrency() {
+            return concurrency;
+        }
+
+        public void setConcurrency(int concurrency) {
+            this.concurrency = concurrency;
+        }
+
+        public int getBatchSize() {
+            return batchSize;
+        }
+
+        public void setBatchSize(int batchSize) {
+            this.batchSize = batchSize;
+        }
+
+        public Duration getLeaseDuration() {
+            return leaseDuration;
+        }
+
+        public void setLeaseDuration(Duration leaseDuration) {
+            this.leaseDuration = leaseDuration;
+        }
+
+        public Duration getLookahead() {
+            return lookahead;
+        }
+
+        public void setLookahead(Duration lookahead) {
+            this.lookahead = lookahead;
+        }
+
+        public Duration getShutdownGrace() {
+            return shutdownGrace;
+        }
+
+        public void setShutdownGrace(Duration shutdownGrace) {
+            this.shutdownGrace = shutdownGrace;
+        }
+
+        public Duration getPurgeInterval() {
+            return purgeInterval;
+        }
+
+        public void setPurgeInterval(Duration purgeInterval) {
+            this.purgeInterval = purgeInterval;
+        }
+
+        public Duration getMaxIdleSleep() {
+            return maxIdleSleep;
+        }
+
+        public void setMaxIdleSleep(Duration maxIdleSleep) {
+            this.maxIdleSleep = maxIdleSleep;
+        }
+    }
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getRedisUrl() {
+        return redisUrl;
+    }
+
+    public void setRedisUrl(String redisUrl) {
+        this.redisUrl = redisUrl;
+    }
+
+    public Boolean getCluster() {
+        return cluster;
+    }
+
+    public void setCluster(Boolean cluster) {
+        this.cluster = cluster;
+    }
+
+    public String getSslBundle() {
+        return sslBundle;
+    }
+
+    public void setSslBundle(String sslBundle) {
+        this.sslBundle = sslBundle;
+    }
+
+    public String getPrefix() {
+        return prefix;
+    }
+
+    public void setPrefix(String prefix) {
+        this.prefix = prefix;
+    }
+
+    public Duration getTimeout() {
+        return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+        this.timeout = timeout;
+    }
+
+    public DataSize getMaxPayloadSize() {
+        return maxPayloadSize;
+    }
+
+    public void setMaxPayloadSize(DataSize maxPayloadSize) {
+        this.maxPayloadSize = maxPayloadSize;
+    }
+
+    public Duration getDoneRetention() {
+        return doneRetention;
+    }
+
+    public void setDoneRetention(Duration doneRetention) {
+        this.doneRetention = doneRetention;
+    }
+
+    public Duration getDeadRetention() {
+        return deadRetention;
+    }
+
+    public void setDeadRetention(Duration deadRetention) {
+        this.deadRetention = deadRetention;
+    }
+
+    public boolean isAllowEvictingMemoryPolicy() {
+        return allowEvictingMemoryPolicy;
+    }
+
+    public void setAllowEvictingMemoryPolicy(boolean allowEvictingMemoryPolicy) {
+        this.allowEvictingMemoryPolicy = allowEvictingMemoryPolicy;
+    }
+
+    public Retry getRetry() {
+        return retry;
+    }
+
+    public Worker getWorker() {
+        return worker;
+    }
+}

@@ -1,0 +1,26 @@
+package dev.delayq.examples.orders;
+
+import dev.delayq.spring.DelayqListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/** Runs the payment time-outs: an order still unpaid when its time-out falls due is cancelled. */
+@Component
+public class PaymentTimeouts {
+    private static final Logger LOG = LoggerFactory.getLogger(PaymentTimeouts.class);
+
+    private final OrderStore orders;
+
+    PaymentTimeouts(OrderStore orders) {
+        this.orders = orders;
+    }
+
+    /** One time-out; idempotent, as delayq runs a job at least once. */
+    @DelayqListener(queue = OrderController.QUEUE, concurrency = "${orders.timeout-workers:4}")
+    void onTimeout(PaymentTimeout timeout) {
+        if (orders.cancelIfUnpaid(timeout.orderId())) {
+            LOG.info("order {} was not paid in time: cancelled", timeout.orderId());
+        }
+    }
+}

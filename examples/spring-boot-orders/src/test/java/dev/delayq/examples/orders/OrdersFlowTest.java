@@ -1,0 +1,103 @@
+package dev.delayq.examples.orders;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.delayq.JobQueue;
+import dev.delayq.JobState;
+import dev.delayq.QueueStats;
+import dev.delayq.spring.DelayqTemplate;
+import dev.delayq.testkit.RedisExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The example end to end over HTTP, on a real Redis: an order paid in time stays paid and its time-out is gone;
+ * an unpaid one is cancelled by its time-out and can no longer be paid.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "orders.payment-timeout=1s")
+class OrdersFlowTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = RedisExtension.shared();
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @DynamicPropertySource
+    static void redis(DynamicPropertyRegistry r) {
+        r.add("spring.data.redis.host", () -> "127.0.0.1");
+        r.add("spring.data.redis.port", () -> REDIS.server().port());
+        r.add("delayq.prefix", () -> "orders-example-" + System.nanoTime());
+    }
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    DelayqTemplate delayq;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final ObjectMapper json = new ObjectMapper();
+
+    private HttpResponse<String> send(String method, String path) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build();
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private JsonNode body(HttpResponse<String> response) throws Exception {
+        return json.readTree(response.body());
+    }
+
+    private String status(long id) throws Exception {
+        return body(send("GET", "/orders/" + id)).get("status").asText();
+    }
+
+    @Test
+    void aPaidOrderStaysPaidAndAnUnpaidOneIsCancelledByItsTimeout() throws Exception {
+        HttpResponse<String> first = send("POST", "/orders");
+        HttpResponse<String> second = send("POST", "/orders");
+        assertThat(first.statusCode()).isEqualTo(201);
+        long paid = body(first).get("id").asLong();
+        long unpaid = body(second).get("id").asLong();
+        assertThat(body(first).get("status").asText()).isEqualTo("PENDING");
+
+        JobQueue timeouts = delayq.queue("orders");
+        assertThat(timeouts.get("order-" + paid + ":timeout")).isPresent().get()
+                .satisfies(job -> assertThat(job.payloadUtf8()).isEqualTo("{\"orderId\":" + paid + "}"));
+
+        HttpResponse<String> payment = send("POST", "/orders/" + paid + "/pay");
+        assertThat(payment.statusCode()).isEqualTo(200);
+        assertThat(body(payment).get("status").asText()).isEqualTo("PAID");
+        assertThat(timeouts.get("order-" + paid + ":timeout")).as("the paid order's time-out").isEmpty();
+
+        Awaitility.await().atMost(WAIT).until(() -> status(unpaid).equals("CANCELLED"));
+        assertThat(status(paid)).isEqualTo("PAID");
+        // The handler has run; its completion is acknowledged to Redis a moment later.
+        Awaitility.await().atMost(WAIT).until(() -> timeouts.get("order-" + unpaid + ":timeout")
+                .map(job -> job.state() == JobState.DONE).orElse(false));
+        HttpResponse<String> late = send("POST", "/orders/" + unpaid + "/pay");
+        assertThat(late.statusCode()).isEqualTo(409);
+        assertThat(send("POST", "/orders/999999/pay").statusCode()).isEqualTo(404);
+
+        QueueStats stats = timeouts.stats();
+        assertThat(stats.done()).isEqualTo(1);
+        assertThat(stats.scheduled() + stats.processing() + stats.dead()).isZero();
+        assertThat(timeouts.check().problems()).isEmpty();
+
+        HttpResponse<String> health = send("GET", "/actuator/health/delayq");
+        assertThat(health.statusCode()).isEqualTo(200);
+        assertThat(body(health).get("status").asText()).isEqualTo("UP");
+        assertThat(body(health).at("/details/queues/orders/done").asLong()).isEqualTo(1);
+    }
+}
