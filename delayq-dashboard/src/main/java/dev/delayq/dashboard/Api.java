@@ -5,6 +5,7 @@ import dev.delayq.DelayQ;
 import dev.delayq.JobInfo;
 import dev.delayq.JobQueue;
 import dev.delayq.JobState;
+import dev.delayq.MinuteStats;
 import dev.delayq.QueueStats;
 import dev.delayq.ServerInfo;
 import io.javalin.config.RoutesConfig;
@@ -25,6 +26,8 @@ import java.util.function.Function;
 final class Api {
     /** Most jobs per page of {@code /jobs}. */
     static final int MAX_LIMIT = 500;
+    /** Longest history asked for at once: one day of minutes. */
+    static final int MAX_HISTORY_MINUTES = 1440;
 
     private final DelayQ dq;
     private final Access access;
@@ -45,10 +48,22 @@ final class Api {
                 ctx -> change(ctx, "run now", q -> q.reschedule(id(ctx), Duration.ZERO)));
         r.post("/api/queues/{queue}/jobs/{id}/cancel", ctx -> change(ctx, "cancel", q -> q.cancel(id(ctx))));
         r.post("/api/queues/{queue}/jobs/{id}/reschedule", this::reschedule);
+        r.delete("/api/queues/{queue}/jobs/{id}", ctx -> change(ctx, "delete", q -> q.delete(id(ctx))));
         r.post("/api/queues/{queue}/dead/retry-all", ctx -> {
             long n = queue(ctx).retryAllDead();
             json(ctx, Map.of("retried", n));
         });
+        r.post("/api/queues/{queue}/pause", ctx -> {
+            JobQueue q = queue(ctx);
+            q.pause();
+            json(ctx, Map.of("queue", q.name(), "paused", true));
+        });
+        r.post("/api/queues/{queue}/resume", ctx -> {
+            JobQueue q = queue(ctx);
+            q.resume();
+            json(ctx, Map.of("queue", q.name(), "paused", false));
+        });
+        r.get("/api/queues/{queue}/history", this::history);
     }
 
     private void server(Context ctx) {
@@ -112,6 +127,27 @@ final class Api {
         String id = id(ctx);
         JobInfo j = q.get(id).orElseThrow(() -> noJob(q, id));
         json(ctx, JobJson.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
+    }
+
+    private void history(Context ctx) {
+        JobQueue q = queue(ctx);
+        int minutes = (int) longParam(ctx, "minutes", 60, 1, MAX_HISTORY_MINUTES);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (MinuteStats m : q.history(minutes)) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("minute", m.minute().toString());
+            row.put("enqueued", m.enqueued());
+            row.put("completed", m.completed());
+            row.put("retried", m.retried());
+            row.put("dead", m.dead());
+            row.put("lagP50Millis", Double.isNaN(m.lagP50Millis()) ? null : m.lagP50Millis());
+            row.put("lagP99Millis", Double.isNaN(m.lagP99Millis()) ? null : m.lagP99Millis());
+            rows.add(row);
+        }
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("queue", q.name());
+        answer.put("minutes", rows);
+        json(ctx, answer);
     }
 
     private void reschedule(Context ctx) {

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -14,7 +15,9 @@ import java.util.Map;
 /**
  * The JSON shapes of the API. A job has the keys of {@code delayq job --json} (same names, same meaning), except
  * that {@code payload} and {@code payloadBase64} hold at most {@link Dashboard#PAYLOAD_PREVIEW_BYTES} bytes:
- * {@code payloadBytes} is the full size and {@code payloadTruncated} says whether the preview is shorter.
+ * {@code payloadBytes} is the full size and {@code payloadTruncated} says whether the preview is shorter. Then the
+ * rest of {@link JobInfo}: {@code name}, {@code enqueuedAt}, {@code stalls}, {@code dedupeKey},
+ * {@code dedupeHeldUntil}, {@code corrupt}.
  */
 final class JobJson {
     private JobJson() {
@@ -46,10 +49,20 @@ final class JobJson {
         m.put("payloadBytes", payload.length);
         m.put("payloadPreviewBytes", preview.length);
         m.put("payloadTruncated", preview.length < payload.length);
+        m.put("name", j.name());
+        m.put("enqueuedAt", instant(j.enqueuedAtMillis()));
+        m.put("stalls", j.stalls());
+        m.put("dedupeKey", j.dedupeKey());
+        m.put("dedupeHeldUntil", instant(j.dedupeHeldUntilMillis()));
+        m.put("corrupt", j.corrupt());
         return m;
     }
 
-    /** A queue's counts: {@code name, scheduled, processing, done, dead, totals}. */
+    /**
+     * A queue's counts: {@code name, scheduled, processing, done, dead, paused, oldestDueAt} (the earliest due time of
+     * a scheduled job, or null), {@code oldestDueLagMillis} (how long it has been due, on Redis's clock; 0 when nothing
+     * is due yet) and {@code totals}.
+     */
     static Map<String, Object> queue(QueueStats s) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", s.queue());
@@ -57,8 +70,16 @@ final class JobJson {
         m.put("processing", s.processing());
         m.put("done", s.done());
         m.put("dead", s.dead());
+        m.put("paused", s.paused());
+        long oldest = s.oldestDueAtMillis();
+        m.put("oldestDueAt", instant(oldest));
+        m.put("oldestDueLagMillis", s.oldestDueLagMillis());
         m.put("totals", new LinkedHashMap<>(s.totals()));
         return m;
+    }
+
+    private static String instant(long millis) {
+        return millis >= 0 ? Instant.ofEpochMilli(millis).toString() : null;
     }
 
     /** The bytes as text, or {@code null} when they are not valid UTF-8. */

@@ -6,9 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.delayq.JobInfo;
 import dev.delayq.JobQueue;
 import dev.delayq.JobState;
+import dev.delayq.QueueStats;
 import dev.delayq.testkit.RedisExtension;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -142,6 +144,44 @@ class ApiChangeTest {
         JsonNode again = s.http.post("/api/queues/orders/dead/retry-all").json();
         assertThat(again.get("retried").asLong()).isZero();
         assertThat(s.http.post("/api/queues/nope/dead/retry-all").status()).isEqualTo(404);
+    }
+
+    @Test
+    void deleteRemovesAJobInAnyStateButProcessing() {
+        Seed.dead(orders, "boom", "d1");
+        Seed.done(orders, "c1");
+        Seed.scheduled(orders, "s1");
+        Seed.processing(orders, "p1");
+        for (String id : List.of("d1", "c1", "s1")) {
+            Http.Response r = s.http.delete("/api/queues/orders/jobs/" + id);
+            assertThat(r.status()).as(id + " " + r).isEqualTo(200);
+            assertThat(orders.get(id)).as(id).isEmpty();
+        }
+        Http.Response running = s.http.delete("/api/queues/orders/jobs/p1");
+        assertThat(running.status()).isEqualTo(409);
+        assertThat(running.error()).isEqualTo("cannot delete job 'p1': it is processing (a processing job cannot be deleted)");
+        assertThat(s.http.delete("/api/queues/orders/jobs/d1").status()).isEqualTo(404);
+        assertThat(s.http.delete("/api/queues/nope/jobs/p1").status()).isEqualTo(404);
+        QueueStats stats = orders.stats();
+        assertThat(List.of(stats.scheduled(), stats.processing(), stats.done(), stats.dead())).containsExactly(0L, 1L, 0L, 0L);
+        assertThat(orders.check().clean()).isTrue();
+    }
+
+    @Test
+    void pauseAndResumeAreShownInTheQueue() {
+        Seed.scheduled(orders, "s1");
+        assertThat(s.http.get("/api/queues/orders").json().get("paused").asBoolean()).isFalse();
+        Http.Response paused = s.http.post("/api/queues/orders/pause");
+        assertThat(paused.status()).isEqualTo(200);
+        assertThat(paused.json().get("paused").asBoolean()).isTrue();
+        assertThat(orders.stats().paused()).isTrue();
+        assertThat(s.http.get("/api/queues").json().get(0).get("paused").asBoolean()).isTrue();
+        Http.Response resumed = s.http.post("/api/queues/orders/resume");
+        assertThat(resumed.status()).isEqualTo(200);
+        assertThat(resumed.json().get("paused").asBoolean()).isFalse();
+        assertThat(orders.stats().paused()).isFalse();
+        assertThat(s.http.post("/api/queues/nope/pause").status()).isEqualTo(404);
+        assertThat(s.http.post("/api/queues/nope/resume").status()).isEqualTo(404);
     }
 
     @Test

@@ -66,6 +66,11 @@ class ApiReadTest {
         assertThat(m.get("processing").asLong()).isEqualTo(1);
         assertThat(m.get("done").asLong()).isEqualTo(1);
 
+        assertThat(o.get("paused").asBoolean()).isFalse();
+        assertThat(Instant.parse(o.get("oldestDueAt").asText())).isAfter(s.dq.serverTime().plusSeconds(3000));
+        assertThat(o.get("oldestDueLagMillis").asLong()).as("nothing due yet").isZero();
+        assertThat(m.get("oldestDueAt").isNull()).as("nothing scheduled").isTrue();
+
         JsonNode one = s.http.get("/api/queues/orders").json();
         assertThat(one.get("name").asText()).isEqualTo("orders");
         assertThat(one.get("scheduled").asLong()).isEqualTo(3);
@@ -141,6 +146,19 @@ class ApiReadTest {
         assertThat(Instant.parse(j.get("finishedAt").asText())).isNotNull();
         assertThat(Instant.parse(j.get("dueAt").asText())).isNotNull();
         assertThat(j.get("leaseUntil").isNull()).isTrue();
+        assertThat(j.get("stalls").asInt()).isZero();
+        assertThat(j.get("corrupt").asBoolean()).isFalse();
+        assertThat(Instant.parse(j.get("enqueuedAt").asText())).isBeforeOrEqualTo(s.dq.serverTime());
+    }
+
+    @Test
+    void aJobShowsItsNameAndDedupeKey() {
+        orders.enqueue(Job.builder().id("n1").name("payment-timeout").dedupe("order-731", Duration.ofHours(2))
+                .delay(Duration.ofHours(1)).build());
+        JsonNode j = s.http.get("/api/queues/orders/jobs/n1").json();
+        assertThat(j.get("name").asText()).isEqualTo("payment-timeout");
+        assertThat(j.get("dedupeKey").asText()).isEqualTo("order-731");
+        assertThat(j.get("dedupeHeldUntil").isNull()).as("held while the job is active").isTrue();
     }
 
     @Test

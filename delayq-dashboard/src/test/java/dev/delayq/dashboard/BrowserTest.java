@@ -131,6 +131,7 @@ class BrowserTest {
             d.get(s.dashboard.url() + "queues/orders?state=dead");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='pay-17']")).size() == 1);
             assertThat(d.findElement(By.cssSelector("dd[data-state='dead']")).getText()).isEqualTo("2");
+            browser.screenshot("queue");
 
             d.findElement(By.cssSelector("#jobs tr[data-id='pay-17'] button[data-action='retry']")).click();
 
@@ -174,6 +175,31 @@ class BrowserTest {
             d.findElement(By.cssSelector("button[data-action='reschedule']")).click();
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> orders.get("b1").orElseThrow().dueAt().isAfter(before.plus(Duration.ofMinutes(119))));
+        }
+    }
+
+    @Test
+    void deleteTakesASecondClickAndPauseShowsOnTheQueue() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue orders = s.dq.queue("orders");
+            Seed.dead(orders, "card declined", "gone-1");
+            login(s);
+            d.get(s.dashboard.url() + "queues/orders?state=dead");
+            By delete = By.cssSelector("#jobs tr[data-id='gone-1'] button[data-action='delete']");
+            waiting().until(() -> d.findElement(delete).isDisplayed());
+            d.findElement(delete).click();
+            waiting().until(() -> d.findElement(delete).getText().equals("Sure? Delete"));
+            assertThat(orders.get("gone-1")).as("not after one click").isPresent();
+            d.findElement(delete).click();
+            await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("gone-1").isEmpty());
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='gone-1']")).isEmpty());
+
+            d.findElement(By.cssSelector("button[data-action='pause']")).click();
+            await().atMost(Duration.ofSeconds(30)).until(() -> orders.stats().paused());
+            waiting().until(() -> d.findElement(By.cssSelector("h1 .badge.paused")).getText().equals("paused"));
+            d.findElement(By.cssSelector("button[data-action='resume']")).click();
+            await().atMost(Duration.ofSeconds(30)).until(() -> !orders.stats().paused());
+            waiting().until(() -> d.findElements(By.cssSelector("h1 .badge.paused")).isEmpty());
         }
     }
 

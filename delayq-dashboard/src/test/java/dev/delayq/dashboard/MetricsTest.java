@@ -42,6 +42,32 @@ class MetricsTest {
     }
 
     @Test
+    void metricsHasTheOldestDueJobsLagAndWhetherTheQueueIsPaused() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue orders = s.dq.queue("orders");
+            java.time.Instant now = s.dq.serverTime();
+            orders.enqueue(dev.delayq.Job.builder().id("late").runAt(now.minusSeconds(90)).build());
+            Seed.scheduled(s.dq.queue("mail"), "m1");
+            String body = s.http.get("/metrics").body();
+            assertThat(body).contains("# TYPE delayq_oldest_due_lag_seconds gauge",
+                    "delayq_oldest_due_lag_seconds{queue=\"mail\"} 0.0",
+                    "delayq_queue_paused{queue=\"orders\"} 0.0");
+            double lag = value(body, "delayq_oldest_due_lag_seconds{queue=\"orders\"}");
+            assertThat(lag).isBetween(90.0, 90.0 + 120);
+            assertThat(s.http.get("/api/queues/orders").json().get("oldestDueLagMillis").asLong()).isBetween(90_000L, 210_000L);
+
+            assertThat(s.http.post("/api/queues/orders/pause").status()).isEqualTo(200);
+            assertThat(s.http.get("/metrics").body()).contains("delayq_queue_paused{queue=\"orders\"} 1.0");
+        }
+    }
+
+    private static double value(String exposition, String series) {
+        return exposition.lines().filter(l -> l.startsWith(series + " ")).mapToDouble(l -> Double.parseDouble(
+                l.substring(series.length() + 1).strip())).findFirst().orElseThrow(() -> new AssertionError(series
+                + " not in " + exposition));
+    }
+
+    @Test
     void anApplicationsRegistryIsServedWithTheQueueGauges() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Counter.builder("delayq.jobs.completed").tag("queue", "orders").register(registry).increment(5);

@@ -530,14 +530,16 @@
         ['Attempts', j.attempt + (j.maxAttempts ? ' of ' + j.maxAttempts : ' (the worker\'s policy decides)')],
         ['Due at', timeEl('span', j.dueAt)], ['Lease until', timeEl('span', j.leaseUntil)], ['Token', String(j.token)],
         ['Finished at', timeEl('span', j.finishedAt)], ['Payload size', fmtBytes(j.payloadBytes)]];
-      for (const k of ['name', 'dedupeKey', 'stalls', 'progress']) {
-        if (j[k] != null) fields.push([k, typeof j[k] === 'object' ? JSON.stringify(j[k]) : String(j[k])]);
-      }
+      if (j.name != null) fields.unshift(['Name', j.name]);
+      fields.push(['Enqueued at', timeEl('span', j.enqueuedAt)], ['Stalls', fmtInt(j.stalls)]);
+      if (j.dedupeKey != null) fields.push(['Dedupe key', j.dedupeKey]);
+      if (j.dedupeHeldUntil) fields.push(['Dedupe key held until', timeEl('span', j.dedupeHeldUntil)]);
       const shown = j.payloadPreviewBytes;
       const note = j.payload == null
         ? 'Not UTF-8 text: the first ' + fmtInt(shown) + ' of ' + fmtInt(j.payloadBytes) + ' bytes, in base64.'
         : j.payloadTruncated ? 'The first ' + fmtInt(shown) + ' of ' + fmtInt(j.payloadBytes) + ' bytes.' : fmtInt(j.payloadBytes) + ' bytes.';
       fill(body,
+        j.corrupt ? h('p', { class: 'notice', text: 'This record could not be decoded: it was moved to dead, and the payload below is its raw stored bytes.' }) : null,
         h('div', { class: 'row card', id: 'job-actions' }, actions(j)),
         card('Fields', facts(fields)),
         j.error ? card('Last error', h('pre', { class: 'error', id: 'job-error', text: j.error })) : null,
