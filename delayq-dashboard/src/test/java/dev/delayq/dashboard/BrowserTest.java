@@ -92,6 +92,7 @@ class BrowserTest {
         try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
             JobQueue orders = s.dq.queue("orders");
             JobQueue mail = s.dq.queue("mail");
+            runAWorker(orders, 40);
             Seed.scheduled(orders, "o1", "o2", "o3");
             Seed.dead(orders, "card declined", "o4", "o5");
             Seed.processing(orders, "o6");
@@ -107,7 +108,8 @@ class BrowserTest {
                             .isEqualTo(fmt(q.get(state).asLong()));
                 }
             }
-            assertThat(cell("orders", "dead")).isEqualTo("2");
+            assertThat(cell("orders", "dead")).isEqualTo("6");
+            assertThat(cell("orders", "done")).isEqualTo("36");
             assertThat(cell("mail", "scheduled")).isEqualTo("4");
             String version = s.dq.serverInfo().version();
             waiting().until(() -> d.findElement(By.id("mode")).getText().contains("Redis " + version));
@@ -119,6 +121,25 @@ class BrowserTest {
             Seed.dead(mail, "bounced", "m7");
             waiting().until(() -> cell("mail", "scheduled").equals("5") && cell("mail", "dead").equals("1"));
             assertThat(((JavascriptExecutor) d).executeScript("return window.delayqMarker;")).isEqualTo(42L);
+        }
+    }
+
+    /** Some history for the charts: {@code n} jobs run by a real worker (one in ten refused for good), then it stops. */
+    private static void runAWorker(JobQueue q, int n) {
+        List<Job> jobs = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            jobs.add(Job.builder().id("w" + i).payload(i % 10 == 0 ? "fail" : "ok").build());
+        }
+        q.enqueueAll(jobs);
+        dev.delayq.Worker worker = dev.delayq.Worker.builder(q, ctx -> {
+            if (ctx.payloadUtf8().equals("fail")) {
+                throw new dev.delayq.NonRetryableException("refused by the test");
+            }
+        }).concurrency(4).build().start();
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> q.stats().done() + q.stats().dead() == n);
+        } finally {
+            worker.close();
         }
     }
 

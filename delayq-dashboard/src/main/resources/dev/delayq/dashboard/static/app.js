@@ -222,7 +222,7 @@
   }
 
   /** Draws (or updates) a uPlot chart: x = minutes (epoch seconds), one series per label. */
-  function drawChart(key, labels, colors, data, unit) {
+  function drawChart(key, labels, colors, data, withPoints) {
     const holder = document.getElementById('chart-' + key);
     if (!holder || !window.uPlot) return;
     if (holder.plot && holder.plot.series.length === labels.length + 1) {
@@ -233,9 +233,12 @@
     const width = Math.max(280, holder.clientWidth || 560);
     holder.plot = new window.uPlot({
       width, height: 220,
+      legend: { live: false },
       scales: { x: { time: true } },
-      axes: [{}, { values: (u, vals) => vals.map((v) => (v == null ? '' : v + (unit || ''))) }],
-      series: [{}].concat(labels.map((l, i) => ({ label: l, stroke: colors[i], width: 2, spanGaps: false }))),
+      axes: [{}, { size: 56 }],
+      // Lag has gaps (minutes without claims): points too, or a lone minute between gaps would not show.
+      series: [{}].concat(labels.map((l, i) => ({ label: l, stroke: colors[i], width: 2, spanGaps: false,
+        points: withPoints ? { show: true, size: 5 } : {} }))),
     }, data, holder);
   }
 
@@ -272,7 +275,7 @@
     const m = mergeHistories(histories);
     drawChart('throughput', ['enqueued', 'completed', 'retried', 'dead'], ['#2f5bd3', '#2f855a', '#b7791f', '#c53030'],
       [m.xs, m.enqueued, m.completed, m.retried, m.dead]);
-    drawChart('lag', ['p50', 'p99'], ['#2f855a', '#c53030'], [m.xs, m.p50, m.p99], ' ms');
+    drawChart('lag', ['p50', 'p99'], ['#2f855a', '#c53030'], [m.xs, m.p50, m.p99], true);
   }
 
   // ---- overview -----------------------------------------------------------------------------------------------
@@ -284,7 +287,7 @@
     const queuesBody = h('div');
     fill(main, h('h1', { text: 'Overview' }), card('Redis', serverBody), card('Queues', queuesBody),
       h('div', { class: 'grid' }, chartCard('Throughput, jobs per minute (all queues, last hour)', 'throughput'),
-        chartCard('Dispatch lag (worst queue, last hour)', 'lag')));
+        chartCard('Dispatch lag, ms (worst queue, last hour)', 'lag')));
     every(async () => {
       const queues = await api('GET', '/api/queues');
       const s = ctx.server;
@@ -340,7 +343,7 @@
     fill(main, title, card(null, countsBody), card(null, h('div', { class: 'row' }, searchForm, h('span', { class: 'spacer' }), tools)),
       card(null, tabs, bulk, tableBody, pager),
       h('div', { class: 'grid' }, chartCard('Throughput, jobs per minute (last hour)', 'throughput'),
-        chartCard('Dispatch lag (last hour)', 'lag')));
+        chartCard('Dispatch lag, ms (last hour)', 'lag')));
 
     let refresh = null;
     const path = (id) => apiJob(name, id);
