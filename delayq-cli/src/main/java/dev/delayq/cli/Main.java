@@ -36,6 +36,7 @@ import picocli.CommandLine.ScopeType;
                 RetryCommand.class,
                 PurgeCommand.class,
                 CheckCommand.class,
+                DashboardCommand.class,
                 BenchCommand.class,
                 CommandLine.HelpCommand.class,
         },
