@@ -20,10 +20,13 @@ import java.util.List;
  * @param paused                the queue is paused: nothing was claimed or recovered, and {@link #nextDueMillis()}
  *                              is {@link #NONE} (a notice wakes workers when it resumes)
  * @param quarantined           due records that could not be decoded and were moved to dead (raw bytes kept)
+ * @param limited               the queue's rate or concurrency limit cut the claim short: {@link #nextDueMillis()} is
+ *                              when the rate window frees a grant, or {@link #NONE} (concurrency: a completion that
+ *                              frees a lease sends a wake-up notice); claim again then, not sooner
  */
 public record ClaimBatch(List<ClaimedJob> jobs, long serverTimeMillis, long nextDueMillis, long nextLeaseExpiryMillis,
                          int recovered, int recoveredDead, boolean covered, long serverTimeMicros, boolean paused,
-                         int quarantined) {
+                         int quarantined, boolean limited) {
     /** Nothing of that kind is pending. */
     public static final long NONE = -1;
     /** The batch was full, so the next due time was not looked up. */

@@ -34,6 +34,7 @@ public final class Job {
     private final String dedupeKey;
     private final Duration dedupeTtl;
     private final Duration timeout;
+    private final int priority;
 
     private Job(Builder b) {
         this.idGenerated = b.id == null;
@@ -46,6 +47,7 @@ public final class Job {
         this.dedupeKey = b.dedupeKey;
         this.dedupeTtl = b.dedupeTtl;
         this.timeout = b.timeout;
+        this.priority = b.priority;
     }
 
     /** A new builder. */
@@ -108,6 +110,11 @@ public final class Job {
         return dedupeTtl;
     }
 
+    /** 0 to 9: among jobs that are due, higher priorities are claimed first. */
+    public int priority() {
+        return priority;
+    }
+
     /** How long one run of this job may take before the worker stops it, or {@code null} for the worker's default. */
     public Duration timeout() {
         return timeout;
@@ -132,6 +139,7 @@ public final class Job {
         private String dedupeKey;
         private Duration dedupeTtl;
         private Duration timeout;
+        private int priority;
 
         private Builder() {
         }
@@ -215,6 +223,15 @@ public final class Job {
         }
 
         /**
+         * The job's priority, 0 (default) to 9: among the queue's jobs that are due, a higher priority is claimed first;
+         * within one priority, due time then enqueue order. A job that is not due yet never runs early for its priority.
+         */
+        public Builder priority(int priority) {
+            this.priority = priority;
+            return this;
+        }
+
+        /**
          * Validates and builds the job.
          *
          * @throws IllegalArgumentException naming the first invalid field and what is allowed
@@ -231,6 +248,7 @@ public final class Job {
             } else {
                 Validation.delay("delay", delay);
             }
+            Validation.range("priority", priority, 0, 9);
             if (timeout != null) {
                 Validation.positive("timeout", timeout);
                 Validation.atMost("timeout", timeout, Bounds.MAX_LEASE);

@@ -23,10 +23,13 @@ import java.time.Instant;
  * @param dedupeHeldUntilMillis after the job ended: until when its dedupe key holds (epoch ms), else -1
  * @param corrupt          the stored record could not be decoded: {@link #payload()} holds its raw bytes and
  *                         {@link #state()} is the index it was found in
+ * @param priority         0 to 9 (higher first among due jobs)
+ * @param progress         what its running handler last reported ({@link JobContext#progress(String)}), or {@code null}
  */
 public record JobInfo(String id, JobState state, int attempt, int maxAttempts, long dueAtMillis, long leaseUntilMillis,
                       long finishedAtMillis, long token, String lastError, byte[] payload, String name, long enqueuedAtMillis,
-                      int stalls, String dedupeKey, long dedupeHeldUntilMillis, boolean corrupt) {
+                      int stalls, String dedupeKey, long dedupeHeldUntilMillis, boolean corrupt, int priority,
+                      String progress) {
 
     /** The payload decoded as UTF-8. */
     public String payloadUtf8() {

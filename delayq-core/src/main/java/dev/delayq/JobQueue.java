@@ -110,6 +110,27 @@ public interface JobQueue {
      */
     java.util.List<MinuteStats> history(int minutes);
 
+    /**
+     * Sets the queue's flow limits (replacing the ones it has), kept in Redis and enforced inside every claim, so they
+     * hold across every worker at once; {@link Limits#none()} removes them. Idle workers are woken to see them.
+     */
+    void limits(Limits limits);
+
+    /** The queue's flow limits (also in {@link #stats()}). */
+    Limits limits();
+
+    /**
+     * Turns the event stream on (every state change appended in the same script, capped at 10,000 entries) or off
+     * (the stream is deleted; the scripts then add no cost).
+     */
+    void events(boolean enabled);
+
+    /** Turns the event stream on with a cap of {@code cap} entries (1 to 100,000,000). */
+    void events(int cap);
+
+    /** The queue's event stream. */
+    Events events();
+
     /** Moves one dead job back to the due set, due now, with a fresh budget of attempts. */
     ChangeResult retryDead(String id);
 

@@ -53,4 +53,10 @@ public interface Leases {
      * policy's backoff (the lost attempt counts, error "lease expired") or goes to dead.
      */
     RecoverResult recover(int limit, RetryPolicy policy);
+
+    /**
+     * Records the progress of the job of {@code lease} (a percentage or a small JSON text, at most 4 KiB), shown by
+     * {@link JobQueue#get(String)} while it runs; refused ({@link Ack#STALE}) once the lease is lost.
+     */
+    CompletableFuture<Ack> progressAsync(Lease lease, String progress);
 }

@@ -16,9 +16,11 @@ import java.util.Map;
  * @param paused     the queue is paused ({@link JobQueue#pause()}): nothing is handed out
  * @param oldestDueAtMillis the due time of the earliest scheduled job (epoch ms, Redis clock), -1 when none
  * @param serverTimeMillis  Redis's clock when the figures were read
+ * @param limits     the queue's rate and concurrency limits
+ * @param eventsCap  the event stream's length cap while events are on, else 0
  */
 public record QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
-                         boolean paused, long oldestDueAtMillis, long serverTimeMillis) {
+                         boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap) {
     /** The names of the totals, in display order. */
     public static final java.util.List<String> TOTALS = java.util.List.of("enqueued", "claimed", "completed", "retried",
             "dead", "recovered", "cancelled", "deleted", "quarantined");

@@ -126,6 +126,19 @@ class PartitionTest {
     }
 
     @Test
+    void aPartitionedQueueSplitsItsLimitsSoTheWholeQueueNeverExceedsThem() {
+        JobQueue q = t.queue(dq, "limited", 4);
+        q.limits(Limits.rate(10, Duration.ofSeconds(1)).concurrency(6));
+        PartitionedQueue pq = (PartitionedQueue) q;
+        assertThat(pq.partitions()).extracting(p -> p.limits().rateJobs()).containsExactly(3, 3, 2, 2);
+        assertThat(pq.partitions()).extracting(p -> p.limits().concurrency()).containsExactly(2, 2, 1, 1);
+        assertThat(q.limits()).isEqualTo(Limits.rate(10, Duration.ofSeconds(1)).concurrency(6));
+        assertThatThrownBy(() -> q.limits(Limits.ofConcurrency(3))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("a rate or concurrency limit must be at least 4");
+        q.limits(Limits.none());
+    }
+
+    @Test
     void aCorruptRecordedCountIsAClearError() {
         t.target().call("HSET", t.prefix() + ":{bent}:config", "partitions", "four");
         assertThatThrownBy(() -> dq.queue("bent")).isInstanceOf(DelayQException.class)

@@ -391,6 +391,30 @@ abstract class QueueContract {
     }
 
     @Test
+    void higherPrioritiesAreClaimedFirstAndEachPriorityKeepsItsOrder() {
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            jobs.add(Job.builder().id("pr-" + i).priority(i % 3 == 0 ? 5 : 0).build());
+        }
+        q.enqueueAll(jobs);
+        List<ClaimedJob> claimed = new ArrayList<>();
+        for (int round = 0; round < 20 && claimed.size() < 12; round++) {
+            claimed.addAll(q.leases().claim(claimOf(12)).jobs());
+        }
+        List<String> ids = claimed.stream().map(ClaimedJob::id).toList();
+        if (partitions() == 1) {
+            assertThat(ids).containsExactly("pr-0", "pr-3", "pr-6", "pr-9", "pr-1", "pr-2", "pr-4", "pr-5", "pr-7", "pr-8",
+                    "pr-10", "pr-11");
+        } else { // within each partition: priority first, then enqueue order
+            byPartition(q, ids).forEach((p, inPart) -> {
+                List<String> high = inPart.stream().filter(id -> Integer.parseInt(id.substring(3)) % 3 == 0).toList();
+                assertThat(inPart.subList(0, high.size())).as("partition %d", p).containsExactlyElementsOf(high);
+            });
+        }
+        completeAll(q, claimed);
+    }
+
+    @Test
     void retryingTheSameJobWithoutAnIdCreatesOneJob() {
         Job job = Job.builder().payload("x").build();
         assertThat(job.idGenerated()).isTrue();

@@ -89,12 +89,15 @@ class ScriptArgumentsTest {
         assertThat(snapshot()).as("keys after %s %s (reply %s)", script, Arrays.toString(args), reply).isEqualTo(before);
         if (reply instanceof List<?> l && !l.isEmpty() && l.get(0) instanceof Long code) {
             assertThat(code).as("reply of %s %s", script, Arrays.toString(args)).isIn(-5L, -6L);
+        } else {
+            assertThat(reply).as("reply of %s %s: a refusal of the script's own, not an error", script, Arrays.toString(args))
+                    .isInstanceOf(List.class);
         }
     }
 
     @Test
     void enqueueChecksTheWholeBatchBeforeWritingAny() throws IOException {
-        List<byte[]> keys = List.of(k.jobs(), k.due(), k.meta(), k.dedupe(), k.dedupeHolds(), k.history());
+        List<byte[]> keys = List.of(k.jobs(), k.due(), k.meta(), k.dedupe(), k.dedupeHolds(), k.history(), k.prio(), k.events());
         String ch = s(k.wakeChannel());
         String opts = "0\0\0\0dk2\0" + "99999999999999999999" + "\0\0"; // a TTL no Redis expire would take
         refusedWithoutWriting(Script.ENQUEUE, keys, ch, "2", "ok", "x", "d0", "", "bad", "x", "d0", opts);
@@ -127,31 +130,38 @@ class ScriptArgumentsTest {
     @Test
     void everyOtherScriptRefusesMalformedArgumentsWithoutWriting() throws IOException {
         String ch = s(k.wakeChannel());
-        List<byte[]> claimKeys = List.of(k.due(), k.leases(), k.jobs(), k.meta(), k.dead(), k.dedupe(), k.dedupeHolds(), k.history());
+        List<byte[]> claimKeys = List.of(k.due(), k.leases(), k.jobs(), k.meta(), k.dead(), k.dedupe(), k.dedupeHolds(), k.history(),
+                k.prio(), k.events(), k.rate(), k.progress());
+        List<byte[]> completeKeys = List.of(k.leases(), k.jobs(), k.done(), k.meta(), k.dedupe(), k.dedupeHolds(), k.history(),
+                k.dead(), k.events(), k.progress());
+        List<byte[]> failKeys = List.of(k.leases(), k.jobs(), k.due(), k.dead(), k.meta(), k.dedupe(), k.dedupeHolds(),
+                k.history(), k.prio(), k.events(), k.progress());
         refusedWithoutWriting(Script.CLAIM, claimKeys, "10", "-1", "0", "10", "1", "1", "7", ch, "5", "", "0", "1000");
         refusedWithoutWriting(Script.CLAIM, claimKeys, "1e9", "1000", "0", "10", "1", "1", "7", ch, "5", "", "0", "1000");
         refusedWithoutWriting(Script.CLAIM, claimKeys, "10", "1000", "0", "10", "1", "1", "7", ch, "5", "", "0", "x");
-        refusedWithoutWriting(Script.COMPLETE, List.of(k.leases(), k.jobs(), k.done(), k.meta(), k.dedupe(), k.dedupeHolds(),
-                k.history(), k.dead()), "-5", "p", "1");
-        refusedWithoutWriting(Script.COMPLETE, List.of(k.leases(), k.jobs(), k.done(), k.meta(), k.dedupe(), k.dedupeHolds(),
-                k.history(), k.dead()), "0", "p", "1", "s", "token");
-        refusedWithoutWriting(Script.FAIL, List.of(k.leases(), k.jobs(), k.due(), k.dead(), k.meta(), k.dedupe(), k.dedupeHolds(),
-                k.history()), "p", "1", "err", "maybe", "0", ch, "5");
-        refusedWithoutWriting(Script.FAIL, List.of(k.leases(), k.jobs(), k.due(), k.dead(), k.meta(), k.dedupe(), k.dedupeHolds(),
-                k.history()), "p", "1", "err", "1", "-1", ch, "5");
+        refusedWithoutWriting(Script.COMPLETE, completeKeys, "-5", ch, "p", "1");
+        refusedWithoutWriting(Script.COMPLETE, completeKeys, "0", ch, "p", "1", "s", "token");
+        refusedWithoutWriting(Script.FAIL, failKeys, "p", "1", "err", "maybe", "0", ch, "5");
+        refusedWithoutWriting(Script.FAIL, failKeys, "p", "1", "err", "1", "-1", ch, "5");
         refusedWithoutWriting(Script.RENEW, List.of(k.leases(), k.jobs()), "0", "p", "1");
         refusedWithoutWriting(Script.RENEW, List.of(k.leases(), k.jobs()), "1000", "p", "1", "s");
-        refusedWithoutWriting(Script.RELEASE, List.of(k.leases(), k.jobs(), k.due(), k.meta()), ch, "p", "one");
+        refusedWithoutWriting(Script.RELEASE, List.of(k.leases(), k.jobs(), k.due(), k.meta(), k.prio(), k.events(), k.progress()),
+                ch, "p", "one");
         refusedWithoutWriting(Script.RECOVER, List.of(k.due(), k.leases(), k.jobs(), k.meta(), k.dead(), k.dedupe(), k.dedupeHolds(),
-                k.history()), "0", "1", "1", "7", ch, "5");
+                k.history(), k.prio(), k.events(), k.progress()), "0", "1", "1", "7", ch, "5");
         refusedWithoutWriting(Script.CANCEL, List.of(k.due(), k.jobs(), k.meta(), k.done(), k.dead(), k.dedupe(), k.dedupeHolds(),
-                k.leases()), "erase", "id", "s");
-        refusedWithoutWriting(Script.RESCHEDULE, List.of(k.due(), k.jobs(), k.meta()), "s", "d999999999999999999", ch);
-        refusedWithoutWriting(Script.RESCHEDULE, List.of(k.due(), k.jobs(), k.meta()), "s", "x", ch);
-        refusedWithoutWriting(Script.RETRY_DEAD, List.of(k.dead(), k.due(), k.jobs(), k.meta(), k.dedupe(), k.dedupeHolds()),
-                ch, "all", "0", "0");
-        refusedWithoutWriting(Script.RETRY_DEAD, List.of(k.dead(), k.due(), k.jobs(), k.meta(), k.dedupe(), k.dedupeHolds()),
-                ch, "some", "d");
+                k.leases(), k.prio(), k.events()), "erase", "id", "s");
+        List<byte[]> rescheduleKeys = List.of(k.due(), k.jobs(), k.meta(), k.prio(), k.events());
+        refusedWithoutWriting(Script.RESCHEDULE, rescheduleKeys, "s", "d999999999999999999", ch);
+        refusedWithoutWriting(Script.RESCHEDULE, rescheduleKeys, "s", "x", ch);
+        List<byte[]> retryKeys = List.of(k.dead(), k.due(), k.jobs(), k.meta(), k.dedupe(), k.dedupeHolds(), k.prio(), k.events());
+        refusedWithoutWriting(Script.RETRY_DEAD, retryKeys, ch, "all", "0", "0");
+        refusedWithoutWriting(Script.RETRY_DEAD, retryKeys, ch, "some", "d");
+        List<byte[]> settingsKeys = List.of(k.meta(), k.rate(), k.events());
+        refusedWithoutWriting(Script.SETTINGS, settingsKeys, ch, "rate", "50/0");
+        refusedWithoutWriting(Script.SETTINGS, settingsKeys, ch, "concurrency", "10", "speed", "9");
+        refusedWithoutWriting(Script.SETTINGS, settingsKeys, ch, "events", "-1");
+        refusedWithoutWriting(Script.PROGRESS, List.of(k.jobs(), k.progress(), k.meta(), k.events()), "p", "x", "50");
         refusedWithoutWriting(Script.PURGE, List.of(k.done(), k.dead(), k.jobs(), k.lock("purge"), k.dedupe(), k.dedupeHolds()),
                 "0", "0", "0", "0", "me");
         refusedWithoutWriting(Script.PURGE, List.of(k.done(), k.dead(), k.jobs(), k.lock("purge"), k.dedupe(), k.dedupeHolds()),
@@ -159,8 +169,8 @@ class ScriptArgumentsTest {
         refusedWithoutWriting(Script.PAUSE, List.of(k.meta()), "yes", ch);
         // The read-only scripts refuse too (and write nothing, as always).
         refusedWithoutWriting(Script.LIST, List.of(k.due(), k.jobs()), "1", "-1", "10", "100");
-        refusedWithoutWriting(Script.CHECK, List.of(k.jobs(), k.due(), k.leases(), k.done(), k.dead(), k.dedupe(), k.dedupeHolds()),
-                "elsewhere", "0", "10", "100");
+        refusedWithoutWriting(Script.CHECK, List.of(k.jobs(), k.due(), k.leases(), k.done(), k.dead(), k.dedupe(), k.dedupeHolds(),
+                k.prio()), "elsewhere", "0", "10", "100");
         refusedWithoutWriting(Script.HISTORY, List.of(k.history()), "0");
     }
 }

@@ -317,4 +317,22 @@ class ScriptKeysTest {
         jobs.forEach(j -> q.leases().complete(j.lease()));
         q.cancel("later");
     }
+
+    @Test
+    void settingsWriteTheMetaHashOnlyAndProgressItsHashOnly() {
+        q.limits(Limits.rate(5, Duration.ofSeconds(1)).concurrency(2));
+        assertThat(keys()).containsExactly(p + "meta");
+        assertThat(List.of(meta("rate_n"), meta("rate_ms"), meta("concurrency"))).containsExactly("5", "1000", "2");
+        q.limits(Limits.none());
+        assertThat(List.of(String.valueOf(meta("rate_n")), String.valueOf(meta("concurrency")))).containsExactly("null", "null");
+        q.enqueue(Job.builder().id("a").build());
+        ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
+        java.util.Set<String> before = keys();
+        assertThat(q.leases().progressAsync(j.lease(), "50").join()).isEqualTo(Ack.OK);
+        java.util.Set<String> after = keys();
+        after.removeAll(before);
+        assertThat(after).containsExactly(p + "progress");
+        q.leases().complete(j.lease());
+        assertThat(keys()).doesNotContain(p + "progress");
+    }
 }

@@ -16,6 +16,10 @@ import java.nio.charset.StandardCharsets;
  * &lt;prefix&gt;:{&lt;queue&gt;}:dedupe    HASH  dedupe key -&gt; id of the job owning it
  * &lt;prefix&gt;:{&lt;queue&gt;}:dedupe:holds ZSET dedupe keys whose job ended -&gt; until when they hold
  * &lt;prefix&gt;:{&lt;queue&gt;}:history   HASH  per-minute counters (1440 slots)
+ * &lt;prefix&gt;:{&lt;queue&gt;}:due:prio  ZSET  scheduled jobs of priority 1-9; score = (9 - p) * 2^48 + due ms
+ * &lt;prefix&gt;:{&lt;queue&gt;}:rate      ZSET  the rate limit's grants of the current window
+ * &lt;prefix&gt;:{&lt;queue&gt;}:events    STREAM state changes (only while events are on), capped
+ * &lt;prefix&gt;:{&lt;queue&gt;}:progress  HASH  job id -&gt; progress its running handler reported
  * &lt;prefix&gt;:{&lt;queue&gt;}:lock:&lt;n&gt;  STRING short maintenance lock
  * &lt;prefix&gt;:{&lt;queue&gt;}:wake      pub/sub channel (not a key): "an earlier job is now the head"
  * &lt;prefix&gt;:{&lt;queue&gt;}:config    HASH  queue settings stored in Redis: {@code partitions}
@@ -40,6 +44,10 @@ public final class Keys {
     private final byte[] dedupe;
     private final byte[] holds;
     private final byte[] history;
+    private final byte[] prio;
+    private final byte[] rate;
+    private final byte[] events;
+    private final byte[] progress;
 
     /**
      * Keys of one queue. Names are validated by the caller ({@link Validation}).
@@ -58,6 +66,10 @@ public final class Keys {
         this.dedupe = bytes(base + "dedupe");
         this.holds = bytes(base + "dedupe:holds");
         this.history = bytes(base + "history");
+        this.prio = bytes(base + "due:prio");
+        this.rate = bytes(base + "rate");
+        this.events = bytes(base + "events");
+        this.progress = bytes(base + "progress");
     }
 
     /** The keys of partition {@code i} of this queue. */
@@ -120,6 +132,26 @@ public final class Keys {
     /** The sorted set of dedupe keys whose job ended, scored by until when they hold. */
     public byte[] dedupeHolds() {
         return holds;
+    }
+
+    /** Scheduled jobs of priority 1-9 (see lua/includes/flow.lua). */
+    public byte[] prio() {
+        return prio;
+    }
+
+    /** The rate limit's log of grants in the current window. */
+    public byte[] rate() {
+        return rate;
+    }
+
+    /** The event stream (while events are on). */
+    public byte[] events() {
+        return events;
+    }
+
+    /** Progress reported by running handlers. */
+    public byte[] progress() {
+        return progress;
     }
 
     /** The per-minute counters of the queue. */

@@ -1,13 +1,16 @@
 -- cancel: delete a job that is not running: cancel (scheduled jobs only) or delete (scheduled, done or dead),
 -- found by its id or by the dedupe key it holds. Its dedupe key is released at once.
 -- KEYS[1] due zset   KEYS[2] jobs hash   KEYS[3] meta hash   KEYS[4] done zset   KEYS[5] dead zset
--- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] leases zset
+-- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] leases zset   KEYS[9] priority due zset
+-- KEYS[10] events stream
 -- ARGV[1] "cancel" or "delete"   ARGV[2] "id" or "dedupe"   ARGV[3] the id or the dedupe key
 -- Returns { 1, id } removed; { -1 } no such job (or the dedupe key names none); { -3, state } the job's state
 --   does not allow it (not changed); { -6, what } malformed arguments (nothing written).
 -- A record that cannot be decoded is refused by "cancel" ({ -7 }) and deleted by "delete" unless it is leased
 -- (its done or dead entry goes with it; a due entry, whose member cannot be known, is dropped by the next claim).
 -- @include record
+-- @include notify
+-- @include flow
 -- @include jobs
 local k_due, k_jobs, k_meta, k_done, k_dead, k_dedupe, k_holds = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local mode, by = ARGV[1], ARGV[2]
@@ -32,7 +35,7 @@ if not r then
 end
 if r.state == PROCESSING or (mode == 'cancel' and r.state ~= SCHEDULED) then return { -3, r.state } end
 if r.state == SCHEDULED then
-  redis.call('ZREM', k_due, member(r.seq, id))
+  redis.call('ZREM', due_entry(k_due, KEYS[9], r, 0), member(r.seq, id))
 elseif r.state == DONE then
   redis.call('ZREM', k_done, id)
 else
@@ -41,4 +44,5 @@ end
 redis.call('HDEL', k_jobs, id)
 dedupe_release(k_dedupe, k_holds, r, id, 0, true)
 count(k_meta, mode == 'cancel' and 'cancelled' or 'deleted', 1)
+emit(KEYS[10], flow_config(k_meta), mode == 'cancel' and 'cancelled' or 'deleted', id)
 return { 1, id }

@@ -1,9 +1,9 @@
 -- check: one page of the consistency check; each job is judged in one atomic read of its record and of every
 -- index, so concurrent work cannot produce false reports.
 -- KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] leases zset   KEYS[4] done zset   KEYS[5] dead zset
--- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset
--- ARGV[1] what to scan: "jobs" (every record against the indexes), "due", "leases", "done", "dead" (every index
---   entry against its record) or "dedupe" (every dedupe key against the job it names)
+-- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] priority due zset
+-- ARGV[1] what to scan: "jobs" (every record against the indexes), "due", "prio", "leases", "done", "dead" (every
+--   index entry against its record) or "dedupe" (every dedupe key against the job it names)
 -- ARGV[2] scan cursor   ARGV[3] entries to scan   ARGV[4] most record bytes to read in this call
 -- Returns { next_cursor, scanned, problem, ... } with each problem as "<id or key>: <what is wrong>".
 -- @include record
@@ -24,7 +24,7 @@ local function judge_record(id, raw)
     problem(id, 'record cannot be decoded')
     return
   end
-  local in_due = redis.call('ZSCORE', k_due, member(r.seq, id)) ~= false
+  local in_due = redis.call('ZSCORE', r.priority > 0 and KEYS[8] or k_due, member(r.seq, id)) ~= false
   local in_lease = redis.call('ZSCORE', k_leases, id) ~= false
   local in_done = redis.call('ZSCORE', k_done, id) ~= false
   local in_dead = redis.call('ZSCORE', k_dead, id) ~= false
@@ -69,14 +69,14 @@ elseif phase == 'dedupe' then
     end
   end
 else
-  local index = { due = k_due, leases = k_leases, done = k_done, dead = k_dead }
-  local state = { due = SCHEDULED, leases = PROCESSING, done = DONE, dead = DEAD }
+  local index = { due = k_due, prio = KEYS[8], leases = k_leases, done = k_done, dead = k_dead }
+  local state = { due = SCHEDULED, prio = SCHEDULED, leases = PROCESSING, done = DONE, dead = DEAD }
   if not index[phase] then return { -6, 'unknown check phase' } end
   local reply = redis.call('ZSCAN', index[phase], cursor, 'COUNT', want)
   cursor = reply[1]
   local ms = reply[2]
   for i = 1, #ms, 2 do
-    local id = phase == 'due' and member_id(ms[i]) or ms[i]
+    local id = (phase == 'due' or phase == 'prio') and member_id(ms[i]) or ms[i]
     scanned = scanned + 1
     local raw = redis.call('HGET', k_jobs, id)
     if not raw then
@@ -87,8 +87,10 @@ else
         -- reported once, by the "jobs" phase
       elseif r.state ~= state[phase] then
         problem(id, 'in the ' .. phase .. ' index but its state is ' .. names[r.state])
-      elseif phase == 'due' and member(r.seq, id) ~= ms[i] then
+      elseif (phase == 'due' or phase == 'prio') and member(r.seq, id) ~= ms[i] then
         problem(id, 'stale due-set entry (its record names another sequence)')
+      elseif (phase == 'due' or phase == 'prio') and (phase == 'prio') ~= (r.priority > 0) then
+        problem(id, 'priority ' .. r.priority .. ' but in the ' .. phase .. ' index')
       end
     end
   end

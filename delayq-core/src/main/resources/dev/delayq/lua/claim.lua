@@ -1,7 +1,9 @@
 -- claim: lease up to N due jobs to one worker, in one atomic step (the seeds' "find due and remove").
 -- Expired leases are recovered first, so no separate poller is needed while workers are claiming.
 -- KEYS[1] due zset   KEYS[2] leases zset   KEYS[3] jobs hash   KEYS[4] meta hash   KEYS[5] dead zset
--- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] history hash
+-- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] history hash   KEYS[9] priority due zset
+-- KEYS[10] events stream   KEYS[11] rate log zset (grants of the last window: score = time, member = "<token>:<n>")
+-- KEYS[12] progress hash
 -- ARGV[1] max jobs to claim (0: only recover and report the next wake times)
 -- ARGV[2] lease ms
 -- ARGV[3] lookahead ms: also claim jobs due up to now + lookahead (the worker starts each at its due time)
@@ -10,8 +12,8 @@
 -- ARGV[8] wake channel   ARGV[9] max stalls (expired leases) before a job goes dead
 -- ARGV[10] the claiming worker's name   ARGV[11] stand-by ms (see "waker" below)
 -- ARGV[12] most record bytes to return (at least one job is claimed whatever its size)
--- Returns { now, next_due, next_expiry, recovered, recovered_dead, covered, now_us, paused, quarantined, id_1,
---   record_1, ... }
+-- Returns { now, next_due, next_expiry, recovered, recovered_dead, covered, now_us, paused, quarantined, limited,
+--   id_1, record_1, ... }
 --   or { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
 --   now: Redis time (ms) of the claim (now_us: the same in microseconds, for the worker's clock);
 --   each record is the job's new packed record (state processing, attempt + 1, due, fresh token); every
@@ -23,6 +25,12 @@
 --   may stand by a little longer; 0 when this worker is now that "waker" (or when nothing is due next).
 --   paused: 1 when the queue is paused (nothing claimed; next_due -1; a notice wakes workers on resume).
 --   quarantined: due records that could not be decoded and were moved to dead.
+--   limited: 1 when a rate or concurrency limit cut the claim short (next_due then says when to come back).
+-- Limits (see flow.lua): a claim hands out at most what the queue's rate limit (a sliding window of grants, exact on
+-- Redis's clock) and its concurrency limit (leases held by all workers) allow. When a limit stops it, next_due is the
+-- time the rate window frees a grant, or -1 (concurrency: a completion publishes a notice when it frees a lease), so a
+-- refused worker sleeps until then and never polls faster than the limit. Priorities: due jobs of a higher priority
+-- are claimed first; within a priority, due time then enqueue order.
 -- A due record that cannot be decoded is moved to dead (error "record cannot be decoded", raw bytes kept) and
 -- the claim goes on with the others; a due entry without a record is dropped.
 -- Waker: idle workers would otherwise all wake for the same due time and all but one claim nothing. The
@@ -33,11 +41,13 @@
 -- standing-by workers.
 -- @include record
 -- @include notify
+-- @include flow
 -- @include jobs
 -- @include recover
 redis.replicate_commands()
 local k = { due = KEYS[1], leases = KEYS[2], jobs = KEYS[3], meta = KEYS[4], dead = KEYS[5], dedupe = KEYS[6],
-  holds = KEYS[7], history = KEYS[8] }
+  holds = KEYS[7], history = KEYS[8], prio = KEYS[9], events = KEYS[10], progress = KEYS[12] }
+local k_rate = KEYS[11]
 local want, lease_ms, lookahead = whole(ARGV[1], 0, 1000), whole(ARGV[2], 1, 2 ^ 40), whole(ARGV[3], 0, 2 ^ 40)
 local recover_limit, base, cap = whole(ARGV[4], 1, 1000), whole(ARGV[5], 0, 2 ^ 40), whole(ARGV[6], 0, 2 ^ 40)
 local seed, max_stalls, standby = whole(ARGV[7], 0, 2 ^ 31), whole(ARGV[9], 0, 1000000), whole(ARGV[11], 0, 2 ^ 40)
@@ -50,52 +60,103 @@ math.randomseed(seed)
 local now_micros = now_us()
 local now = math.floor(now_micros / 1000)
 
-if redis.call('HEXISTS', k.meta, 'paused') == 1 then
+local cfg = flow_config(k.meta)
+k.cfg = cfg
+if cfg.paused then
   -- Paused: recover nothing and claim nothing; expired leases wait for the resume like due jobs do.
-  return { now, -1, -1, 0, 0, 0, now_micros, 1, 0 }
+  return { now, -1, -1, 0, 0, 0, now_micros, 1, 0, 0 }
 end
 
 local recovered, recovered_dead, next_expiry = recover_expired(k, ARGV[8], now, recover_limit, base, cap, max_stalls)
 
-local out = { now, -2, next_expiry, recovered, recovered_dead, 0, now_micros, 0, 0 }
+local out = { now, -2, next_expiry, recovered, recovered_dead, 0, now_micros, 0, 0, 0 }
+
+-- What the limits allow now.
+-- binding: which limit cut the claim down ('c' concurrency, 'r' rate), or nil.
+local allowed, binding = want, nil
+if want > 0 and cfg.concurrency then
+  local free = cfg.concurrency - redis.call('ZCARD', k.leases)
+  if free < allowed then
+    allowed = math.max(free, 0)
+    binding = 'c'
+  end
+end
+if want > 0 and cfg.rate_n and cfg.rate_ms then
+  redis.call('ZREMRANGEBYSCORE', k_rate, '-inf', int(now - cfg.rate_ms))
+  local log = redis.call('ZRANGE', k_rate, 0, -1, 'WITHSCORES')
+  local used = 0
+  for i = 1, #log, 2 do used = used + tonumber(string.match(log[i], ':(%d+)$')) end
+  local free = cfg.rate_n - used
+  if free < allowed then
+    allowed = math.max(free, 0)
+    binding = 'r'
+  end
+end
+
 local claimed, full = 0, false
-if want > 0 then
-  local due = redis.call('ZRANGEBYSCORE', k.due, '-inf', int(now + lookahead), 'WITHSCORES', 'LIMIT', 0, want)
-  local n = #due / 2
+if allowed > 0 then
+  -- The candidates: due jobs of each priority in use, highest first, then priority 0 (the due set), in order.
+  local cand, scores = {}, {}
+  local limit_ms = int(now + lookahead)
+  if cfg.prios > 0 then
+    for p = 9, 1, -1 do
+      if #cand < allowed and has_prio(cfg.prios, p) then
+        local low = (9 - p) * PRIO_BAND
+        local got = redis.call('ZRANGEBYSCORE', k.prio, low, int(low + now + lookahead), 'WITHSCORES', 'LIMIT', 0, allowed - #cand)
+        for i = 1, #got, 2 do
+          cand[#cand + 1] = got[i]
+          scores[#scores + 1] = tonumber(got[i + 1]) - low
+        end
+      end
+    end
+  end
+  local n_prio = #cand
+  if #cand < allowed then
+    local got = redis.call('ZRANGEBYSCORE', k.due, '-inf', limit_ms, 'WITHSCORES', 'LIMIT', 0, allowed - #cand)
+    for i = 1, #got, 2 do
+      cand[#cand + 1] = got[i]
+      scores[#scores + 1] = tonumber(got[i + 1])
+    end
+  end
+  local n = #cand
   if n > 0 then
     -- Read the records in chunks, stopping once max_bytes are read: a claim of large payloads must not copy
     -- hundreds of megabytes through Redis's one thread. The first chunk is one record; the next ones are sized
     -- by the average record seen so far, so small records take two HMGETs and large ones stop early.
-    local take, raws, bytes, chunk, i = {}, {}, 0, 1, 1
+    local take, raws, bytes, chunk, i = 0, {}, 0, 1, 1
     while i <= n and (i == 1 or bytes < max_bytes) do
       local last = math.min(n, i + chunk - 1)
       local ids = {}
-      for j = i, last do ids[#ids + 1] = member_id(due[2 * j - 1]) end
+      for j = i, last do ids[#ids + 1] = member_id(cand[j]) end
       local got = redis.call('HMGET', k.jobs, unpack(ids))
       for j = 1, #got do
-        take[#take + 1] = i + j - 1
-        raws[#raws + 1] = got[j]
+        take = take + 1
+        raws[take] = got[j]
         if got[j] then bytes = bytes + #got[j] end
       end
       i = last + 1
-      chunk = math.max(1, math.floor((max_bytes - bytes) * #take / math.max(bytes, 1)))
+      chunk = math.max(1, math.floor((max_bytes - bytes) * take / math.max(bytes, 1)))
     end
-    full = #take < n
-    local members, quarantined = {}, 0
-    for t = 1, #take do members[t] = due[2 * take[t] - 1] end
-    redis.call('ZREM', k.due, unpack(members))
-    local token = redis.call('HINCRBY', k.meta, 'token', #take) - #take
+    full = take < n
+    local from_prio, from_due = {}, {}
+    for t = 1, take do
+      if t <= n_prio then from_prio[#from_prio + 1] = cand[t] else from_due[#from_due + 1] = cand[t] end
+    end
+    if #from_prio > 0 then redis.call('ZREM', k.prio, unpack(from_prio)) end
+    if #from_due > 0 then redis.call('ZREM', k.due, unpack(from_due)) end
+    local token = redis.call('HINCRBY', k.meta, 'token', take) - take
+    local first_token = token + 1
     local expiry = now + lease_ms
-    local fields, leases, lags = {}, {}, {}
-    for t = 1, #take do
-      local m, raw = members[t], raws[t]
-      local id = member_id(m)
+    local fields, leases, lags, quarantined = {}, {}, {}, 0
+    for t = 1, take do
+      local raw = raws[t]
+      local id = member_id(cand[t])
       local r = safe_decode(raw)
       if raw and not r then
         quarantine(k.jobs, k.dead, k.meta, id, raw, now)
         quarantined = quarantined + 1
       elseif r then -- a due member without a record cannot be run; dropping it heals the index
-        local due_at = tonumber(due[2 * take[t]])
+        local due_at = scores[t]
         token = token + 1
         r.state = PROCESSING
         r.attempt = r.attempt + 1
@@ -111,6 +172,7 @@ if want > 0 then
         claimed = claimed + 1
         local b = lag_bucket(now - due_at)
         lags[b] = (lags[b] or 0) + 1
+        emit(k.events, cfg, 'started', id, 'attempt', r.attempt, 'token', token)
       end
     end
     if claimed > 0 then
@@ -118,15 +180,25 @@ if want > 0 then
       redis.call('ZADD', k.leases, unpack(leases))
       if next_expiry < 0 or expiry < next_expiry then out[3] = expiry end
       for b, c in pairs(lags) do history_add(k.history, now, 'l' .. b, c) end
+      if cfg.rate_n and cfg.rate_ms then redis.call('ZADD', k_rate, now, first_token .. ':' .. claimed) end
     end
     out[9] = quarantined
   end
 end
 
 local me = ARGV[10]
-if (claimed < want and not full) or want == 0 then
-  local h = redis.call('ZRANGE', k.due, 0, 0, 'WITHSCORES')
-  local next_due = h[2] and tonumber(h[2]) or -1
+if binding and claimed >= allowed and claimed < want then
+  -- Stopped by a limit: wake when the rate window frees a grant (its oldest grant leaves it), or at a notice
+  -- (concurrency: a completion that frees a lease publishes one), not at due times.
+  out[10] = 1
+  if binding == 'r' then
+    local oldest = redis.call('ZRANGE', k_rate, 0, 0, 'WITHSCORES')
+    out[2] = oldest[2] and tonumber(oldest[2]) + cfg.rate_ms or now + 1
+  else
+    out[2] = -1
+  end
+elseif (claimed < want and not full) or want == 0 then
+  local next_due = earliest_due(k.due, k.prio, cfg.prios) or -1
   out[2] = next_due
   if next_due >= 0 and want > 0 and me ~= '' then
     local w = redis.call('HMGET', k.meta, 'waker', 'wake_at')

@@ -1,30 +1,36 @@
 -- complete: acknowledge finished jobs (a batch), each fenced by the token of its lease.
 -- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] done zset   KEYS[4] meta hash   KEYS[5] dedupe hash
--- KEYS[6] dedupe holds zset   KEYS[7] history hash   KEYS[8] dead zset
--- ARGV[1] done retention ms (0: delete the record at once)   ARGV[2..] pairs: id, token
+-- KEYS[6] dedupe holds zset   KEYS[7] history hash   KEYS[8] dead zset   KEYS[9] events stream
+-- KEYS[10] progress hash   ARGV[1] also tells the wake channel: see below
+-- ARGV[1] done retention ms (0: delete the record at once)   ARGV[2] wake channel   ARGV[3..] pairs: id, token
 -- Returns one code per job: 1 completed; 2 already completed with this token (a replayed call);
 --   -1 no such job; -2 stale: the token is not the job's current lease (it was recovered, re-leased
 --   or finished by someone else), nothing changed; -7 the record cannot be decoded (moved to dead).
 --   { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
 -- A completed job's dedupe key keeps holding until the job's enqueue time + TTL if that is ahead, else it is
--- released.
+-- released. When the queue has a concurrency limit and this frees leases it was held at, a "0" notice wakes the
+-- workers it refused.
 -- @include record
+-- @include notify
+-- @include flow
 -- @include jobs
 redis.replicate_commands()
 local k_leases, k_jobs, k_done, k_meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local k_dedupe, k_holds, k_history = KEYS[5], KEYS[6], KEYS[7]
+local k_events, k_progress = KEYS[9], KEYS[10]
 local retention = whole(ARGV[1], 0, 2 ^ 50)
-local n = (#ARGV - 1) / 2
+local n = (#ARGV - 2) / 2
 if not retention or n ~= math.floor(n) then return { -6, 'malformed complete arguments' } end
 local ids, tokens = {}, {}
 for i = 1, n do
-  ids[i] = ARGV[2 * i]
-  tokens[i] = whole(ARGV[2 * i + 1], 0, 2 ^ 53)
+  ids[i] = ARGV[2 * i + 1]
+  tokens[i] = whole(ARGV[2 * i + 2], 0, 2 ^ 53)
   if not tokens[i] then return { -6, 'malformed token of job ' .. i } end
 end
 if n == 0 then return {} end
 local raws = redis.call('HMGET', k_jobs, unpack(ids))
 local now = now_ms()
+local cfg = flow_config(k_meta)
 local out, fields, finished, dels, dones = {}, {}, {}, {}, {}
 for i = 1, n do
   local raw, id = raws[i], ids[i]
@@ -45,6 +51,7 @@ for i = 1, n do
     out[i] = 1
     finished[#finished + 1] = id
     dedupe_release(k_dedupe, k_holds, r, id, now, false)
+    emit(k_events, cfg, 'completed', id, 'attempt', r.attempt, 'token', r.token)
     if retention > 0 then
       fields[#fields + 1] = id
       fields[#fields + 1] = with_state(r, DONE)
@@ -56,7 +63,10 @@ for i = 1, n do
   end
 end
 if #finished > 0 then
+  local held = cfg.concurrency and redis.call('ZCARD', k_leases)
   redis.call('ZREM', k_leases, unpack(finished))
+  redis.call('HDEL', k_progress, unpack(finished))
+  if held and held >= cfg.concurrency then redis.call('PUBLISH', ARGV[2], '0') end
   if #fields > 0 then
     redis.call('HSET', k_jobs, unpack(fields))
     redis.call('ZADD', k_done, unpack(dones))

@@ -1,6 +1,6 @@
 -- enqueue: create a batch of jobs, each with an optional dedupe key, in one atomic step.
 -- KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] meta hash   KEYS[4] dedupe hash   KEYS[5] dedupe holds zset
--- KEYS[6] history hash
+-- KEYS[6] history hash   KEYS[7] priority due zset   KEYS[8] events stream
 -- ARGV[1] wake channel   ARGV[2] n (jobs in this call)
 -- ARGV[3 + 4(i-1) ...] per job i: id | payload | when ("d<ms>" delay on Redis's clock, "a<ms>" absolute due ms)
 --   | options: "" (none), "g" (none, and the client made the id up), or fields separated by NUL bytes:
@@ -14,9 +14,11 @@
 -- is later (see jobs.lua). Every argument is checked before the first write: the batch is all or nothing.
 -- @include record
 -- @include notify
+-- @include flow
 -- @include jobs
 redis.replicate_commands()
 local k_jobs, k_due, k_meta, k_dedupe, k_holds, k_history = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local k_prio, k_events = KEYS[7], KEYS[8]
 local channel, n = ARGV[1], whole(ARGV[2], 1, 1000)
 if not n or #ARGV ~= 2 + 4 * n then return { -6, 'malformed enqueue arguments' } end
 local now_micros = now_us()
@@ -75,12 +77,21 @@ local function state_of(id)
   return r and r.state or 0
 end
 
+local cfg = flow_config(k_meta)
+local prios = cfg.prios
+for i = 1, n do
+  if opts[i] and opts[i] ~= 'g' and opts[i].priority and opts[i].priority > 0 then
+    if not has_prio(prios, opts[i].priority) then prios = prios + 2 ^ opts[i].priority end
+  end
+end
+if prios ~= cfg.prios then redis.call('HSET', k_meta, 'prios', int(prios)) end
+
 local out = {}
-local members = {}
+local members, prio_members = {}, {}
 local taken = {}
 local created = 0
 local seq = next_seqs(k_meta, n)
-local head_before = head_score(k_due)
+local head_before = earliest_due(k_due, k_prio, prios)
 local created_at = created_now(now_micros)
 for i = 1, n do
   local a = 3 + 4 * (i - 1)
@@ -111,8 +122,15 @@ for i = 1, n do
       out[#out + 1] = state_of(owner)
     end
   else
-    members[#members + 1] = dues[i]
-    members[#members + 1] = member(s, id)
+    local p = (o and o ~= 'g' and o.priority) or 0
+    if p > 0 then
+      prio_members[#prio_members + 1] = (9 - p) * PRIO_BAND + dues[i]
+      prio_members[#prio_members + 1] = member(s, id)
+    else
+      members[#members + 1] = dues[i]
+      members[#members + 1] = member(s, id)
+    end
+    emit(k_events, cfg, 'enqueued', id, 'at', int(dues[i]))
     if dk then
       dedupe_take(k_dedupe, k_holds, dk, id)
       taken[dk] = id
@@ -121,9 +139,10 @@ for i = 1, n do
   end
 end
 if created > 0 then
-  redis.call('ZADD', k_due, unpack(members))
+  if #members > 0 then redis.call('ZADD', k_due, unpack(members)) end
+  if #prio_members > 0 then redis.call('ZADD', k_prio, unpack(prio_members)) end
   count(k_meta, 'enqueued', created)
   history_add(k_history, now, 'e', created)
-  publish_if_earlier(k_due, channel, head_before)
+  publish_if_earlier(channel, head_before, earliest_due(k_due, k_prio, prios))
 end
 return out

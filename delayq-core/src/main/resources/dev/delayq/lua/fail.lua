@@ -1,6 +1,7 @@
 -- fail: record a failed attempt, fenced by the lease token: retry at now + backoff, or dead.
 -- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] due zset   KEYS[4] dead zset   KEYS[5] meta hash
--- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] history hash
+-- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] history hash   KEYS[9] priority due zset
+-- KEYS[10] events stream   KEYS[11] progress hash
 -- ARGV[1] id   ARGV[2] token   ARGV[3] error summary
 -- ARGV[4] "1" retryable / "0" not (straight to dead)   ARGV[5] backoff ms   ARGV[6] wake channel
 -- ARGV[7] default max attempts (for records that carry 0)
@@ -11,10 +12,11 @@
 --   { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
 -- @include record
 -- @include notify
+-- @include flow
 -- @include jobs
 redis.replicate_commands()
 local k_leases, k_jobs, k_due, k_dead, k_meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local k_dedupe, k_holds, k_history = KEYS[6], KEYS[7], KEYS[8]
+local k_dedupe, k_holds, k_history, k_prio, k_events, k_progress = KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11]
 local id, token = ARGV[1], whole(ARGV[2], 0, 2 ^ 53)
 local backoff, default_max = whole(ARGV[5], 0, 2 ^ 50), whole(ARGV[7], 1, 1000000)
 if not (token and backoff and default_max) or (ARGV[4] ~= '1' and ARGV[4] ~= '0') then
@@ -31,24 +33,32 @@ if not r then
   return { -7 }
 end
 if r.token == token and r.state == SCHEDULED then
-  return { 3, tonumber(redis.call('ZSCORE', k_due, member(r.seq, id))) }
+  local key = due_entry(k_due, k_prio, r, 0)
+  local score = tonumber(redis.call('ZSCORE', key, member(r.seq, id)))
+  return { 3, score and (key == k_prio and score % PRIO_BAND or score) }
 elseif r.token == token and r.state == DEAD then
   return { 4, tonumber(redis.call('ZSCORE', k_dead, id)) }
 end
 if r.state ~= PROCESSING or r.token ~= token then return { -2 } end
 r.err = ARGV[3]
+local cfg = flow_config(k_meta)
+local held = cfg.concurrency and redis.call('ZCARD', k_leases)
 redis.call('ZREM', k_leases, id)
+redis.call('HDEL', k_progress, id)
+if held and held >= cfg.concurrency then redis.call('PUBLISH', ARGV[6], '0') end
 local max = r.max > 0 and r.max or default_max
 if ARGV[4] == '1' and r.attempt < max then
-  local head_before = head_score(k_due)
+  local head_before = earliest_due(k_due, k_prio, cfg.prios)
   local at = after(now_micros, backoff) -- never sooner than the backoff
   r.state = SCHEDULED
   r.seq = next_seqs(k_meta, 1)
   redis.call('HSET', k_jobs, id, encode(r)) -- keeps the token: a retried fail recognises its own work
-  redis.call('ZADD', k_due, int(at), member(r.seq, id))
+  local key, score = due_entry(k_due, k_prio, r, at)
+  redis.call('ZADD', key, int(score), member(r.seq, id))
   count(k_meta, 'retried', 1)
   history_add(k_history, now, 'r', 1)
-  publish_if_earlier(k_due, ARGV[6], head_before)
+  emit(k_events, cfg, 'retried', id, 'attempt', r.attempt, 'at', int(at))
+  publish_if_earlier(ARGV[6], head_before, earliest_due(k_due, k_prio, cfg.prios))
   return { 1, at }
 end
 r.state = DEAD
@@ -57,4 +67,5 @@ redis.call('ZADD', k_dead, int(now), id)
 dedupe_release(k_dedupe, k_holds, r, id, now, false)
 count(k_meta, 'dead', 1)
 history_add(k_history, now, 'd', 1)
+emit(k_events, cfg, 'dead', id, 'attempt', r.attempt)
 return { 2, now }

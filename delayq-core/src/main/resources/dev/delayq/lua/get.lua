@@ -1,11 +1,12 @@
 -- get: one job with its full state, read atomically.
 -- KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] leases zset   KEYS[4] done zset   KEYS[5] dead zset
--- KEYS[6] dedupe holds zset
+-- KEYS[6] dedupe holds zset   KEYS[7] priority due zset   KEYS[8] progress hash
 -- ARGV[1] id
--- Returns {} when there is no such job, else { record, time, state, hold } where time is the due ms
+-- Returns {} when there is no such job, else { record, time, state, hold, progress } where time is the due ms
 --   (scheduled), the lease expiry (processing) or the time it finished (done, dead), -1 when the index lacks
 --   it; state is the record's state, or for a record that cannot be decoded the index it was found in (0: none);
---   hold is until when the job's dedupe key holds after it ended (-1: no hold).
+--   hold is until when the job's dedupe key holds after it ended (-1: no hold); progress is what its handler last
+--   reported (false: nothing).
 -- @include record
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 if not raw then return {} end
@@ -13,7 +14,13 @@ local r = safe_decode(raw)
 local index = { [PROCESSING] = KEYS[3], [DONE] = KEYS[4], [DEAD] = KEYS[5] }
 local state, score = 0, nil
 if r and r.state == SCHEDULED then
-  state, score = SCHEDULED, redis.call('ZSCORE', KEYS[2], member(r.seq, ARGV[1]))
+  state = SCHEDULED
+  if r.priority > 0 then
+    score = redis.call('ZSCORE', KEYS[7], member(r.seq, ARGV[1]))
+    if score then score = tonumber(score) % 281474976710656 end
+  else
+    score = redis.call('ZSCORE', KEYS[2], member(r.seq, ARGV[1]))
+  end
 elseif r then
   state, score = r.state, redis.call('ZSCORE', index[r.state], ARGV[1])
 else
@@ -27,4 +34,4 @@ else
 end
 local hold = -1
 if r and r.dedupe then hold = tonumber(redis.call('ZSCORE', KEYS[6], r.dedupe)) or -1 end
-return { raw, score and tonumber(score) or -1, state, hold }
+return { raw, score and tonumber(score) or -1, state, hold, redis.call('HGET', KEYS[8], ARGV[1]) }

@@ -1,6 +1,7 @@
 -- list: one page of the jobs in one state, in index order (due time, lease expiry or finish time).
 -- KEYS[1] the state's index zset (due, leases, done or dead)   KEYS[2] jobs hash
--- ARGV[1] "1" when the index is the due set (members carry the seq prefix)   ARGV[2] start rank
+-- ARGV[1] "1" when the index is the due set (members carry the seq prefix), "2" for the priority due set (scores
+--   hold the priority band: the due time is the score modulo 2^48), "0" for the other indexes   ARGV[2] start rank
 -- ARGV[3] page size   ARGV[4] most record bytes to return (at least one entry is returned)
 -- Returns { total, id_1, record_1 (false if gone), score_1, ... }: fewer entries than the page size when the
 --   byte bound was reached (the caller goes on from start + entries).
@@ -12,11 +13,11 @@ local out = { redis.call('ZCARD', KEYS[1]) }
 local bytes = 0
 for i = 1, #page / 2 do
   if i > 1 and bytes >= max_bytes then break end
-  local id = ARGV[1] == '1' and member_id(page[2 * i - 1]) or page[2 * i - 1]
+  local id = ARGV[1] ~= '0' and member_id(page[2 * i - 1]) or page[2 * i - 1]
   local raw = redis.call('HGET', KEYS[2], id)
   if raw then bytes = bytes + #raw end
   out[#out + 1] = id
   out[#out + 1] = raw
-  out[#out + 1] = tonumber(page[2 * i])
+  out[#out + 1] = ARGV[1] == '2' and tonumber(page[2 * i]) % 281474976710656 or tonumber(page[2 * i])
 end
 return out

@@ -1,13 +1,15 @@
 -- release: hand leased jobs back unfinished (graceful shutdown), each fenced by its token.
 -- The attempt is not counted and the job keeps its due time, so it is claimable again at once.
--- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] due zset   KEYS[4] meta hash
+-- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] due zset   KEYS[4] meta hash   KEYS[5] priority due zset
+-- KEYS[6] events stream   KEYS[7] progress hash
 -- ARGV[1] wake channel   ARGV[2..] pairs: id, token
 -- Returns one code per job: 1 handed back, -1 no such job, -2 stale token (nothing changed);
 --   { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
 -- @include record
 -- @include notify
+-- @include flow
 redis.replicate_commands()
-local k_leases, k_jobs, k_due, k_meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local k_leases, k_jobs, k_due, k_meta, k_prio, k_events, k_progress = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local n = (#ARGV - 1) / 2
 if n ~= math.floor(n) then return { -6, 'malformed release arguments' } end
 local ids, tokens = {}, {}
@@ -18,7 +20,9 @@ for i = 1, n do
 end
 if n == 0 then return {} end
 local raws = redis.call('HMGET', k_jobs, unpack(ids))
-local head_before = head_score(k_due)
+local cfg = flow_config(k_meta)
+local head_before = earliest_due(k_due, k_prio, cfg.prios)
+local held = cfg.concurrency and redis.call('ZCARD', k_leases)
 local seq = next_seqs(k_meta, n)
 local out, released = {}, 0
 for i = 1, n do
@@ -33,11 +37,17 @@ for i = 1, n do
     r.seq = seq + i - 1
     r.token = nil
     redis.call('ZREM', k_leases, ids[i])
+    redis.call('HDEL', k_progress, ids[i])
     redis.call('HSET', k_jobs, ids[i], encode(r))
-    redis.call('ZADD', k_due, int(r.due), member(r.seq, ids[i]))
+    local key, score = due_entry(k_due, k_prio, r, r.due)
+    redis.call('ZADD', key, int(score), member(r.seq, ids[i]))
+    emit(k_events, cfg, 'released', ids[i])
     released = released + 1
     out[i] = 1
   end
 end
-if released > 0 then publish_if_earlier(k_due, ARGV[1], head_before) end
+if released > 0 then
+  publish_if_earlier(ARGV[1], head_before, earliest_due(k_due, k_prio, cfg.prios))
+  if held and held >= cfg.concurrency then redis.call('PUBLISH', ARGV[1], '0') end
+end
 return out

@@ -1,12 +1,13 @@
 -- reschedule: move a scheduled job to a new due time (it goes behind jobs already due at that ms).
--- KEYS[1] due zset   KEYS[2] jobs hash   KEYS[3] meta hash
+-- KEYS[1] due zset   KEYS[2] jobs hash   KEYS[3] meta hash   KEYS[4] priority due zset   KEYS[5] events stream
 -- ARGV[1] id   ARGV[2] when ("d<ms>" delay on Redis's clock, "a<ms>" absolute due ms)   ARGV[3] wake channel
 -- Returns { 1, due } moved; { -1 } no such job; { -3, state } not scheduled; { -5 } due beyond year 9999;
 --   { -7 } the record cannot be decoded (nothing changed).
 -- @include record
 -- @include notify
+-- @include flow
 redis.replicate_commands()
-local k_due, k_jobs, k_meta = KEYS[1], KEYS[2], KEYS[3]
+local k_due, k_jobs, k_meta, k_prio = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local id = ARGV[1]
 local due = due_from(ARGV[2], now_us())
 if not due then return { -5 } end
@@ -15,10 +16,13 @@ if not raw then return { -1 } end
 local r = safe_decode(raw)
 if not r then return { -7 } end
 if r.state ~= SCHEDULED then return { -3, r.state } end
-local head_before = head_score(k_due)
-redis.call('ZREM', k_due, member(r.seq, id))
+local cfg = flow_config(k_meta)
+local head_before = earliest_due(k_due, k_prio, cfg.prios)
+local key, score = due_entry(k_due, k_prio, r, due)
+redis.call('ZREM', key, member(r.seq, id))
 r.seq = next_seqs(k_meta, 1)
 redis.call('HSET', k_jobs, id, encode(r))
-redis.call('ZADD', k_due, int(due), member(r.seq, id))
-publish_if_earlier(k_due, ARGV[3], head_before)
+redis.call('ZADD', key, int(score), member(r.seq, id))
+emit(KEYS[5], cfg, 'rescheduled', id, 'at', int(due))
+publish_if_earlier(ARGV[3], head_before, earliest_due(k_due, k_prio, cfg.prios))
 return { 1, due }

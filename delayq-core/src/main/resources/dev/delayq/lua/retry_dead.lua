@@ -1,7 +1,7 @@
 -- retry_dead: put dead jobs back in the due set, due now, with a fresh budget of attempts and stalls. A job's
 -- dedupe key holds again, unless another job has taken it meanwhile.
 -- KEYS[1] dead zset   KEYS[2] due zset   KEYS[3] jobs hash   KEYS[4] meta hash   KEYS[5] dedupe hash
--- KEYS[6] dedupe holds zset
+-- KEYS[6] dedupe holds zset   KEYS[7] priority due zset   KEYS[8] events stream
 -- ARGV[1] wake channel   ARGV[2] "id" or "all"   ARGV[3] the id, or the most to move in this call
 -- ARGV[4] ("all") the rank to start at: dead records that cannot be decoded stay, and are stepped over
 -- Returns for "id": { 1, due } moved, { -1 } no such job, { -3, state } not dead;
@@ -9,6 +9,7 @@
 -- A record that cannot be decoded is left where it is ("all" skips it; "id" answers { -7 }).
 -- @include record
 -- @include notify
+-- @include flow
 -- @include jobs
 redis.replicate_commands()
 local k_dead, k_due, k_jobs, k_meta, k_dedupe, k_holds = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
@@ -30,8 +31,10 @@ else
 end
 local now = now_ms()
 local moved, skipped = 0, 0
+local cfg = flow_config(k_meta)
+local k_prio = KEYS[7]
 if #ids > 0 then
-  local head_before = head_score(k_due)
+  local head_before = earliest_due(k_due, k_prio, cfg.prios)
   local seq = next_seqs(k_meta, #ids)
   for i = 1, #ids do
     local r = safe_decode(raws[i])
@@ -47,12 +50,14 @@ if #ids > 0 then
       r.seq = seq + i - 1
       r.token = nil
       redis.call('HSET', k_jobs, ids[i], encode(r))
-      redis.call('ZADD', k_due, int(now), member(r.seq, ids[i]))
+      local key, score = due_entry(k_due, k_prio, r, now)
+      redis.call('ZADD', key, int(score), member(r.seq, ids[i]))
       dedupe_retake(k_dedupe, k_holds, r, ids[i], now)
+      emit(KEYS[8], cfg, 'revived', ids[i], 'at', int(now))
       moved = moved + 1
     end
   end
-  publish_if_earlier(k_due, ARGV[1], head_before)
+  publish_if_earlier(ARGV[1], head_before, earliest_due(k_due, k_prio, cfg.prios))
 end
 if ARGV[2] == 'id' then return { 1, now } end
 return { moved, redis.call('ZCARD', k_dead), skipped }

@@ -20,8 +20,8 @@ public final class Claim {
     /** Record bytes one claim returns at most (at least one job whatever its size). */
     public static final long MAX_BYTES = 8L * 1024 * 1024;
     /** Elements of the reply before the first job: now, next due, next expiry, recovered, recovered dead, covered,
-     * now us, paused, quarantined. */
-    private static final int HEADER = 9;
+     * now us, paused, quarantined, limited. */
+    private static final int HEADER = 10;
 
     private Claim() {
     }
@@ -31,7 +31,7 @@ public final class Claim {
         RetryPolicy p = o.retryPolicy();
         long leaseMs = o.lease().toMillis();
         byte[][] k = {keys.due(), keys.leases(), keys.jobs(), keys.meta(), keys.dead(), keys.dedupe(), keys.dedupeHolds(),
-                keys.history()};
+                keys.history(), keys.prio(), keys.events(), keys.rate(), keys.progress()};
         byte[][] a = {num(o.max()), num(leaseMs), num(o.lookahead().toMillis()), num(o.recoverLimit()),
                 num(p.base().toMillis()), num(p.cap().toMillis()), Args.seed(), keys.wakeChannel(), num(p.maxStalls()),
                 o.worker() == null ? Args.EMPTY : utf8(o.worker()), num(o.standby().toMillis()), num(MAX_BYTES)};
@@ -48,7 +48,7 @@ public final class Claim {
             }
             return new ClaimBatch(jobs, now, Reply.asLong(r.get(1)), Reply.asLong(r.get(2)), Reply.asInt(r.get(3)),
                     Reply.asInt(r.get(4)), Reply.asLong(r.get(5)) == 1, Reply.asLong(r.get(6)), Reply.asLong(r.get(7)) == 1,
-                    Reply.asInt(r.get(8)));
+                    Reply.asInt(r.get(8)), Reply.asLong(r.get(9)) == 1);
         });
     }
 }

@@ -29,7 +29,8 @@ public final class Enqueue {
      */
     public static CompletableFuture<List<EnqueueResult>> call(RedisBackend redis, Keys keys, Durability durability,
                                                               List<Job> batch, String[] ids) {
-        byte[][] k = {keys.jobs(), keys.due(), keys.meta(), keys.dedupe(), keys.dedupeHolds(), keys.history()};
+        byte[][] k = {keys.jobs(), keys.due(), keys.meta(), keys.dedupe(), keys.dedupeHolds(), keys.history(), keys.prio(),
+                keys.events()};
         byte[][] args = new byte[2 + 4 * batch.size()][];
         args[0] = keys.wakeChannel();
         args[1] = num(batch.size());
@@ -50,7 +51,8 @@ public final class Enqueue {
 
     /** "" for a job with none of the optional fields, "g" for such a job with a generated id, else the fields. */
     private static byte[] options(Job job) {
-        if (job.maxAttempts() == 0 && job.name() == null && job.dedupeKey() == null && job.timeout() == null) {
+        if (job.maxAttempts() == 0 && job.name() == null && job.dedupeKey() == null && job.timeout() == null
+                && job.priority() == 0) {
             return job.idGenerated() ? GENERATED : Args.EMPTY;
         }
         String sep = "\0";
@@ -59,7 +61,7 @@ public final class Enqueue {
                 + (job.name() != null ? job.name() : "") + sep
                 + (job.dedupeKey() != null ? job.dedupeKey() : "") + sep
                 + (job.dedupeKey() != null ? Long.toString(job.dedupeTtl().toMillis()) : "") + sep
-                + "" + sep // priority
+                + (job.priority() > 0 ? Integer.toString(job.priority()) : "") + sep
                 + (job.timeout() != null ? Long.toString(job.timeout().toMillis()) : ""));
     }
 

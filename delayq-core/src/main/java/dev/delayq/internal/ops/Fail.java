@@ -24,7 +24,7 @@ public final class Fail {
     public static CompletableFuture<FailResult> call(RedisBackend redis, Keys keys, Lease lease, String error, boolean retryable,
                                                      Duration backoff, int defaultMax) {
         byte[][] k = {keys.leases(), keys.jobs(), keys.due(), keys.dead(), keys.meta(), keys.dedupe(), keys.dedupeHolds(),
-                keys.history()};
+                keys.history(), keys.prio(), keys.events(), keys.progress()};
         byte[][] a = {utf8(lease.id()), num(lease.token()), truncate(error == null ? "failed" : error),
                 Args.flag(retryable), num(backoff.toMillis()), keys.wakeChannel(), num(defaultMax)};
         return Reply.eval(redis, Script.FAIL, k, a).thenApply(r -> switch ((int) Reply.asLong(r.get(0))) {

@@ -14,7 +14,7 @@ final class JobInfos {
      * A record that cannot be decoded gives a {@link JobInfo#corrupt() corrupt} entry in {@code indexState} holding
      * the raw bytes.
      */
-    static JobInfo of(String id, byte[] raw, long score, JobState indexState, long holdUntil) {
+    static JobInfo of(String id, byte[] raw, long score, JobState indexState, long holdUntil, String progress) {
         Record rec;
         try {
             rec = Record.decode(raw);
@@ -22,13 +22,14 @@ final class JobInfos {
             return new JobInfo(id, indexState, 0, 0, indexState == JobState.SCHEDULED ? score : -1,
                     indexState == JobState.PROCESSING ? score : -1,
                     indexState == JobState.DONE || indexState == JobState.DEAD ? score : -1, 0, e.getMessage(), raw, null, -1,
-                    0, null, -1, true);
+                    0, null, -1, true, 0, progress);
         }
         JobState s = rec.state();
         long due = s == JobState.SCHEDULED ? score : rec.due();
         long lease = s == JobState.PROCESSING ? score : -1;
         long finished = s == JobState.DONE || s == JobState.DEAD ? score : -1;
         return new JobInfo(id, s, rec.attempt(), rec.maxAttempts(), due, lease, finished, rec.token(), rec.error(),
-                rec.payload(), rec.name(), rec.createdMillis(), rec.stalls(), rec.dedupeKey(), holdUntil, false);
+                rec.payload(), rec.name(), rec.createdMillis(), rec.stalls(), rec.dedupeKey(), holdUntil, false, rec.priority(),
+                progress);
     }
 }

@@ -34,13 +34,13 @@ final class LeaseBatches {
         });
     }
 
-    /** {@code first, id_1, token_1, ..., id_n, token_n}. */
-    static byte[][] args(List<Lease> leases, byte[] first) {
-        byte[][] a = new byte[1 + 2 * leases.size()][];
-        a[0] = first;
+    /** {@code head..., id_1, token_1, ..., id_n, token_n}. */
+    static byte[][] args(List<Lease> leases, byte[]... head) {
+        byte[][] a = new byte[head.length + 2 * leases.size()][];
+        System.arraycopy(head, 0, a, 0, head.length);
         for (int i = 0; i < leases.size(); i++) {
-            a[1 + 2 * i] = Args.utf8(leases.get(i).id());
-            a[2 + 2 * i] = Args.num(leases.get(i).token());
+            a[head.length + 2 * i] = Args.utf8(leases.get(i).id());
+            a[head.length + 1 + 2 * i] = Args.num(leases.get(i).token());
         }
         return a;
     }

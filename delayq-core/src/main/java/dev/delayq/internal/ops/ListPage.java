@@ -26,9 +26,16 @@ public final class ListPage {
     public record Page(List<JobInfo> jobs, int consumed, boolean end) {
     }
 
-    public static CompletableFuture<Page> call(RedisBackend redis, Keys keys, JobState state, long offset, int count) {
-        return Reply.eval(redis, Script.LIST, new byte[][] {index(keys, state), keys.jobs()},
-                Args.flag(state == JobState.SCHEDULED), num(offset), num(count), num(MAX_BYTES)).thenApply(r -> {
+    /**
+     * One page of the index holding jobs in {@code state}; for scheduled jobs, {@code priorities} selects the index of
+     * priorities 1-9 instead of the due set of priority 0.
+     */
+    public static CompletableFuture<Page> call(RedisBackend redis, Keys keys, JobState state, boolean priorities, long offset,
+                                               int count) {
+        byte[] index = state == JobState.SCHEDULED && priorities ? keys.prio() : index(keys, state);
+        byte[] mode = Args.ascii(state != JobState.SCHEDULED ? "0" : priorities ? "2" : "1");
+        return Reply.eval(redis, Script.LIST, new byte[][] {index, keys.jobs()}, mode, num(offset), num(count),
+                num(MAX_BYTES)).thenApply(r -> {
                     int n = (r.size() - 1) / 3;
                     long total = Reply.asLong(r.get(0));
                     List<JobInfo> jobs = new ArrayList<>(n);
@@ -36,7 +43,7 @@ public final class ListPage {
                         Object raw = r.get(2 + 3 * i);
                         if (raw != null) {
                             jobs.add(JobInfos.of(Reply.str(r.get(1 + 3 * i)), (byte[]) raw, Reply.asLong(r.get(3 + 3 * i)),
-                                    state, -1));
+                                    state, -1, null));
                         }
                     }
                     return new Page(jobs, n, offset + n >= total || n == 0);

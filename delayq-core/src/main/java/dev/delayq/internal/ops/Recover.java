@@ -17,7 +17,7 @@ public final class Recover {
 
     public static CompletableFuture<RecoverResult> call(RedisBackend redis, Keys keys, int limit, RetryPolicy policy) {
         byte[][] k = {keys.due(), keys.leases(), keys.jobs(), keys.meta(), keys.dead(), keys.dedupe(), keys.dedupeHolds(),
-                keys.history()};
+                keys.history(), keys.prio(), keys.events(), keys.progress()};
         byte[][] a = {num(limit), num(policy.base().toMillis()), num(policy.cap().toMillis()), Args.seed(), keys.wakeChannel(),
                 num(policy.maxStalls())};
         return Reply.eval(redis, Script.RECOVER, k, a).thenApply((List<Object> r) -> new RecoverResult((int) Reply.asLong(r.get(0)),

@@ -14,7 +14,7 @@ public final class Release {
     }
 
     public static CompletableFuture<List<Ack>> call(RedisBackend redis, Keys keys, List<Lease> leases) {
-        byte[][] k = {keys.leases(), keys.jobs(), keys.due(), keys.meta()};
+        byte[][] k = {keys.leases(), keys.jobs(), keys.due(), keys.meta(), keys.prio(), keys.events(), keys.progress()};
         return LeaseBatches.chunked(leases, chunk -> Reply.eval(redis, Script.RELEASE, k, LeaseBatches.args(chunk, keys.wakeChannel()))
                 .thenApply(LeaseBatches::acks));
     }

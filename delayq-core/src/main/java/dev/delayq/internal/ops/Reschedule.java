@@ -16,7 +16,8 @@ public final class Reschedule {
     /** Moves the job to {@code at}, or when {@code at} is null to now (Redis clock) + {@code delay}. */
     public static CompletableFuture<ChangeResult> call(RedisBackend redis, Keys keys, String id, Duration delay, Instant at) {
         String when = at != null ? "a" + at.toEpochMilli() : "d" + delay.toMillis();
-        return Reply.eval(redis, Script.RESCHEDULE, new byte[][] {keys.due(), keys.jobs(), keys.meta()}, Args.utf8(id),
+        return Reply.eval(redis, Script.RESCHEDULE, new byte[][] {keys.due(), keys.jobs(), keys.meta(), keys.prio(), keys.events()},
+                Args.utf8(id),
                 Args.ascii(when), keys.wakeChannel()).thenApply(r -> {
                     if (Reply.code(r) == ReplyCode.DUE_OUT_OF_RANGE) {
                         throw new IllegalArgumentException("new due time of job '" + id

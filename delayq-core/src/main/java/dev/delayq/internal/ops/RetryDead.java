@@ -36,6 +36,7 @@ public final class RetryDead {
     }
 
     private static byte[][] keys(Keys keys) {
-        return new byte[][] {keys.dead(), keys.due(), keys.jobs(), keys.meta(), keys.dedupe(), keys.dedupeHolds()};
+        return new byte[][] {keys.dead(), keys.due(), keys.jobs(), keys.meta(), keys.dedupe(), keys.dedupeHolds(), keys.prio(),
+                keys.events()};
     }
 }

@@ -1,6 +1,7 @@
 package dev.delayq.internal.ops;
 
 import dev.delayq.DelayQException;
+import dev.delayq.Limits;
 import dev.delayq.QueueStats;
 import dev.delayq.internal.Keys;
 import dev.delayq.internal.redis.RedisBackend;
@@ -17,8 +18,29 @@ public final class Stats {
     private Stats() {
     }
 
+    /** The limits kept in the meta hash (written by settings.lua). */
+    static Limits limits(Map<String, String> meta) {
+        Limits l = Limits.none();
+        long rateN = number(meta, "rate_n");
+        long rateMs = number(meta, "rate_ms");
+        if (rateN > 0 && rateMs > 0) {
+            l = l.withRate((int) rateN, java.time.Duration.ofMillis(rateMs));
+        }
+        long c = number(meta, "concurrency");
+        return c > 0 ? l.concurrency((int) c) : l;
+    }
+
+    private static long number(Map<String, String> meta, String field) {
+        String v = meta.get(field);
+        try {
+            return v == null ? 0 : Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
     public static CompletableFuture<QueueStats> call(RedisBackend redis, Keys keys, String name) {
-        byte[][] k = {keys.due(), keys.leases(), keys.done(), keys.dead(), keys.meta()};
+        byte[][] k = {keys.due(), keys.leases(), keys.done(), keys.dead(), keys.meta(), keys.prio()};
         return Reply.eval(redis, Script.STATS, k).thenApply(r -> {
             Map<String, String> meta = new LinkedHashMap<>();
             for (int i = HEADER; i + 1 < r.size(); i += 2) {
@@ -36,7 +58,8 @@ public final class Stats {
                 }
             }
             return new QueueStats(name, Reply.asLong(r.get(0)), Reply.asLong(r.get(1)), Reply.asLong(r.get(2)),
-                    Reply.asLong(r.get(3)), totals, meta.containsKey("paused"), Reply.asLong(r.get(5)), Reply.asLong(r.get(4)));
+                    Reply.asLong(r.get(3)), totals, meta.containsKey("paused"), Reply.asLong(r.get(5)), Reply.asLong(r.get(4)),
+                    limits(meta), number(meta, "events"));
         });
     }
 }

@@ -1,8 +1,12 @@
 package dev.delayq.internal.queue;
 
 import dev.delayq.JobInfo;
+import dev.delayq.JobState;
+import dev.delayq.internal.Keys;
+import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.ops.ListPage;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -25,6 +29,37 @@ final class JobPages {
     }
 
     private JobPages() {
+    }
+
+    /**
+     * At most {@code limit} jobs in {@code state} from position {@code offset} of the key set of {@code keys}; scheduled
+     * jobs of a queue that uses priorities come from both of its due sets, merged in due order.
+     */
+    static List<JobInfo> list(RedisBackend redis, Keys keys, JobState state, long offset, int limit) {
+        if (state == JobState.SCHEDULED && usesPriorities(redis, keys)) {
+            return stream(redis, keys, state).skip(offset).limit(limit).toList();
+        }
+        return list(reader(redis, keys, state, false), offset, limit);
+    }
+
+    /** Every job in {@code state}, in index order (scheduled ones in due order whatever their priority). */
+    static Stream<JobInfo> stream(RedisBackend redis, Keys keys, JobState state) {
+        if (state == JobState.SCHEDULED && usesPriorities(redis, keys)) {
+            List<Iterator<JobInfo>> both = List.of(stream(reader(redis, keys, state, false)).iterator(),
+                    stream(reader(redis, keys, state, true)).iterator());
+            Iterator<JobInfo> merged = new MergedIterator<>(both, Comparator.comparingLong(JobInfo::dueAtMillis));
+            return StreamSupport.stream(Spliterators.spliteratorUnknownSize(merged, Spliterator.ORDERED | Spliterator.NONNULL),
+                    false);
+        }
+        return stream(reader(redis, keys, state, false));
+    }
+
+    private static boolean usesPriorities(RedisBackend redis, Keys keys) {
+        return redis.await(redis.exists(keys.prio()), "list");
+    }
+
+    private static Reader reader(RedisBackend redis, Keys keys, JobState state, boolean priorities) {
+        return (offset, count) -> redis.await(ListPage.call(redis, keys, state, priorities, offset, count), "list");
     }
 
     /** At most {@code limit} jobs from position {@code offset}. */

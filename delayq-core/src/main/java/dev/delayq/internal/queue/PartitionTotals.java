@@ -24,6 +24,10 @@ final class PartitionTotals {
         boolean paused = false;
         long oldest = -1;
         long now = 0;
+        long rate = 0;
+        long concurrency = 0;
+        long eventsCap = 0;
+        java.time.Duration per = null;
         for (SingleQueue p : parts) {
             QueueStats s = p.stats();
             scheduled += s.scheduled();
@@ -34,8 +38,19 @@ final class PartitionTotals {
             paused |= s.paused();
             oldest = RoundRobinClaim.earliest(oldest, s.oldestDueAtMillis());
             now = Math.max(now, s.serverTimeMillis());
+            rate += s.limits().rateJobs();
+            concurrency += s.limits().concurrency();
+            per = per != null ? per : s.limits().ratePer();
+            eventsCap += s.eventsCap();
         }
-        return new QueueStats(name, scheduled, processing, done, dead, totals, paused, oldest, now);
+        dev.delayq.Limits limits = dev.delayq.Limits.none();
+        if (rate > 0 && per != null) {
+            limits = limits.withRate((int) rate, per);
+        }
+        if (concurrency > 0) {
+            limits = limits.concurrency((int) concurrency);
+        }
+        return new QueueStats(name, scheduled, processing, done, dead, totals, paused, oldest, now, limits, eventsCap);
     }
 
     /** Minute by minute: counts added, lag percentiles the worst partition's. */
@@ -84,5 +99,27 @@ final class PartitionTotals {
             r.problems().forEach(x -> problems.add("partition " + p.partition() + ": " + x));
         }
         return new CheckReport(records, entries, List.copyOf(problems));
+    }
+
+    /** Sets each partition's share of {@code limits}; see {@code PartitionedQueue.limits(Limits)}. */
+    static void splitLimits(String name, List<SingleQueue> parts, dev.delayq.Limits limits) {
+        if (limits == null) {
+            throw new IllegalArgumentException("limits must not be null: use Limits.none() to remove them");
+        }
+        int p = parts.size();
+        if ((limits.rateJobs() > 0 && limits.rateJobs() < p) || (limits.concurrency() > 0 && limits.concurrency() < p)) {
+            throw new IllegalArgumentException("queue '" + name + "' has " + p + " partitions, each enforcing its share of a "
+                    + "limit: a rate or concurrency limit must be at least " + p + " (got " + limits + ")");
+        }
+        for (int i = 0; i < p; i++) {
+            dev.delayq.Limits share = dev.delayq.Limits.none();
+            if (limits.rateJobs() > 0) {
+                share = share.withRate(limits.rateJobs() / p + (i < limits.rateJobs() % p ? 1 : 0), limits.ratePer());
+            }
+            if (limits.concurrency() > 0) {
+                share = share.concurrency(limits.concurrency() / p + (i < limits.concurrency() % p ? 1 : 0));
+            }
+            parts.get(i).limits(share);
+        }
     }
 }

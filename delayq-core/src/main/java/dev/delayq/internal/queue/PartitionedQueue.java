@@ -14,7 +14,9 @@ import dev.delayq.EnqueueResult;
 import dev.delayq.FailResult;
 import dev.delayq.Job;
 import dev.delayq.JobInfo;
+import dev.delayq.Events;
 import dev.delayq.JobState;
+import dev.delayq.Limits;
 import dev.delayq.MinuteStats;
 import dev.delayq.Lease;
 import dev.delayq.PurgeResult;
@@ -22,7 +24,6 @@ import dev.delayq.QueueStats;
 import dev.delayq.RecoverResult;
 import dev.delayq.RenewResult;
 import dev.delayq.RetryPolicy;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,10 +38,8 @@ import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
-import java.util.zip.CRC32;
 
 /**
  * A queue split into P partitions, each a complete queue of its own ({@link SingleQueue}) with its own hash
@@ -81,11 +80,9 @@ public final class PartitionedQueue extends SyncQueue {
         return parts;
     }
 
-    /** The partition a routing key (dedupe key, else id) belongs to. */
+    /** The partition of a job id or dedupe key. */
     public int partitionOf(String routingKey) {
-        CRC32 crc = new CRC32();
-        crc.update(routingKey.getBytes(StandardCharsets.UTF_8));
-        return (int) (crc.getValue() % parts.size());
+        return Routing.partitionOf(routingKey, parts.size());
     }
 
     // ---- enqueue ----------------------------------------------------------------------------------------
@@ -95,7 +92,7 @@ public final class PartitionedQueue extends SyncQueue {
         SingleQueue.checkJobs(jobs, settings);
         String[] ids = new String[jobs.size()];
         for (int i = 0; i < ids.length; i++) {
-            ids[i] = routedId(jobs.get(i));
+            ids[i] = Routing.storedId(jobs.get(i), parts.size(), name);
         }
         if (jobs.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
@@ -128,34 +125,6 @@ public final class PartitionedQueue extends SyncQueue {
             }));
         }
         return CompletableFuture.allOf(calls.toArray(new CompletableFuture[0])).thenApply(v -> Arrays.asList(out));
-    }
-
-    /**
-     * The id the job is stored under: its own, unless it has a dedupe key and a generated id, which then gets the
-     * suffix that puts it in the dedupe key's partition.
-     *
-     * @throws IllegalArgumentException when the caller's id and dedupe key route to different partitions
-     */
-    private String routedId(Job job) {
-        if (job.dedupeKey() == null) {
-            return job.id();
-        }
-        int home = partitionOf(job.dedupeKey());
-        if (partitionOf(job.id()) == home) {
-            return job.id();
-        }
-        if (!job.idGenerated()) {
-            throw new IllegalArgumentException("job '" + job.id() + "' and its dedupe key '" + job.dedupeKey()
-                    + "' belong to different partitions of queue '" + name + "' (" + partitionOf(job.id()) + " and " + home
-                    + "): on a partitioned queue a job with a dedupe key needs an id of the same partition; leave the id out "
-                    + "(one is generated there) or use ids without dedupe keys");
-        }
-        for (int n = 1; ; n++) {
-            String candidate = job.id() + "~" + n;
-            if (partitionOf(candidate) == home) {
-                return candidate;
-            }
-        }
     }
 
     // ---- claim and the fenced operations ----------------------------------------------------------------
@@ -194,6 +163,11 @@ public final class PartitionedQueue extends SyncQueue {
     @Override
     CompletableFuture<List<Ack>> startRelease(List<Lease> leases) {
         return grouped(leases, (p, sub) -> parts.get(p).releaseAsync(sub));
+    }
+
+    @Override
+    public CompletableFuture<Ack> progressAsync(Lease lease, String progress) {
+        return guard(() -> part(lease).progressAsync(lease, progress));
     }
 
     @Override
@@ -286,6 +260,36 @@ public final class PartitionedQueue extends SyncQueue {
     @Override
     public ChangeResult retryDead(String id) {
         return home(id).retryDead(id);
+    }
+
+    /**
+     * Limits of a partitioned queue: each partition enforces its share (the limit divided by the partition count, the
+     * remainder spread over the first partitions), so the queue as a whole never exceeds the limit; a limit below the
+     * partition count is refused (a partition with a share of 0 could never run a job).
+     */
+    @Override
+    public void limits(Limits limits) {
+        PartitionTotals.splitLimits(name, parts, limits);
+    }
+
+    @Override
+    public Limits limits() {
+        return stats().limits();
+    }
+
+    @Override
+    public void events(boolean enabled) {
+        parts.forEach(q -> q.events(enabled));
+    }
+
+    @Override
+    public void events(int cap) {
+        parts.forEach(q -> q.events(cap));
+    }
+
+    @Override
+    public Events events() {
+        return new StreamEvents(parts, () -> stats().eventsCap() > 0);
     }
 
     /** Pauses every partition (each one's claims see its own flag). */

@@ -25,7 +25,7 @@ final class RoundRobinClaim {
         if (asked == parts.size() || (asked > 0 && remaining == 0 && o.max() > 0)) {
             return CompletableFuture.completedFuture(new ClaimBatch(List.copyOf(jobs), merged.serverTimeMillis(),
                     merged.nextDueMillis(), merged.nextLeaseExpiryMillis(), merged.recovered(), merged.recoveredDead(),
-                    merged.covered(), merged.serverTimeMicros(), merged.paused(), merged.quarantined()));
+                    merged.covered(), merged.serverTimeMicros(), merged.paused(), merged.quarantined(), merged.limited()));
         }
         SingleQueue part = parts.get((start + asked) % parts.size());
         return part.claimAsync(o.withMax(remaining)).thenCompose(b -> {
@@ -45,7 +45,7 @@ final class RoundRobinClaim {
                 earliest(a.nextLeaseExpiryMillis(), b.nextLeaseExpiryMillis()), a.recovered() + b.recovered(),
                 a.recoveredDead() + b.recoveredDead(), a.covered() && b.covered(),
                 Math.min(a.serverTimeMicros(), b.serverTimeMicros()), a.paused() || b.paused(),
-                a.quarantined() + b.quarantined());
+                a.quarantined() + b.quarantined(), a.limited() || b.limited());
     }
 
     /** The earlier of two times where -1 means none. */

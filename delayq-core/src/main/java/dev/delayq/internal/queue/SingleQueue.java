@@ -9,7 +9,9 @@ import dev.delayq.EnqueueResult;
 import dev.delayq.FailResult;
 import dev.delayq.Job;
 import dev.delayq.JobInfo;
+import dev.delayq.Events;
 import dev.delayq.JobState;
+import dev.delayq.Limits;
 import dev.delayq.MinuteStats;
 import dev.delayq.Lease;
 import dev.delayq.PurgeResult;
@@ -22,15 +24,14 @@ import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.Keys;
 import dev.delayq.internal.Validation;
 import dev.delayq.internal.ops.Cancel;
-import dev.delayq.internal.ops.CheckStep;
 import dev.delayq.internal.ops.Claim;
 import dev.delayq.internal.ops.Complete;
-import dev.delayq.internal.ops.Enqueue;
 import dev.delayq.internal.ops.Fail;
 import dev.delayq.internal.ops.Get;
 import dev.delayq.internal.ops.History;
 import dev.delayq.internal.ops.Pause;
-import dev.delayq.internal.ops.ListPage;
+import dev.delayq.internal.ops.Progress;
+import dev.delayq.internal.ops.Settings;
 import dev.delayq.internal.ops.Purge;
 import dev.delayq.internal.ops.Recover;
 import dev.delayq.internal.ops.Release;
@@ -42,8 +43,6 @@ import dev.delayq.internal.redis.RedisBackend;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -54,11 +53,9 @@ import java.util.stream.Stream;
  * input, then runs one script per operation ({@code internal.ops}); holds no job state of its own.
  */
 public final class SingleQueue extends SyncQueue {
-    /** Jobs per enqueue script call: bounds how long one call holds Redis. */
-    static final int ENQUEUE_BATCH = 500;
-    /** Payload bytes per enqueue script call (a batch holds at least one job). */
-    static final int ENQUEUE_BATCH_BYTES = 4 * 1024 * 1024;
-    private static final int MAX_PROBLEMS = 1000;
+
+    /** Events kept per queue unless a cap is given. */
+    static final int DEFAULT_EVENTS_CAP = 10_000;
     /** Dead jobs moved back per retry-all call. */
     private static final int RETRY_STEP = 1000;
 
@@ -165,26 +162,7 @@ public final class SingleQueue extends SyncQueue {
             return CompletableFuture.completedFuture(List.of());
         }
         register();
-        List<CompletableFuture<List<EnqueueResult>>> calls = new ArrayList<>();
-        int start = 0;
-        while (start < jobs.size()) {
-            int end = start;
-            long bytes = 0;
-            while (end < jobs.size() && end - start < ENQUEUE_BATCH
-                    && (end == start || bytes + jobs.get(end).payloadUnsafe().length <= ENQUEUE_BATCH_BYTES)) {
-                bytes += jobs.get(end).payloadUnsafe().length;
-                end++;
-            }
-            calls.add(Enqueue.call(redis, keys, settings.durability(), jobs.subList(start, end), Arrays.copyOfRange(ids, start, end)));
-            start = end;
-        }
-        return CompletableFuture.allOf(calls.toArray(new CompletableFuture[0])).thenApply(v -> {
-            List<EnqueueResult> out = new ArrayList<>(jobs.size());
-            for (CompletableFuture<List<EnqueueResult>> c : calls) {
-                out.addAll(c.join());
-            }
-            return out;
-        });
+        return EnqueueBatches.send(redis, keys, settings.durability(), jobs, ids);
     }
 
     private void register() {
@@ -265,6 +243,49 @@ public final class SingleQueue extends SyncQueue {
     }
 
     @Override
+    public void limits(Limits limits) {
+        if (limits == null) {
+            throw new IllegalArgumentException("limits must not be null: use Limits.none() to remove them");
+        }
+        redis.await(Settings.limits(redis, keys, limits), "limits");
+    }
+
+    @Override
+    public Limits limits() {
+        return stats().limits();
+    }
+
+    @Override
+    public void events(boolean enabled) {
+        redis.await(Settings.events(redis, keys, enabled ? DEFAULT_EVENTS_CAP : 0), "events");
+    }
+
+    @Override
+    public void events(int cap) {
+        Validation.range("events cap", cap, 1, 100_000_000);
+        redis.await(Settings.events(redis, keys, cap), "events");
+    }
+
+    @Override
+    public Events events() {
+        return new StreamEvents(List.of(this), () -> stats().eventsCap() > 0);
+    }
+
+    /**
+     * Records a running job's progress (a percentage or a small JSON text, at most 4 KiB), fenced by its lease: refused
+     * ({@link Ack#STALE}) once the lease is lost.
+     */
+    @Override
+    public CompletableFuture<Ack> progressAsync(Lease lease, String progress) {
+        return guard(() -> {
+            if (progress == null || progress.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > Progress.MAX_BYTES) {
+                throw new IllegalArgumentException("progress must be 0-" + Progress.MAX_BYTES + " bytes of text");
+            }
+            return Progress.call(redis, keys, lease, progress);
+        });
+    }
+
+    @Override
     public List<MinuteStats> history(int minutes) {
         Validation.range("minutes", minutes, 1, 1440);
         return redis.await(History.call(redis, keys, minutes), "history");
@@ -297,17 +318,17 @@ public final class SingleQueue extends SyncQueue {
             throw new IllegalArgumentException("offset is " + offset + ": it must be zero or positive");
         }
         Validation.range("limit", limit, 1, 10_000);
-        return JobPages.list(reader(state), offset, limit);
+        return JobPages.list(redis, keys, state, offset, limit);
     }
 
+    /**
+     * Every job in {@code state}, in index order; scheduled jobs in due order whatever their priority (the due set and
+     * the set of priorities 1-9 merged).
+     */
     @Override
     public Stream<JobInfo> stream(JobState state) {
         checkState(state);
-        return JobPages.stream(reader(state));
-    }
-
-    private JobPages.Reader reader(JobState state) {
-        return (offset, count) -> redis.await(ListPage.call(redis, keys, state, offset, count), "list");
+        return JobPages.stream(redis, keys, state);
     }
 
     static void checkState(JobState state) {
@@ -372,29 +393,7 @@ public final class SingleQueue extends SyncQueue {
 
     @Override
     public CheckReport check() {
-        List<String> problems = new ArrayList<>();
-        long records = 0;
-        long entries = 0;
-        for (String phase : CheckStep.PHASES) {
-            String cursor = "0";
-            do {
-                CheckStep.Page page = redis.await(CheckStep.call(redis, keys, phase, cursor), "check");
-                cursor = page.cursor();
-                if (phase.equals("jobs")) {
-                    records += page.scanned();
-                } else {
-                    entries += page.scanned();
-                }
-                for (String p : page.problems()) {
-                    if (problems.size() < MAX_PROBLEMS) {
-                        problems.add(p);
-                    }
-                }
-            } while (!cursor.equals("0"));
-        }
-        if (partition == 0 && keys.queue().equals(name)) { // a queue without partitions, not a partition of one
-            problems.addAll(StrayKeySets.find(redis, keys.prefix(), name, 1));
-        }
-        return new CheckReport(records, entries, List.copyOf(problems));
+        // A queue without partitions (not a partition of one) also looks for jobs under partition key sets.
+        return QueueCheck.run(redis, keys, partition == 0 && keys.queue().equals(name) ? name : null);
     }
 }

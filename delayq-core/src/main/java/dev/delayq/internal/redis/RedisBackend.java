@@ -100,6 +100,14 @@ public final class RedisBackend implements AutoCloseable {
         return s;
     }
 
+    /**
+     * A backend on a new command connection of its own (same client), for a blocking reader; the caller closes it
+     * (closing it leaves the client and this backend open).
+     */
+    public RedisBackend dedicated() {
+        return new RedisBackend(Connector.openAnother(opened, timeout), timeout, false);
+    }
+
     /** The server, as {@code redis://host:port} (never with the password). */
     public String server() {
         return opened.server();
@@ -178,6 +186,41 @@ public final class RedisBackend implements AutoCloseable {
     /** EXISTS of one key. */
     public CompletableFuture<Boolean> exists(byte[] key) {
         return wrap(async.exists(key).toCompletableFuture().thenApply(n -> n > 0), "exists");
+    }
+
+    /** One entry of a stream: its id and its fields, decoded as UTF-8. */
+    public record StreamEntry(String id, Map<String, String> fields) {
+    }
+
+    /**
+     * Up to {@code count} entries of stream {@code key} after {@code afterId} (XREAD; with {@code blockMillis > 0} it waits
+     * that long for one to come, which blocks this connection: use it on a {@link #dedicated()} backend only).
+     */
+    public List<StreamEntry> xreadAfter(byte[] key, String afterId, int count, long blockMillis) {
+        io.lettuce.core.XReadArgs args = io.lettuce.core.XReadArgs.Builder.count(count);
+        if (blockMillis > 0) {
+            args.block(blockMillis);
+        }
+        List<io.lettuce.core.StreamMessage<byte[], byte[]>> got = await(wrap(async.xread(args,
+                io.lettuce.core.XReadArgs.StreamOffset.from(key, afterId)).toCompletableFuture(), "xread"), "xread",
+                blockMillis);
+        List<StreamEntry> out = new ArrayList<>(got == null ? 0 : got.size());
+        if (got != null) {
+            for (io.lettuce.core.StreamMessage<byte[], byte[]> m : got) {
+                Map<String, String> fields = new LinkedHashMap<>();
+                m.getBody().forEach((k, v) -> fields.put(new String(k, StandardCharsets.UTF_8), new String(v, StandardCharsets.UTF_8)));
+                out.add(new StreamEntry(m.getId(), fields));
+            }
+        }
+        return out;
+    }
+
+    /** The id of the newest entry of stream {@code key}, or "0" when it is empty or absent. */
+    public String lastStreamId(byte[] key) {
+        List<io.lettuce.core.StreamMessage<byte[], byte[]>> last = await(wrap(async.xrevrange(key,
+                io.lettuce.core.Range.create("-", "+"), io.lettuce.core.Limit.from(1)).toCompletableFuture(), "xrevrange"),
+                "xrevrange");
+        return last == null || last.isEmpty() ? "0" : last.get(0).getId();
     }
 
     /** PUBLISH. */
@@ -266,6 +309,17 @@ public final class RedisBackend implements AutoCloseable {
     /** Waits for a future of this backend, translating failures into delayq exceptions. */
     public <T> T await(CompletableFuture<T> future, String what) {
         return await(future, what, server(), timeout);
+    }
+
+    private <T> T await(CompletableFuture<T> future, String what, long extraMillis) {
+        try {
+            return future.get(timeout.toMillis() + extraMillis + 5_000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DelayQException(what + " was interrupted", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw RedisErrors.translate(e, what, server(), timeout);
+        }
     }
 
     static <T> T await(CompletableFuture<T> future, String what, String server, Duration timeout) {

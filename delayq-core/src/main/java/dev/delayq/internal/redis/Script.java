@@ -32,7 +32,9 @@ public enum Script {
     STATS("stats"),
     CHECK("check"),
     PAUSE("pause"),
-    HISTORY("history");
+    HISTORY("history"),
+    SETTINGS("settings"),
+    PROGRESS("progress");
 
     private final String fileName;
     private final byte[] source;

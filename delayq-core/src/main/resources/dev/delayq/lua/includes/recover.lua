@@ -15,7 +15,8 @@ local function backoff_ms(n, base, cap)
   return math.floor(base + math.random() * (exp - base))
 end
 
--- k: a table of the queue's keys (due, leases, jobs, meta, dead, dedupe, holds, history).
+-- k: a table of the queue's keys (due, leases, jobs, meta, dead, dedupe, holds, history, prio, events, progress) and
+-- its flow configuration (k.cfg).
 local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
   local head = redis.call('ZRANGE', k.leases, 0, limit, 'WITHSCORES')
   local ids, next_expiry = {}, -1
@@ -34,10 +35,11 @@ local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
   if #ids == 0 then return 0, 0, next_expiry end
 
   local raws = redis.call('HMGET', k.jobs, unpack(ids))
-  local head_before = head_score(k.due)
+  local head_before = earliest_due(k.due, k.prio, k.cfg.prios)
   local recovered, dead = 0, 0
   local seq = next_seqs(k.meta, #ids)
   redis.call('ZREM', k.leases, unpack(ids))
+  redis.call('HDEL', k.progress, unpack(ids))
   for i = 1, #ids do
     local id, raw = ids[i], raws[i]
     local r = safe_decode(raw)
@@ -53,13 +55,17 @@ local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
         r.err = 'lease expired ' .. r.stalls .. ' times (stalled: the worker died or lost its connection each time)'
         redis.call('ZADD', k.dead, now, id)
         dedupe_release(k.dedupe, k.holds, r, id, now, false)
+        emit(k.events, k.cfg, 'dead', id, 'stalls', r.stalls)
         dead = dead + 1
       else
         r.state = SCHEDULED
         r.err = 'lease expired (stall ' .. r.stalls .. ' of at most ' .. max_stalls .. ')'
         r.seq = seq + i - 1
         r.token = nil
-        redis.call('ZADD', k.due, now + backoff_ms(r.stalls, base, cap), member(r.seq, id))
+        local at = now + backoff_ms(r.stalls, base, cap)
+        local key, score = due_entry(k.due, k.prio, r, at)
+        redis.call('ZADD', key, score, member(r.seq, id))
+        emit(k.events, k.cfg, 'recovered', id, 'stalls', r.stalls, 'at', int(at))
         recovered = recovered + 1
       end
       redis.call('HSET', k.jobs, id, encode(r))
@@ -69,6 +75,6 @@ local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
   count(k.meta, 'dead', dead)
   history_add(k.history, now, 'r', recovered)
   history_add(k.history, now, 'd', dead)
-  if recovered > 0 then publish_if_earlier(k.due, channel, head_before) end
+  if recovered > 0 then publish_if_earlier(channel, head_before, earliest_due(k.due, k.prio, k.cfg.prios)) end
   return recovered, dead, next_expiry
 end

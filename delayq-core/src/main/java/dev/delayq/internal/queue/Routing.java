@@ -1,0 +1,46 @@
+package dev.delayq.internal.queue;
+
+import dev.delayq.Job;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32;
+
+/** Where a job of a partitioned queue lives: the partition of its id, {@code crc32(id) mod P}. */
+final class Routing {
+    private Routing() {
+    }
+
+    /** The partition of {@code key} (a job id or a dedupe key) among {@code partitions}. */
+    static int partitionOf(String key, int partitions) {
+        CRC32 crc = new CRC32();
+        crc.update(key.getBytes(StandardCharsets.UTF_8));
+        return (int) (crc.getValue() % partitions);
+    }
+
+    /**
+     * The id the job is stored under: its own, unless it has a dedupe key and a generated id, which then gets the
+     * suffix that puts it in the dedupe key's partition.
+     *
+     * @throws IllegalArgumentException when the caller's id and dedupe key route to different partitions
+     */
+    static String storedId(Job job, int partitions, String name) {
+        if (job.dedupeKey() == null) {
+            return job.id();
+        }
+        int home = partitionOf(job.dedupeKey(), partitions);
+        if (partitionOf(job.id(), partitions) == home) {
+            return job.id();
+        }
+        if (!job.idGenerated()) {
+            throw new IllegalArgumentException("job '" + job.id() + "' and its dedupe key '" + job.dedupeKey()
+                    + "' belong to different partitions of queue '" + name + "' (" + partitionOf(job.id(), partitions) + " and " + home
+                    + "): on a partitioned queue a job with a dedupe key needs an id of the same partition; leave the id out "
+                    + "(one is generated there) or use ids without dedupe keys");
+        }
+        for (int n = 1; ; n++) {
+            String candidate = job.id() + "~" + n;
+            if (partitionOf(candidate, partitions) == home) {
+                return candidate;
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+-- flow: the queue's switches and limits (kept in its meta hash), priorities and the event stream.
+--
+-- Meta fields: paused (present while paused), rate_n and rate_ms (at most rate_n jobs handed out in any window of
+-- rate_ms, on Redis's clock), concurrency (at most this many leases held at once, by all workers together), prios (a
+-- bit mask of the priorities 1-9 that jobs were enqueued with), events (the event stream's length cap; absent: off).
+-- One HMGET reads them all, so a queue that uses none of them pays one small read per script.
+local function flow_config(k_meta)
+  local v = redis.call('HMGET', k_meta, 'paused', 'rate_n', 'rate_ms', 'concurrency', 'prios', 'events')
+  return { paused = v[1] ~= false, rate_n = tonumber(v[2]), rate_ms = tonumber(v[3]), concurrency = tonumber(v[4]),
+    prios = tonumber(v[5]) or 0, events = tonumber(v[6]) }
+end
+
+-- Priorities: jobs of priority 0 wait in the due set (score = due ms). Jobs of priority p (1-9) wait in the sorted set
+-- `due:prio` in band 9 - p: score = (9 - p) * 2^48 + due ms. Every band is exact (due ms < 2^48, and the largest score,
+-- 9 * 2^48, is below 2^53); a band ordered by due time then by member (the enqueue sequence) keeps FIFO within a
+-- priority, and a job is claimed only when its own due time has come, whatever its priority.
+local PRIO_BAND = 281474976710656
+
+local function has_prio(prios, p)
+  return math.floor(prios / 2 ^ p) % 2 == 1
+end
+
+-- The key and score of a scheduled job's entry (r.priority from its record).
+local function due_entry(k_due, k_prio, r, due)
+  if r.priority > 0 then return k_prio, (9 - r.priority) * PRIO_BAND + due end
+  return k_due, due
+end
+
+-- The earliest due time among the scheduled jobs of every priority in use, or nil.
+local function earliest_due(k_due, k_prio, prios)
+  local best = head_score(k_due)
+  if prios > 0 then
+    for p = 1, 9 do
+      if has_prio(prios, p) then
+        local low = (9 - p) * PRIO_BAND
+        local h = redis.call('ZRANGEBYSCORE', k_prio, low, '(' .. int(low + PRIO_BAND), 'WITHSCORES', 'LIMIT', 0, 1)
+        if h[2] then
+          local due = tonumber(h[2]) - low
+          if not best or due < best then best = due end
+        end
+      end
+    end
+  end
+  return best
+end
+
+-- Events: one stream entry per state change, appended in the same script, capped at exactly cfg.events entries (the
+-- oldest go first). Fields: type, id, then what the change did (attempt, token, at).
+local function emit(k_events, cfg, kind, id, a1, v1, a2, v2)
+  if not cfg.events then return end
+  if a2 then
+    redis.call('XADD', k_events, 'MAXLEN', int(cfg.events), '*', 'type', kind, 'id', id, a1, v1, a2, v2)
+  elseif a1 then
+    redis.call('XADD', k_events, 'MAXLEN', int(cfg.events), '*', 'type', kind, 'id', id, a1, v1)
+  else
+    redis.call('XADD', k_events, 'MAXLEN', int(cfg.events), '*', 'type', kind, 'id', id)
+  end
+end
