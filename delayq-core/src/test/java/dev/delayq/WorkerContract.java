@@ -242,6 +242,37 @@ abstract class WorkerContract {
         assertThat(q.get("in-an-hour").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
     }
 
+    @Test
+    void idleWorkersCostRedisNothingWhateverTheDueTimeUpToYear9999() {
+        // Due times past 2262 do not fit in a long of nanoseconds since 1970: scaled naively they wrap around and
+        // read as "already due", and idle workers claim in a loop. One queue per due time, four idle workers each.
+        List<java.time.Instant> dues = List.of(java.time.Instant.parse("2100-01-01T00:00:00Z"),
+                java.time.Instant.parse("2262-01-01T00:00:00Z"), java.time.Instant.ofEpochMilli(Long.MAX_VALUE / 1_000_000 + 1),
+                java.time.Instant.parse("2263-01-01T00:00:00Z"), java.time.Instant.parse("2400-01-01T00:00:00Z"),
+                java.time.Instant.parse("5000-01-01T00:00:00Z"), Bounds.MAX_DUE);
+        List<JobQueue> queues = new ArrayList<>();
+        for (int i = 0; i < dues.size(); i++) {
+            JobQueue fq = t.queue(dq, "far" + i, partitions());
+            fq.enqueue(Job.builder().id("far").runAt(dues.get(i)).build());
+            queues.add(fq);
+        }
+        long before = evalshaCalls();
+        for (JobQueue fq : queues) {
+            for (int w = 0; w < 4; w++) {
+                start(Worker.builder(fq, job -> { }).concurrency(1).name(fq.name() + "-" + w));
+            }
+        }
+        // Each worker claims once from each partition when it starts, learns the head is far away, and sleeps.
+        long initialClaims = (long) queues.size() * 4 * partitions();
+        Awaitility.await().atMost(WAIT).until(() -> evalshaCalls() - before >= initialClaims);
+        Awaitility.await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(evalshaCalls() - before).as("script calls of the idle workers")
+                        .isLessThanOrEqualTo(initialClaims));
+        for (JobQueue fq : queues) {
+            assertThat(fq.get("far").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+        }
+    }
+
     private long evalshaCalls() {
         return t.target().calls("evalsha");
     }

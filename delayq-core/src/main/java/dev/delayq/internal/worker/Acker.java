@@ -54,7 +54,7 @@ final class Acker {
         this.progress = progress;
         this.parts = parts;
         this.listener = listener;
-        this.lingerNanos = linger.toNanos();
+        this.lingerNanos = Nanos.of(linger);
         this.queue = queue;
         this.inFlight = inFlight;
         this.timer = timer;

@@ -149,7 +149,10 @@ final class ClaimLoop implements Runnable {
         for (int p = 0; p < parts.size(); p++) {
             long head = noticedHead.get(p);
             if (head != NO_NOTICE) {
-                targetNanos[p] = Math.min(targetNanos[p], clocks[p].known() ? clocks[p].nanosAt(head) : now);
+                long until = clocks[p].known() ? clocks[p].nanosUntil(head, now) : 0;
+                if (until < targetNanos[p] - now) { // nanoTime values compare by difference only
+                    targetNanos[p] = now + until;
+                }
             }
         }
         // The first partition whose time has come, starting after the one claimed last.
@@ -171,7 +174,7 @@ final class ClaimLoop implements Runnable {
         if (free < needed) {
             if (free == 0) {
                 shortSinceNanos = 0;
-                waitForSlots(config.maxIdleSleep().toNanos());
+                waitForSlots(Nanos.of(config.maxIdleSleep()));
                 return;
             }
             // Some slots are free but fewer than a refill: wait briefly for more, then take what there is,
@@ -226,36 +229,39 @@ final class ClaimLoop implements Runnable {
         plan(p, batch);
     }
 
-    /** Chooses when to claim next from partition {@code p}, from what its claim reported. */
+    /**
+     * Chooses when to claim next from partition {@code p}, from what its claim reported. Every wait is a distance
+     * from now, saturated at the horizon (a due time in year 9999 is "later than any sleep", never a wrapped-around
+     * "already due"), and the target is now plus the shortest of them.
+     */
     private void plan(int p, ClaimBatch b) {
         ServerClock clock = clocks[p];
         long now = System.nanoTime();
-        long idle = now + jitter(config.maxIdleSleep().toNanos(), 0.1);
         if (b.nextDueMillis() == ClaimBatch.NOT_COMPUTED) {
             targetNanos[p] = now; // more jobs are due: claim as soon as enough slots are free
             needed = refill;
             return;
         }
         needed = 1;
-        long target = idle;
+        long wait = jitter(Nanos.of(config.maxIdleSleep()), 0.1);
         if (b.nextDueMillis() >= 0) {
             // Without lookahead, wake exactly at the due time. With it, wake that much earlier, but not sooner
             // than half a lookahead after this claim: the claim took everything due within the lookahead, so
             // waking at once would lease one job per call; waiting half of it leases half a window's worth.
             // When another idle worker has promised to claim then, stand by a little longer in case it cannot.
-            long lookahead = config.lookahead().toNanos();
-            long due = Math.max(clock.nanosAt(b.nextDueMillis()) - lookahead, now + lookahead / 2);
-            target = Math.min(target, b.covered() ? due + config.standby().toNanos() : due);
+            long lookahead = Nanos.of(config.lookahead());
+            long due = Math.max(clock.nanosUntil(b.nextDueMillis(), now) - lookahead, lookahead / 2);
+            wait = Math.min(wait, b.covered() ? due + Nanos.of(config.standby()) : due);
         }
         if (b.nextLeaseExpiryMillis() >= 0) {
-            long expiry = clock.nanosAt(b.nextLeaseExpiryMillis());
-            target = Math.min(target, expiry + jitter(Math.min(TimeUnit.SECONDS.toNanos(1), config.lease().toNanos() / 10), 1.0));
+            long expiry = clock.nanosUntil(b.nextLeaseExpiryMillis(), now);
+            wait = Math.min(wait, expiry + jitter(Math.min(TimeUnit.SECONDS.toNanos(1), Nanos.of(config.lease()) / 10), 1.0));
         }
         long head = noticedHead.get(p);
         if (head != NO_NOTICE) {
-            target = Math.min(target, clock.nanosAt(head));
+            wait = Math.min(wait, clock.nanosUntil(head, now));
         }
-        targetNanos[p] = target;
+        targetNanos[p] = now + Nanos.clamp(wait);
     }
 
     /** Parks until {@link #slotFreed()} finds enough free slots, or for at most {@code nanos}. */

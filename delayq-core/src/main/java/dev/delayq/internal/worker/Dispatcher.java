@@ -117,7 +117,7 @@ final class Dispatcher {
         if (!clock.known()) {
             return !r.released;
         }
-        long dueNanos = clock.nanosAt(r.job.dueAtMillis());
+        long dueNanos = clock.nanosAt(r.job.dueAtMillis(), System.nanoTime());
         long wait;
         while (!r.released && (wait = dueNanos - System.nanoTime()) > 0) {
             LockSupport.parkNanos(this, wait);

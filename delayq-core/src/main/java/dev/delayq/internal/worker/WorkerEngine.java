@@ -138,7 +138,7 @@ public final class WorkerEngine {
         claimLoop.join(config.lease().toMillis() + 10_000);
         handBackNotStarted();
         acker.drain();
-        progress.awaitUntil(() -> running() == 0, System.nanoTime() + config.shutdownGrace().toNanos());
+        progress.awaitUntil(() -> running() == 0, System.nanoTime() + Nanos.of(config.shutdownGrace()));
         List<Running> unfinished = new ArrayList<>();
         for (Running r : inFlight.all()) {
             if (!r.finished && !r.released) {
