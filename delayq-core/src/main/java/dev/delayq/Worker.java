@@ -94,6 +94,14 @@ public final class Worker implements AutoCloseable {
         return engine.inFlight();
     }
 
+    /**
+     * User callbacks (listener, metrics, executor) that threw so far. Each was caught where it was called and the
+     * worker went on; the first failure of each kind is logged with its stack trace, later ones at debug level.
+     */
+    public long callbackFailures() {
+        return engine.callbackFailures();
+    }
+
     /** Whether it was started and not closed. */
     public boolean isRunning() {
         return state == State.RUNNING;

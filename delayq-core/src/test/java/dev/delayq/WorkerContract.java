@@ -273,6 +273,54 @@ abstract class WorkerContract {
         }
     }
 
+    @Test
+    void aListenerThatThrowsNeverStopsAcknowledgements() {
+        int n = 50;
+        for (int i = 0; i < n; i++) {
+            q.enqueue(Job.builder().id("heard" + i).build());
+        }
+        AtomicInteger heard = new AtomicInteger();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Worker w = start(Worker.builder(q, job -> { }).shutdownGrace(Duration.ofSeconds(60))
+                .metrics(new MicrometerMetrics(registry)).listener((job, o) -> {
+            heard.incrementAndGet();
+            throw new IllegalStateException("listener bug");
+        }));
+        awaitDone(n);
+        Awaitility.await().atMost(WAIT).until(() -> w.inFlight() == 0);
+        assertThat(heard.get()).isEqualTo(n);
+        assertThat(w.callbackFailures()).isEqualTo(n);
+        assertThat(registry.get("delayq.callbacks.failed").tags("queue", "w", "worker", w.name(), "kind", "listener")
+                .counter().count()).isEqualTo(n);
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(15), w::close,
+                "close() must not wait its 60 s grace for acknowledgements that a throwing listener stalled");
+    }
+
+    @Test
+    void metricsThatThrowNeverStopTheWorker() {
+        int n = 50;
+        for (int i = 0; i < n; i++) {
+            q.enqueue(Job.builder().id("metered" + i).build());
+        }
+        q.enqueue(Job.builder().id("poison").build());
+        WorkerMetrics broken = (WorkerMetrics) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {WorkerMetrics.class}, (proxy, method, args) -> {
+                    if (method.getDeclaringClass() == Object.class) {
+                        return method.getName().equals("hashCode") ? 0 : method.getName().equals("equals") ? proxy == args[0] : "broken";
+                    }
+                    throw new IllegalStateException("metrics bug in " + method.getName());
+                });
+        Worker w = start(Worker.builder(q, job -> {
+            if (job.id().equals("poison")) {
+                throw new NonRetryableException("poison");
+            }
+        }).shutdownGrace(Duration.ofSeconds(60)).metrics(broken));
+        awaitDone(n);
+        Awaitility.await().atMost(WAIT).until(() -> q.stats().dead() == 1 && w.inFlight() == 0);
+        assertThat(w.callbackFailures()).isGreaterThanOrEqualTo(n + 1); // at least a completion or death per job
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(15), w::close);
+    }
+
     private long evalshaCalls() {
         return t.target().calls("evalsha");
     }

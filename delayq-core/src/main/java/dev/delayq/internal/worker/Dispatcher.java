@@ -36,10 +36,12 @@ final class Dispatcher {
     private final Runnable slotFreed;
     private final Consumer<Running> handBack;
     private final String worker;
+    private final Callbacks callbacks;
 
     Dispatcher(String queue, JobHandler handler, Executor executor, Semaphore slots, ServerClock[] clocks, InFlight inFlight,
                Acker acker, RetryPolicy policy, WorkerMetrics metrics, Runnable slotFreed, Consumer<Running> handBack,
-               String worker) {
+               String worker, Callbacks callbacks) {
+        this.callbacks = callbacks;
         this.queue = queue;
         this.handler = handler;
         this.executor = executor;
@@ -59,8 +61,12 @@ final class Dispatcher {
         inFlight.add(r);
         try {
             executor.execute(() -> run(r));
-        } catch (RejectedExecutionException e) {
-            LOG.warn("worker {}: executor refused {}; handing it back", worker, r);
+        } catch (RuntimeException e) { // the user's executor is a callback too: it never stops the claim loop
+            if (e instanceof RejectedExecutionException) {
+                LOG.warn("worker {}: executor refused {}; handing it back", worker, r);
+            } else {
+                callbacks.failed("executor", e);
+            }
             freeSlot();
             handBack.accept(r);
         }

@@ -48,13 +48,16 @@ public final class WorkerEngine {
     private final List<AutoCloseable> subscriptions = new ArrayList<>();
 
     private final JobListener listener;
+    private final Callbacks callbacks;
 
     /**
      * A worker of {@code queue}, whose partitions are {@code parts} (the queue itself when it has none).
      */
     public WorkerEngine(JobQueue queue, List<SingleQueue> parts, JobHandler handler, Executor executor, WorkerConfig config,
                         WorkerMetrics metrics, JobListener listener) {
-        this.listener = listener;
+        this.callbacks = new Callbacks(config.name(), queue.name());
+        this.metrics = callbacks.metrics(forWorker(metrics, queue.name(), config.name()));
+        this.listener = callbacks.listener(listener);
         this.queue = queue;
         this.parts = parts;
         this.clocks = new ServerClock[parts.size()];
@@ -62,24 +65,39 @@ public final class WorkerEngine {
             clocks[p] = new ServerClock(); // partitions may live on different servers, with different clocks
         }
         this.config = config;
-        this.metrics = metrics;
         this.slots = new Semaphore(config.concurrency());
         this.timer = new ScheduledThreadPoolExecutor(1, threads(config.name() + "-timer", true));
         this.ownExecutor = executor == null ? new ThreadPoolExecutor(config.concurrency(), config.concurrency(), 0,
                 TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), threads(config.name() + "-handler", false)) : null;
-        this.acker = new Acker(queue, parts, inFlight, timer, metrics, config.retryPolicy().maxAttempts(), config.name(),
-                config.ackLinger(), listener, progress::signal);
+        this.acker = new Acker(queue, parts, inFlight, timer, this.metrics, config.retryPolicy().maxAttempts(), config.name(),
+                config.ackLinger(), this.listener, progress::signal);
         ClaimLoop[] loop = new ClaimLoop[1];
         Dispatcher dispatcher = new Dispatcher(queue.name(), handler, executor != null ? executor : ownExecutor, slots, clocks,
-                inFlight, acker, config.retryPolicy(), metrics, () -> {
+                inFlight, acker, config.retryPolicy(), this.metrics, () -> {
                     loop[0].slotFreed();
                     progress.signal();
-                }, this::handBack, config.name());
-        this.claimLoop = new ClaimLoop(parts, queue.name(), config, slots, clocks, dispatcher::dispatch, metrics);
+                }, this::handBack, config.name(), callbacks);
+        this.claimLoop = new ClaimLoop(parts, queue.name(), config, slots, clocks, dispatcher::dispatch, this.metrics);
         loop[0] = claimLoop;
-        this.leaseKeeper = new LeaseKeeper(queue, inFlight, clocks, config.lease(), metrics, config.name());
-        this.maintenance = new Maintenance(parts, config.purgeInterval(), metrics, config.name());
+        this.leaseKeeper = new LeaseKeeper(queue, inFlight, clocks, config.lease(), this.metrics, config.name());
+        this.maintenance = new Maintenance(parts, config.purgeInterval(), this.metrics, config.name());
         this.loopThread = threads(config.name() + "-claim", false).newThread(claimLoop);
+    }
+
+    /** The metrics this worker reports to ({@link WorkerMetrics#forWorker}), the sink itself should that throw. */
+    private WorkerMetrics forWorker(WorkerMetrics metrics, String queue, String worker) {
+        try {
+            WorkerMetrics m = metrics.forWorker(queue, worker);
+            return m != null ? m : metrics;
+        } catch (Throwable e) {
+            callbacks.failed("metrics", e);
+            return metrics;
+        }
+    }
+
+    /** User callbacks (listener, metrics, executor) that threw and were isolated. */
+    public long callbackFailures() {
+        return callbacks.failures();
     }
 
     private static ThreadFactory threads(String name, boolean daemon) {
@@ -166,6 +184,7 @@ public final class WorkerEngine {
         if (ownExecutor != null) {
             ownExecutor.shutdownNow();
         }
+        metrics.unbind(queue.name());
         LOG.info("worker {} stopped on queue {}", config.name(), queue.name());
     }
 
