@@ -1,5 +1,6 @@
 package dev.delayq;
 
+import dev.delayq.internal.ClientLifecycle;
 import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.queue.PartitionedQueue;
 import dev.delayq.internal.queue.SingleQueue;
@@ -39,13 +40,15 @@ public final class Worker implements AutoCloseable {
     private final String name;
     private final String queue;
     private final boolean shutdownHook;
+    private final ClientLifecycle lifecycle;
     private volatile Thread hook;
     private volatile State state = State.NEW;
 
     private enum State { NEW, RUNNING, CLOSED }
 
-    private Worker(WorkerEngine engine, String name, String queue, boolean shutdownHook) {
+    private Worker(WorkerEngine engine, String name, String queue, boolean shutdownHook, ClientLifecycle lifecycle) {
         this.engine = engine;
+        this.lifecycle = lifecycle;
         this.name = name;
         this.queue = queue;
         this.shutdownHook = shutdownHook;
@@ -72,6 +75,7 @@ public final class Worker implements AutoCloseable {
         }
         engine.start();
         state = State.RUNNING;
+        lifecycle.register(this); // DelayQ.close() closes this worker before the connections it runs on
         if (shutdownHook) {
             hook = new Thread(this::close, name + "-shutdown-hook");
             Runtime.getRuntime().addShutdownHook(hook);
@@ -108,7 +112,7 @@ public final class Worker implements AutoCloseable {
     }
 
     /**
-     * Graceful shutdown: stops claiming, lets running handlers finish within the shutdown grace period,
+     * Graceful shutdown (also run by {@link DelayQ#close()} for the workers of its queues): stops claiming, lets running handlers finish within the shutdown grace period,
      * then hands back the jobs still running (due again at once, attempt not counted; their handler threads
      * are interrupted and their contexts report the lease lost), and waits for outstanding
      * acknowledgements. Idempotent.
@@ -124,6 +128,8 @@ public final class Worker implements AutoCloseable {
             engine.close();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            lifecycle.unregister(this);
         }
         Thread h = hook;
         if (h != null && Thread.currentThread() != h) {
@@ -133,6 +139,11 @@ public final class Worker implements AutoCloseable {
                 // the JVM is already exiting
             }
         }
+    }
+
+    @Override
+    public String toString() {
+        return "Worker[" + name + " on queue " + queue + ", " + state.name().toLowerCase(java.util.Locale.ROOT) + "]";
     }
 
     /** Builder of a {@link Worker}; every setting is validated by {@link #build()}. */
@@ -314,7 +325,7 @@ public final class Worker implements AutoCloseable {
             WorkerConfig config = new WorkerConfig(n, concurrency, batchSize, lease, lookahead, policy, shutdownGrace,
                     maxIdleSleep, purgeInterval, 10, ackLinger, standby);
             return new Worker(new WorkerEngine(queue, parts, handler, executor, config, metrics, listener), n, queue.name(),
-                    shutdownHook);
+                    shutdownHook, parts.get(0).lifecycle());
         }
 
         private static String defaultName() {

@@ -221,7 +221,7 @@ abstract class WorkerContract {
         assertThat(info.attempt()).as("the stalled run is not counted as an attempt").isEqualTo(1);
         assertThat(info.stalls()).isEqualTo(1);
         assertThat(q.stats().total("completed")).isEqualTo(1); // the first run's completion was refused
-        Awaitility.await().atMost(WAIT).until(() -> registry.counter("delayq.leases.lost", "queue", "w").count() >= 1);
+        Awaitility.await().atMost(WAIT).until(() -> registry.get("delayq.leases.lost").tags("queue", "w").counter().count() >= 1);
         Awaitility.await().atMost(WAIT).until(() -> outcomes.size() == 2);
         assertThat(outcomes).containsExactlyInAnyOrder("0:REFUSED", "1:COMPLETED");
     }
@@ -321,6 +321,73 @@ abstract class WorkerContract {
         org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(15), w::close);
     }
 
+    @Test
+    void closingTheClientClosesItsWorkersGracefully() throws Exception {
+        DelayQ own = DelayQ.builder().redis(t.target().uri()).cluster(t.target().cluster()).prefix(t.prefix()).build();
+        JobQueue oq = own.queue("w");
+        oq.enqueue(Job.builder().id("quick").build());
+        oq.enqueue(Job.builder().id("stuck").build());
+        CountDownLatch bothStarted = new CountDownLatch(2);
+        List<String> outcomes = new CopyOnWriteArrayList<>();
+        Worker w = Worker.builder(oq, job -> {
+            bothStarted.countDown();
+            if (job.id().equals("stuck")) {
+                TimeUnit.HOURS.sleep(1);
+            } else {
+                bothStarted.await(30, TimeUnit.SECONDS);
+            }
+        }).concurrency(2).shutdownGrace(Duration.ofMillis(300)).listener((job, o) -> outcomes.add(job.id() + ":" + o))
+                .build().start();
+        workers.add(w);
+        assertThat(bothStarted.await(30, TimeUnit.SECONDS)).isTrue();
+        own.close();
+        assertThat(w.isRunning()).as("the client closed its worker").isFalse();
+        assertThat(outcomes).containsExactlyInAnyOrder("quick:COMPLETED", "stuck:HANDED_BACK");
+        assertThat(q.get("quick").orElseThrow().state()).isEqualTo(JobState.DONE);
+        JobInfo stuck = q.get("stuck").orElseThrow();
+        assertThat(stuck.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(stuck.attempt()).isZero();
+        assertThat(q.leases().claim(ClaimOptions.of(10, Duration.ofSeconds(30))).jobs()).hasSize(1)
+                .allSatisfy(j -> q.leases().complete(j.lease()));
+    }
+
+    @Test
+    void twoWorkersOfOneQueueReportTheirOwnFiguresAndAClosedWorkersMetersAreRemoved() {
+        int n = 200;
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            jobs.add(Job.builder().id("two" + i).build());
+        }
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        MicrometerMetrics shared = new MicrometerMetrics(registry, Duration.ZERO); // one sink for both, as in Spring
+        AtomicInteger ranByA = new AtomicInteger();
+        AtomicInteger ranByB = new AtomicInteger();
+        Worker a = start(Worker.builder(q, job -> ranByA.incrementAndGet()).name("worker-a").concurrency(2).metrics(shared));
+        Worker b = start(Worker.builder(q, job -> ranByB.incrementAndGet()).name("worker-b").concurrency(2).metrics(shared));
+        q.enqueueAll(jobs);
+        awaitDone(n);
+        Awaitility.await().atMost(WAIT).until(() -> a.inFlight() == 0 && b.inFlight() == 0);
+        Awaitility.await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(registry.get("delayq.jobs.completed").tags("queue", "w", "worker", "worker-a").counter().count())
+                    .isEqualTo(ranByA.get());
+            assertThat(registry.get("delayq.jobs.completed").tags("queue", "w", "worker", "worker-b").counter().count())
+                    .isEqualTo(ranByB.get());
+        });
+        assertThat(ranByA.get() + ranByB.get()).isEqualTo(n);
+        assertThat(registry.get("delayq.jobs.claimed").tags("queue", "w", "worker", "worker-a").counter().count())
+                .isEqualTo(ranByA.get());
+        assertThat(registry.get("delayq.jobs.in_flight").tags("queue", "w", "worker", "worker-b").gauge().value()).isZero();
+
+        a.close();
+        assertThat(registry.find("delayq.jobs.completed").tags("worker", "worker-a").meters()).isEmpty();
+        assertThat(registry.getMeters()).as("worker-a's meters").noneMatch(m -> "worker-a".equals(m.getId().getTag("worker")));
+        assertThat(registry.get("delayq.jobs.completed").tags("queue", "w", "worker", "worker-b").counter().count())
+                .isEqualTo(ranByB.get());
+        b.close();
+        assertThat(registry.getMeters()).as("meters left after both workers closed")
+                .noneMatch(m -> m.getId().getName().startsWith("delayq."));
+    }
+
     private long evalshaCalls() {
         return t.target().calls("evalsha");
     }
@@ -395,12 +462,12 @@ abstract class WorkerContract {
                 throw new NonRetryableException("bad");
             }
         }).metrics(new MicrometerMetrics(registry, Duration.ZERO)));
-        Awaitility.await().atMost(WAIT).until(() -> registry.counter("delayq.jobs.completed", "queue", "w").count() == 10
-                && registry.counter("delayq.jobs.dead", "queue", "w").count() == 1);
-        assertThat(registry.counter("delayq.jobs.claimed", "queue", "w").count()).isEqualTo(11);
-        assertThat(registry.counter("delayq.jobs.failed", "queue", "w").count()).isEqualTo(1);
-        assertThat(registry.timer("delayq.dispatch.lag", "queue", "w").count()).isEqualTo(11);
-        assertThat(registry.timer("delayq.processing.time", "queue", "w").count()).isEqualTo(11);
+        Awaitility.await().atMost(WAIT).until(() -> registry.get("delayq.jobs.completed").tags("queue", "w").counter().count() == 10
+                && registry.get("delayq.jobs.dead").tags("queue", "w").counter().count() == 1);
+        assertThat(registry.get("delayq.jobs.claimed").tags("queue", "w").counter().count()).isEqualTo(11);
+        assertThat(registry.get("delayq.jobs.failed").tags("queue", "w").counter().count()).isEqualTo(1);
+        assertThat(registry.get("delayq.dispatch.lag").tags("queue", "w").timer().count()).isEqualTo(11);
+        assertThat(registry.get("delayq.processing.time").tags("queue", "w").timer().count()).isEqualTo(11);
         assertThat(registry.get("delayq.queue.depth").tags("queue", "w", "state", "done").gauge().value()).isEqualTo(10);
         assertThat(registry.get("delayq.queue.depth").tags("queue", "w", "state", "dead").gauge().value()).isEqualTo(1);
         assertThat(registry.get("delayq.jobs.in_flight").tags("queue", "w").gauge().value()).isZero();
