@@ -114,6 +114,7 @@ final class Acker {
                 if (e != null) {
                     metrics.redisError(queue.name(), "complete");
                     long wait = outage.failure(e);
+                    batch.forEach(j -> j.resent = true); // the call may have applied: only its reply is known lost
                     pending.addAll(batch);
                     queued.addAndGet(batch.size());
                     timer.schedule(this::flush, wait, TimeUnit.MILLISECONDS);
@@ -143,6 +144,13 @@ final class Acker {
     }
 
     private void completed(Running job, Ack ack) {
+        if (ack == Ack.NOT_FOUND && job.resent) {
+            // An earlier call whose reply was lost completed the job and, without done retention, deleted it: the
+            // re-sent completion finds nothing. The job is done, not lost.
+            LOG.debug("worker {}: re-sent completion of {} in queue {} found no job: the first call applied it", worker,
+                    job, queue.name());
+            ack = Ack.ALREADY_APPLIED;
+        }
         if (ack.applied()) {
             metrics.completed(queue.name(), job.finishedNanos - job.startNanos);
             listener.onOutcome(job, JobListener.Outcome.COMPLETED);
@@ -169,6 +177,7 @@ final class Acker {
         call.whenComplete((res, e) -> {
             if (e != null) {
                 try {
+                    r.resent = true;
                     metrics.redisError(queue.name(), "fail");
                     timer.schedule(() -> sendFail(r, error, retryable, backoff), outage.failure(e), TimeUnit.MILLISECONDS);
                     return;
@@ -192,6 +201,13 @@ final class Acker {
     }
 
     private void failed(Running r, FailResult res, String error) {
+        if (res.outcome() == FailResult.Outcome.NOT_FOUND && r.resent) {
+            // The first call applied (its reply was lost) and the job is gone since: it went dead without dead
+            // retention, or ran again elsewhere and finished. Not a lost lease; what Redis recorded is unknown here.
+            LOG.debug("worker {}: re-sent failure of {} in queue {} found no job: an earlier call applied it", worker, r,
+                    queue.name());
+            return;
+        }
         if (res.outcome() == FailResult.Outcome.RETRY_SCHEDULED) {
             metrics.retried(queue.name());
             listener.onOutcome(r, JobListener.Outcome.RETRY_SCHEDULED);

@@ -19,6 +19,8 @@ final class Running implements JobContext {
     volatile boolean finished;
     /** The handler has returned and its outcome is on its way to Redis. */
     volatile boolean acking;
+    /** The outcome was sent again after a call failed: that call may have applied, only its reply was lost. */
+    volatile boolean resent;
     volatile long startNanos;
     volatile long finishedNanos;
     volatile Thread thread;
