@@ -37,7 +37,7 @@ public final class WorkerEngine {
     private final Semaphore slots;
     private final ServerClock[] clocks;
     private final InFlight inFlight = new InFlight();
-    private final ScheduledExecutorService timer;
+    private final ScheduledExecutorService ackTimer;
     private final ThreadPoolExecutor ownExecutor;
     private final ClaimLoop claimLoop;
     private final LeaseKeeper leaseKeeper;
@@ -66,10 +66,10 @@ public final class WorkerEngine {
         }
         this.config = config;
         this.slots = new Semaphore(config.concurrency());
-        this.timer = new ScheduledThreadPoolExecutor(1, threads(config.name() + "-timer", true));
+        this.ackTimer = new ScheduledThreadPoolExecutor(1, threads(config.name() + "-acks", true));
         this.ownExecutor = executor == null ? new ThreadPoolExecutor(config.concurrency(), config.concurrency(), 0,
                 TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), threads(config.name() + "-handler", false)) : null;
-        this.acker = new Acker(queue, parts, inFlight, timer, this.metrics, config.retryPolicy().maxAttempts(), config.name(),
+        this.acker = new Acker(queue, parts, inFlight, ackTimer, this.metrics, config.retryPolicy().maxAttempts(), config.name(),
                 config.ackLinger(), this.listener, progress::signal);
         ClaimLoop[] loop = new ClaimLoop[1];
         Dispatcher dispatcher = new Dispatcher(queue.name(), handler, executor != null ? executor : ownExecutor, slots, clocks,
@@ -133,8 +133,8 @@ public final class WorkerEngine {
         if (ownExecutor != null) {
             ownExecutor.prestartAllCoreThreads(); // not during the first burst of jobs
         }
-        leaseKeeper.start(timer);
-        maintenance.start(timer);
+        leaseKeeper.start();
+        maintenance.start();
         claimLoop.start(loopThread);
         LOG.info("worker {} started on queue {} (concurrency {}, batch {}, lease {})", config.name(), queue.name(),
                 config.concurrency(), config.batch(), config.lease());
@@ -152,6 +152,7 @@ public final class WorkerEngine {
      */
     public void close() throws InterruptedException {
         claimLoop.stop();
+        maintenance.stop();
         subscriptions.forEach(WorkerEngine::closeQuietly);
         claimLoop.join(config.lease().toMillis() + 10_000);
         handBackNotStarted();
@@ -179,8 +180,7 @@ public final class WorkerEngine {
                     + "return when their leases expire", config.name(), queue.name());
         }
         leaseKeeper.stop();
-        maintenance.stop();
-        timer.shutdownNow();
+        ackTimer.shutdownNow();
         if (ownExecutor != null) {
             ownExecutor.shutdownNow();
         }
