@@ -4,7 +4,7 @@ import dev.delayq.internal.ClientLifecycle;
 import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.queue.PartitionedQueue;
 import dev.delayq.internal.queue.SingleQueue;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.worker.Routes;
 import dev.delayq.internal.worker.WorkerConfig;
 import dev.delayq.internal.worker.WorkerEngine;
 import java.net.InetAddress;
@@ -14,7 +14,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Runs a {@link JobHandler} for every due job of a queue: at most {@code concurrency} at once, each on
+ * Runs a handler for every due job of a queue: at most {@code concurrency} at once, each on
  * exactly one worker at a time, with its lease renewed while it runs and handed back on shutdown.
  *
  * <pre>{@code
@@ -28,6 +28,14 @@ import java.util.concurrent.ThreadLocalRandom;
  *         .start();
  * // ...
  * worker.close(); // stops claiming, lets running jobs finish, hands back the rest
+ * }</pre>
+ *
+ * <p>Jobs are routed by name ({@link Job.Builder#name}) to a handler per name, with typed payloads:
+ * <pre>{@code
+ * Worker.builder(queue)
+ *         .handle("email", ctx -> sendEmail(ctx.payloadUtf8()))
+ *         .handle("sms", JacksonCodec.of(mapper, Sms.class), (ctx, sms) -> sendSms(sms))
+ *         .build().start();
  * }</pre>
  *
  * <p>Idle workers sleep until the next due time, woken early by a notice when an enqueue makes an earlier
@@ -55,12 +63,24 @@ public final class Worker implements AutoCloseable {
     }
 
     /**
-     * A builder for a worker running {@code handler} on the jobs of {@code queue}.
+     * A builder for a worker running {@code handler} on the jobs of {@code queue}: on every job, whatever its name,
+     * except the names given their own handler with {@link Builder#handle}.
      *
      * @throws IllegalArgumentException when either is null or the queue is not from {@link DelayQ#queue}
      */
     public static Builder builder(JobQueue queue, JobHandler handler) {
-        return new Builder(queue, handler);
+        return new Builder(queue).fallback(handler);
+    }
+
+    /**
+     * A builder for a worker of {@code queue} that runs jobs by name: add a handler per name with
+     * {@link Builder#handle}. A job whose name has no handler goes straight to dead, with error
+     * {@code no handler for job name 'x' (this worker handles: email, sms)}.
+     *
+     * @throws IllegalArgumentException when the queue is null or not from {@link DelayQ#queue}
+     */
+    public static Builder builder(JobQueue queue) {
+        return new Builder(queue);
     }
 
     /**
@@ -151,7 +171,7 @@ public final class Worker implements AutoCloseable {
         private final JobQueue queue;
         private final List<SingleQueue> parts;
         private final ClientSettings settings;
-        private final JobHandler handler;
+        private final Routes.Builder routes = new Routes.Builder();
         private int concurrency = 10;
         private int batchSize = 100;
         private Duration lease = Duration.ofSeconds(30);
@@ -167,8 +187,9 @@ public final class Worker implements AutoCloseable {
         private JobListener listener = JobListener.NONE;
         private boolean shutdownHook;
         private String name;
+        private Duration jobTimeout = Duration.ZERO;
 
-        private Builder(JobQueue queue, JobHandler handler) {
+        private Builder(JobQueue queue) {
             if (queue instanceof SingleQueue rq) {
                 this.parts = List.of(rq);
                 this.settings = rq.settings();
@@ -178,11 +199,36 @@ public final class Worker implements AutoCloseable {
             } else {
                 throw new IllegalArgumentException("queue must come from DelayQ.queue(name), got " + queue);
             }
-            if (handler == null) {
-                throw new IllegalArgumentException("handler must not be null");
-            }
             this.queue = queue;
-            this.handler = handler;
+        }
+
+        private Builder fallback(JobHandler handler) {
+            routes.fallback(handler);
+            return this;
+        }
+
+        /**
+         * Runs the jobs named {@code name} with {@code handler} (instead of the default handler, if any).
+         *
+         * @throws IllegalArgumentException when the name is not a valid job name, already has a handler, or the
+         *                                  handler is null
+         */
+        public Builder handle(String name, JobHandler handler) {
+            routes.add(name, handler);
+            return this;
+        }
+
+        /**
+         * Runs the jobs named {@code name} with {@code handler}, their payload decoded by {@code codec} (e.g.
+         * {@code JacksonCodec.of(mapper, Order.class)} of the optional {@code delayq-jackson} module). A payload the
+         * codec cannot decode sends the job straight to dead, with the codec's message: retrying cannot fix it.
+         *
+         * @throws IllegalArgumentException when the name is not a valid job name, already has a handler, or the codec
+         *                                  or handler is null
+         */
+        public <T> Builder handle(String name, PayloadCodec<T> codec, TypedHandler<T> handler) {
+            routes.add(name, codec, handler);
+            return this;
         }
 
         /** Most handlers running at once (default 10, at most 10,000). */
@@ -197,7 +243,7 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
-        /** Lease length (default 30 s, at least 100 ms); renewed every third of it while a job runs. */
+        /** Lease length (default 30 s, 100 ms to 1 day); renewed every third of it while a job runs. */
         public Builder leaseDuration(Duration lease) {
             this.lease = lease;
             return this;
@@ -287,7 +333,20 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
-        /** The worker's name in logs and locks (default host-pid-random). */
+        /**
+         * Longest run of a job that has no timeout of its own ({@link Job.Builder#timeout}), 1 ms to 1 day (default:
+         * none). At the deadline the handler's thread is interrupted and the attempt fails with error
+         * {@code timed out after 30s} (retried per the retry policy); the job's slot and lease are freed at once. A
+         * handler that ignores the interrupt keeps its thread until it returns (the worker's own pool runs the next
+         * job on another thread), but its job is no longer this worker's: its context reports the lease lost and
+         * whatever it returns is ignored.
+         */
+        public Builder jobTimeout(Duration timeout) {
+            this.jobTimeout = timeout;
+            return this;
+        }
+
+        /** The worker's name in logs, locks and its meters' {@code worker} tag (default host-pid-random). */
         public Builder name(String name) {
             this.name = name;
             return this;
@@ -299,33 +358,15 @@ public final class Worker implements AutoCloseable {
          * @throws IllegalArgumentException naming the invalid setting and what is allowed
          */
         public Worker build() {
-            Validation.range("concurrency", concurrency, 1, 10_000);
-            Validation.range("batch size", batchSize, 1, ClaimOptions.MAX_BATCH);
-            Validation.positive("lease duration", lease);
-            if (lease.toMillis() < 100) {
-                throw new IllegalArgumentException("lease duration is " + lease + ": it must be at least 100 ms");
-            }
-            Validation.delay("lookahead", lookahead);
-            if (lookahead.multipliedBy(2).compareTo(lease) >= 0) {
-                throw new IllegalArgumentException("lookahead " + lookahead + " must be under half the lease duration " + lease);
-            }
-            Validation.delay("shutdown grace", shutdownGrace);
-            Validation.positive("max idle sleep", maxIdleSleep);
-            Validation.delay("purge interval", purgeInterval);
-            Validation.delay("ack linger", ackLinger);
-            Validation.delay("standby", standby);
-            if (ackLinger.multipliedBy(10).compareTo(lease) > 0) {
-                throw new IllegalArgumentException("ack linger " + ackLinger + " must be at most a tenth of the lease duration " + lease);
-            }
             if (metrics == null || listener == null) {
                 throw new IllegalArgumentException("metrics and listener must not be null (use WorkerMetrics.NONE, JobListener.NONE)");
             }
             RetryPolicy policy = retryPolicy != null ? retryPolicy : settings.retryPolicy();
             String n = name != null ? name : defaultName();
             WorkerConfig config = new WorkerConfig(n, concurrency, batchSize, lease, lookahead, policy, shutdownGrace,
-                    maxIdleSleep, purgeInterval, 10, ackLinger, standby);
-            return new Worker(new WorkerEngine(queue, parts, handler, executor, config, metrics, listener), n, queue.name(),
-                    shutdownHook, parts.get(0).lifecycle());
+                    maxIdleSleep, purgeInterval, 10, ackLinger, standby, jobTimeout);
+            return new Worker(new WorkerEngine(queue, parts, routes.build(), executor, config, metrics, listener), n,
+                    queue.name(), shutdownHook, parts.get(0).lifecycle());
         }
 
         private static String defaultName() {

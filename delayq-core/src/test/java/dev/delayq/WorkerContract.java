@@ -388,6 +388,154 @@ abstract class WorkerContract {
                 .noneMatch(m -> m.getId().getName().startsWith("delayq."));
     }
 
+    /** Decimal text as an int: a codec whose decode fails on anything else. */
+    private static final PayloadCodec<Integer> DECIMAL = new PayloadCodec<>() {
+        @Override
+        public byte[] encode(Integer value) {
+            return value.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public Integer decode(byte[] payload) {
+            return Integer.parseInt(new String(payload, java.nio.charset.StandardCharsets.UTF_8));
+        }
+    };
+
+    @Test
+    void oneWorkerRoutesJobsByNameToTheirHandlersAndTheRestToItsDefault() {
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            jobs.add(Job.builder().id("email-" + i).name("email").payload("to" + i + "@example.com").build());
+            jobs.add(Job.builder().id("sms-" + i).name("sms").payload(40 + i, DECIMAL).build());
+        }
+        jobs.add(Job.builder().id("push-0").name("push").build());
+        jobs.add(Job.builder().id("plain-0").build());
+        q.enqueueAll(jobs);
+        Map<String, String> emails = new ConcurrentHashMap<>();
+        Map<String, Integer> sms = new ConcurrentHashMap<>();
+        List<String> other = new CopyOnWriteArrayList<>();
+        start(Worker.builder(q, ctx -> other.add(ctx.id() + ":" + ctx.name()))
+                .handle("email", ctx -> emails.put(ctx.id(), ctx.payloadUtf8()))
+                .handle("sms", DECIMAL, (ctx, number) -> sms.put(ctx.id(), number)));
+        awaitDone(jobs.size());
+        assertThat(emails).containsOnlyKeys("email-0", "email-1", "email-2").containsEntry("email-1", "to1@example.com");
+        assertThat(sms).containsExactlyInAnyOrderEntriesOf(Map.of("sms-0", 40, "sms-1", 41, "sms-2", 42));
+        assertThat(other).containsExactlyInAnyOrder("push-0:push", "plain-0:null");
+    }
+
+    @Test
+    void aJobWhoseNameHasNoHandlerGoesStraightToDeadSayingWhichNamesAreHandled() {
+        q.enqueue(Job.builder().id("fax").name("fax").build());
+        q.enqueue(Job.builder().id("nameless").build());
+        AtomicInteger ran = new AtomicInteger();
+        start(Worker.builder(q).handle("email", ctx -> ran.incrementAndGet())
+                .handle("sms", DECIMAL, (ctx, n) -> ran.incrementAndGet()).retryPolicy(QUICK));
+        Awaitility.await().atMost(WAIT).until(() -> q.stats().dead() == 2);
+        JobInfo fax = q.get("fax").orElseThrow();
+        assertThat(fax.attempt()).isEqualTo(1);
+        assertThat(fax.lastError()).isEqualTo("no handler for job name 'fax' (this worker handles: email, sms)");
+        JobInfo nameless = q.get("nameless").orElseThrow();
+        assertThat(nameless.attempt()).isEqualTo(1);
+        assertThat(nameless.lastError()).isEqualTo("no handler for jobs without a name (this worker handles: email, sms)");
+        assertThat(ran.get()).isZero();
+    }
+
+    @Test
+    void aPayloadItsCodecCannotDecodeGoesStraightToDeadWithTheCodecsMessage() {
+        q.enqueue(Job.builder().id("garbled").name("sms").payload("forty-two").build());
+        q.enqueue(Job.builder().id("fine").name("sms").payload(42, DECIMAL).build());
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        start(Worker.builder(q).handle("sms", DECIMAL, (ctx, n) -> seen.add(n)).retryPolicy(QUICK));
+        Awaitility.await().atMost(WAIT).until(() -> q.stats().dead() == 1 && q.stats().done() == 1);
+        JobInfo garbled = q.get("garbled").orElseThrow();
+        assertThat(garbled.state()).isEqualTo(JobState.DEAD);
+        assertThat(garbled.attempt()).as("not retried: retrying cannot fix the bytes").isEqualTo(1);
+        assertThat(garbled.lastError()).isEqualTo("payload cannot be decoded: For input string: \"forty-two\"");
+        assertThat(seen).containsExactly(42);
+    }
+
+    @Test
+    void aHandlerPastItsJobsTimeoutIsInterruptedItsRunFailsAndTheJobRunsAgain() {
+        q.enqueue(Job.builder().id("slow").timeout(Duration.ofMillis(300)).build());
+        AtomicInteger interrupted = new AtomicInteger();
+        List<String> outcomes = new CopyOnWriteArrayList<>();
+        start(Worker.builder(q, ctx -> {
+            if (ctx.attempt() == 1) {
+                try {
+                    TimeUnit.HOURS.sleep(1);
+                } catch (InterruptedException e) {
+                    interrupted.incrementAndGet();
+                    throw e;
+                }
+            }
+        }).retryPolicy(QUICK).listener((job, o) -> outcomes.add(job.attempt() + ":" + o)));
+        awaitDone(1);
+        JobInfo info = q.get("slow").orElseThrow();
+        assertThat(info.attempt()).isEqualTo(2);
+        assertThat(info.lastError()).isEqualTo("timed out after 300ms");
+        assertThat(interrupted.get()).isEqualTo(1);
+        Awaitility.await().atMost(WAIT).until(() -> outcomes.size() == 2);
+        assertThat(outcomes).containsExactly("1:RETRY_SCHEDULED", "2:COMPLETED");
+    }
+
+    @Test
+    void aJobsOwnTimeoutOverridesTheWorkersDefault() {
+        q.enqueue(Job.builder().id("patient").timeout(Duration.ofSeconds(30)).build());
+        q.enqueue(Job.builder().id("hasty").build());
+        start(Worker.builder(q, ctx -> {
+            if (ctx.attempt() == 1) {
+                TimeUnit.MILLISECONDS.sleep(1000); // past the worker's default, within the job's own timeout
+            }
+        }).jobTimeout(Duration.ofMillis(300)).concurrency(2).retryPolicy(QUICK));
+        awaitDone(2);
+        JobInfo patient = q.get("patient").orElseThrow();
+        assertThat(patient.attempt()).isEqualTo(1);
+        assertThat(patient.lastError()).isNull();
+        JobInfo hasty = q.get("hasty").orElseThrow();
+        assertThat(hasty.attempt()).isEqualTo(2);
+        assertThat(hasty.lastError()).isEqualTo("timed out after 300ms");
+    }
+
+    @Test
+    void aHandlerThatIgnoresItsTimeoutKeepsItsThreadButItsSlotAndLeaseAreFreed() throws Exception {
+        q.enqueue(Job.builder().id("stubborn").build());
+        CountDownLatch letGo = new CountDownLatch(1);
+        CountDownLatch firstRunStarted = new CountDownLatch(1);
+        List<Boolean> leaseLostAfterTimeout = new CopyOnWriteArrayList<>();
+        List<String> ran = new CopyOnWriteArrayList<>();
+        List<String> outcomes = new CopyOnWriteArrayList<>();
+        Worker w = start(Worker.builder(q, ctx -> {
+            ran.add(ctx.id() + ":" + ctx.attempt());
+            if (ctx.id().equals("stubborn") && ctx.attempt() == 1) {
+                firstRunStarted.countDown();
+                while (letGo.getCount() > 0) { // ignores every interrupt
+                    try {
+                        letGo.await();
+                    } catch (InterruptedException ignored) {
+                        Awaitility.await().atMost(WAIT).until(ctx::leaseLost);
+                        leaseLostAfterTimeout.add(ctx.leaseLost());
+                    }
+                }
+            }
+        }).jobTimeout(Duration.ofMillis(300)).concurrency(1).retryPolicy(QUICK)
+                .listener((job, o) -> outcomes.add(job.id() + ":" + job.attempt() + ":" + o)));
+        assertThat(firstRunStarted.await(30, TimeUnit.SECONDS)).isTrue();
+        q.enqueue(Job.builder().id("next").build());
+        try {
+            // The only slot was freed at the deadline: the retry and the next job run while the first thread is stuck.
+            awaitDone(2);
+            assertThat(ran).containsExactlyInAnyOrder("stubborn:1", "stubborn:2", "next:1");
+            assertThat(leaseLostAfterTimeout).containsExactly(true);
+            assertThat(q.get("stubborn").orElseThrow().lastError()).isEqualTo("timed out after 300ms");
+            assertThat(w.inFlight()).isZero();
+        } finally {
+            letGo.countDown();
+        }
+        Awaitility.await().atMost(WAIT).until(() -> outcomes.size() == 3);
+        assertThat(outcomes).containsExactlyInAnyOrder("stubborn:1:RETRY_SCHEDULED", "stubborn:2:COMPLETED", "next:1:COMPLETED");
+        assertThat(q.stats().total("completed")).isEqualTo(2);
+    }
+
     private long evalshaCalls() {
         return t.target().calls("evalsha");
     }

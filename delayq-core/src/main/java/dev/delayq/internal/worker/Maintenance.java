@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
 final class Maintenance {
     private static final Logger LOG = LoggerFactory.getLogger(Maintenance.class);
     private static final int MAX_STEPS = 100;
+    /** The purge lock lasts one period, up to a year (a longer period just lets another worker in after a year). */
+    private static final long MAX_LOCK_MS = Duration.ofDays(365).toMillis();
 
     private final List<SingleQueue> parts;
     private final SingleQueue[] own;
@@ -88,7 +90,7 @@ final class Maintenance {
             long dead = 0;
             for (int i = 0; i < MAX_STEPS && !stopping; i++) {
                 // The lock is taken by the first step only; later steps of the same pass run under it.
-                Purge.Step step = queue.purgeStep(doneAge, deadAge, i == 0 ? interval.toMillis() : 0, worker);
+                Purge.Step step = queue.purgeStep(doneAge, deadAge, i == 0 ? Math.min(interval.toMillis(), MAX_LOCK_MS) : 0, worker);
                 if (step.lockedForMs() > 0) {
                     return; // another worker purges this period
                 }

@@ -1,7 +1,8 @@
 package dev.delayq.internal.worker;
 
+import static dev.delayq.internal.Validation.human;
+
 import dev.delayq.Ack;
-import dev.delayq.JobHandler;
 import dev.delayq.JobListener;
 import dev.delayq.JobQueue;
 import dev.delayq.Lease;
@@ -12,10 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -49,15 +50,17 @@ public final class WorkerEngine {
 
     private final JobListener listener;
     private final Callbacks callbacks;
+    private final Deadlines deadlines;
 
     /**
      * A worker of {@code queue}, whose partitions are {@code parts} (the queue itself when it has none).
      */
-    public WorkerEngine(JobQueue queue, List<SingleQueue> parts, JobHandler handler, Executor executor, WorkerConfig config,
+    public WorkerEngine(JobQueue queue, List<SingleQueue> parts, Routes routes, Executor executor, WorkerConfig config,
                         WorkerMetrics metrics, JobListener listener) {
         this.callbacks = new Callbacks(config.name(), queue.name());
         this.metrics = callbacks.metrics(forWorker(metrics, queue.name(), config.name()));
         this.listener = callbacks.listener(listener);
+        this.deadlines = new Deadlines(config.name());
         this.queue = queue;
         this.parts = parts;
         this.clocks = new ServerClock[parts.size()];
@@ -67,16 +70,18 @@ public final class WorkerEngine {
         this.config = config;
         this.slots = new Semaphore(config.concurrency());
         this.ackTimer = new ScheduledThreadPoolExecutor(1, threads(config.name() + "-acks", true));
-        this.ownExecutor = executor == null ? new ThreadPoolExecutor(config.concurrency(), config.concurrency(), 0,
-                TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), threads(config.name() + "-handler", false)) : null;
+        // One thread per slot; a handler that ignored its timeout's interrupt keeps its thread, and the job taking its
+        // slot gets a new one (the slots, not the pool, bound how many handlers the worker runs).
+        this.ownExecutor = executor == null ? new ThreadPoolExecutor(config.concurrency(), Integer.MAX_VALUE, 60,
+                TimeUnit.SECONDS, new SynchronousQueue<>(), threads(config.name() + "-handler", false)) : null;
         this.acker = new Acker(queue, parts, inFlight, ackTimer, this.metrics, config.retryPolicy().maxAttempts(), config.name(),
                 config.ackLinger(), this.listener, progress::signal);
         ClaimLoop[] loop = new ClaimLoop[1];
-        Dispatcher dispatcher = new Dispatcher(queue.name(), handler, executor != null ? executor : ownExecutor, slots, clocks,
-                inFlight, acker, config.retryPolicy(), this.metrics, () -> {
+        Dispatcher dispatcher = new Dispatcher(queue.name(), routes, executor != null ? executor : ownExecutor, slots, clocks,
+                inFlight, acker, config, this.metrics, () -> {
                     loop[0].slotFreed();
                     progress.signal();
-                }, this::handBack, config.name(), callbacks);
+                }, this::handBack, callbacks, deadlines);
         this.claimLoop = new ClaimLoop(parts, queue.name(), config, slots, clocks, dispatcher::dispatch, this.metrics);
         loop[0] = claimLoop;
         this.leaseKeeper = new LeaseKeeper(queue, inFlight, clocks, config.lease(), this.metrics, config.name());
@@ -136,8 +141,9 @@ public final class WorkerEngine {
         leaseKeeper.start();
         maintenance.start();
         claimLoop.start(loopThread);
-        LOG.info("worker {} started on queue {} (concurrency {}, batch {}, lease {})", config.name(), queue.name(),
-                config.concurrency(), config.batch(), config.lease());
+        LOG.info("worker {} started on queue {} (concurrency {}, batch {}, lease {}{})", config.name(), queue.name(),
+                config.concurrency(), config.batch(), human(config.lease()),
+                config.jobTimeout().isZero() ? "" : ", job timeout " + human(config.jobTimeout()));
     }
 
     /** Jobs leased and not yet acknowledged. */
@@ -166,15 +172,11 @@ public final class WorkerEngine {
         }
         if (!unfinished.isEmpty()) {
             LOG.warn("worker {}: {} job(s) of queue {} still running after the {} grace period: handing them back",
-                    config.name(), unfinished.size(), queue.name(), config.shutdownGrace());
+                    config.name(), unfinished.size(), queue.name(), human(config.shutdownGrace()));
             handBack(unfinished);
-            unfinished.forEach(r -> {
-                Thread t = r.thread;
-                if (t != null) {
-                    t.interrupt();
-                }
-            });
+            unfinished.forEach(Running::interrupt);
         }
+        deadlines.stop();
         if (!progress.awaitUntil(acker::idle, System.nanoTime() + TimeUnit.SECONDS.toNanos(10))) {
             LOG.warn("worker {}: some outcomes of queue {} were not acknowledged by Redis before shutdown; those jobs "
                     + "return when their leases expire", config.name(), queue.name());
