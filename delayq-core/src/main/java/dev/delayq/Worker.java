@@ -132,10 +132,10 @@ public final class Worker implements AutoCloseable {
     }
 
     /**
-     * Graceful shutdown (also run by {@link DelayQ#close()} for the workers of its queues): stops claiming, lets running handlers finish within the shutdown grace period,
-     * then hands back the jobs still running (due again at once, attempt not counted; their handler threads
-     * are interrupted and their contexts report the lease lost), and waits for outstanding
-     * acknowledgements. Idempotent.
+     * Graceful shutdown (also run by {@link DelayQ#close()} for the workers of its queues): stops claiming, lets
+     * running handlers finish within the shutdown grace period, then hands back the jobs still running (due again
+     * at once, attempt not counted; their handler threads are interrupted and their contexts report the lease lost),
+     * waits for outstanding acknowledgements, and removes its meters. Idempotent.
      */
     @Override
     public synchronized void close() {
@@ -338,8 +338,8 @@ public final class Worker implements AutoCloseable {
          * none). At the deadline the handler's thread is interrupted and the attempt fails with error
          * {@code timed out after 30s} (retried per the retry policy); the job's slot and lease are freed at once. A
          * handler that ignores the interrupt keeps its thread until it returns (the worker's own pool runs the next
-         * job on another thread), but its job is no longer this worker's: its context reports the lease lost and
-         * whatever it returns is ignored.
+         * job on another thread; with {@link #executor} the next job needs a free thread of that executor), but its
+         * job is no longer its own: its context reports the lease lost and whatever it returns is ignored.
          */
         public Builder jobTimeout(Duration timeout) {
             this.jobTimeout = timeout;

@@ -166,7 +166,7 @@ public final class WorkerEngine {
         progress.awaitUntil(() -> running() == 0, System.nanoTime() + Nanos.of(config.shutdownGrace()));
         List<Running> unfinished = new ArrayList<>();
         for (Running r : inFlight.all()) {
-            if (!r.finished && !r.released) {
+            if (!r.finished && !r.released && !r.acking) { // an outcome on its way to Redis is not handed back
                 unfinished.add(r);
             }
         }
