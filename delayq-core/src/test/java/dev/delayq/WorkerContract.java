@@ -360,6 +360,8 @@ abstract class WorkerContract {
         }
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         MicrometerMetrics shared = new MicrometerMetrics(registry, Duration.ZERO); // one sink for both, as in Spring
+        Worker.builder(q, job -> { }).name("never-started").metrics(shared).build();
+        assertThat(registry.getMeters()).as("meters of a worker built but never started").isEmpty();
         AtomicInteger ranByA = new AtomicInteger();
         AtomicInteger ranByB = new AtomicInteger();
         Worker a = start(Worker.builder(q, job -> ranByA.incrementAndGet()).name("worker-a").concurrency(2).metrics(shared));

@@ -65,8 +65,24 @@ final class Callbacks {
     }
 
     /** {@code metrics}, isolated; failures of the other kinds are reported to it too. */
-    WorkerMetrics metrics(WorkerMetrics metrics) {
+    GuardedMetrics metrics(WorkerMetrics metrics) {
         sink = metrics;
         return new GuardedMetrics(metrics, this);
+    }
+
+    /**
+     * The worker's own view of {@code metrics} ({@link WorkerMetrics#forWorker}), asked for once as the worker starts;
+     * {@code metrics} itself when that throws. {@code guarded} forwards to it from now on.
+     */
+    void useWorkerView(GuardedMetrics guarded, WorkerMetrics metrics, String worker) {
+        WorkerMetrics view = metrics;
+        try {
+            WorkerMetrics v = metrics.forWorker(queue, worker);
+            view = v != null ? v : metrics;
+        } catch (Throwable e) {
+            failed("metrics", e);
+        }
+        sink = view;
+        guarded.forwardTo(view);
     }
 }

@@ -5,14 +5,23 @@ import dev.delayq.WorkerMetrics;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
-/** The user's {@link WorkerMetrics}, each call isolated by {@link Callbacks}: a sink that throws never harms a loop. */
+/**
+ * The user's {@link WorkerMetrics}, each call isolated by {@link Callbacks}: a sink that throws never harms a loop.
+ * The worker's parts hold this object from construction; the sink it forwards to is the worker's own view
+ * ({@link WorkerMetrics#forWorker}), set when the worker starts.
+ */
 final class GuardedMetrics implements WorkerMetrics {
-    private final WorkerMetrics m;
+    private volatile WorkerMetrics m;
     private final Callbacks callbacks;
 
     GuardedMetrics(WorkerMetrics m, Callbacks callbacks) {
         this.m = m;
         this.callbacks = callbacks;
+    }
+
+    /** From now on, forwards to {@code target}. */
+    void forwardTo(WorkerMetrics target) {
+        m = target;
     }
 
     private void failed(Throwable e) {

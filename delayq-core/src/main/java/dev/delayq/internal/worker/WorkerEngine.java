@@ -34,7 +34,8 @@ public final class WorkerEngine {
     private final JobQueue queue;
     private final List<SingleQueue> parts;
     private final WorkerConfig config;
-    private final WorkerMetrics metrics;
+    private final GuardedMetrics metrics;
+    private final WorkerMetrics userMetrics;
     private final Semaphore slots;
     private final ServerClock[] clocks;
     private final InFlight inFlight = new InFlight();
@@ -58,7 +59,8 @@ public final class WorkerEngine {
     public WorkerEngine(JobQueue queue, List<SingleQueue> parts, Routes routes, Executor executor, WorkerConfig config,
                         WorkerMetrics metrics, JobListener listener) {
         this.callbacks = new Callbacks(config.name(), queue.name());
-        this.metrics = callbacks.metrics(forWorker(metrics, queue.name(), config.name()));
+        this.userMetrics = metrics;
+        this.metrics = callbacks.metrics(metrics);
         this.listener = callbacks.listener(listener);
         this.deadlines = new Deadlines(config.name());
         this.queue = queue;
@@ -89,17 +91,6 @@ public final class WorkerEngine {
         this.loopThread = threads(config.name() + "-claim", false).newThread(claimLoop);
     }
 
-    /** The metrics this worker reports to ({@link WorkerMetrics#forWorker}), the sink itself should that throw. */
-    private WorkerMetrics forWorker(WorkerMetrics metrics, String queue, String worker) {
-        try {
-            WorkerMetrics m = metrics.forWorker(queue, worker);
-            return m != null ? m : metrics;
-        } catch (Throwable e) {
-            callbacks.failed("metrics", e);
-            return metrics;
-        }
-    }
-
     /** User callbacks (listener, metrics, executor) that threw and were isolated. */
     public long callbackFailures() {
         return callbacks.failures();
@@ -116,6 +107,7 @@ public final class WorkerEngine {
 
     /** Subscribes to wake-up notices, then starts claiming, renewing and purging. */
     public void start() {
+        callbacks.useWorkerView(metrics, userMetrics, config.name());
         metrics.bind(queue.name(), inFlight::size, queue::stats);
         for (SingleQueue part : parts) {
             int p = part.partition();
