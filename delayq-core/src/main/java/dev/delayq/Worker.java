@@ -315,13 +315,21 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
-        /** Where measurements go (default: nowhere). */
+        /**
+         * Where measurements go (default: nowhere), e.g. {@code new MicrometerMetrics(registry)}; one instance may serve
+         * several workers. A sink that throws is isolated: the worker logs it once and counts it
+         * ({@link Worker#callbackFailures()}).
+         */
         public Builder metrics(WorkerMetrics metrics) {
             this.metrics = metrics;
             return this;
         }
 
-        /** Hears what Redis recorded for every run: completed, retried, dead, refused or handed back (default: nothing). */
+        /**
+         * Hears what Redis recorded for every run: completed, retried, dead, refused or handed back (default: nothing).
+         * A listener that throws is isolated: logged once, counted ({@link Worker#callbackFailures()}), never able to
+         * stop acknowledgements.
+         */
         public Builder listener(JobListener listener) {
             this.listener = listener;
             return this;
