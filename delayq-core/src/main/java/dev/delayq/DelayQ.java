@@ -131,7 +131,10 @@ public final class DelayQ implements AutoCloseable {
      * For throw-away prefixes (demos, benchmarks, tests); returns how many keys were deleted.
      */
     public long deleteAll() {
-        return redis.deleteMatching(settings.prefix() + ":*");
+        // "<prefix>:{*" and not "<prefix>:*": prefix dq must not take dq:staging's keys along (prefixes have no glob
+        // characters, and every queue key starts with "<prefix>:{").
+        long n = redis.deleteMatching(settings.prefix() + ":{*");
+        return n + redis.deleteMatching(settings.prefix() + ":queues");
     }
 
     /**

@@ -75,6 +75,30 @@ class ConnectionModesTest {
     }
 
     @Test
+    void rediss_onAPlainPortSaysTheTlsHandshakeFailed() {
+        try (RedisServer server = RedisServer.start()) {
+            assertThatThrownBy(() -> DelayQ.builder().redis("rediss://127.0.0.1:" + server.port())
+                    .timeout(Duration.ofSeconds(3)).build())
+                    .isInstanceOf(DelayQConnectionException.class)
+                    .hasMessageStartingWith("the TLS handshake with rediss://127.0.0.1:" + server.port() + " failed")
+                    .hasMessageContaining("A plain port needs redis://");
+        }
+    }
+
+    @Test
+    void deleteAllTakesOnlyItsOwnPrefix() {
+        try (RedisServer server = RedisServer.start(); DelayQ dq = DelayQ.connect(server.uri(), "dq");
+             DelayQ staging = DelayQ.connect(server.uri(), "dq:staging")) {
+            dq.queue("a").enqueue(Job.builder().id("1").build());
+            staging.queue("a").enqueue(Job.builder().id("1").build());
+            assertThat(dq.deleteAll()).isPositive();
+            assertThat(staging.queue("a").get("1")).isPresent();
+            assertThat(staging.queues()).containsExactly("a");
+            assertThat(dq.queues()).isEmpty();
+        }
+    }
+
+    @Test
     void anAclUserWorksOnACluster() {
         CLUSTER.cluster().running().forEach(n -> n.call("ACL", "SETUSER", "bob", "on", ">builder", "~*", "&*", "+@all"));
         String seed = CLUSTER.cluster().uri().replace("redis://", "redis://bob:builder@");

@@ -108,6 +108,33 @@ class PartitionTest {
     }
 
     @Test
+    void theFirstUseRecordsTheCountOneIncludedSoProducersAndWorkersNeverDisagree() {
+        // A producer opens the queue without saying how many partitions: 1 is recorded.
+        JobQueue plain = t.queue(dq, "first", 0);
+        assertThat(plain).isNotInstanceOf(PartitionedQueue.class);
+        assertThat(CLUSTER.cluster().masterOf(CLUSTER.cluster().slotOf(t.prefix() + ":{first}:config"))
+                .call("HGET", t.prefix() + ":{first}:config", "partitions")).isEqualTo("1");
+        // A worker started later asking for 4 is refused instead of claiming from key sets nobody enqueues into.
+        assertThatThrownBy(() -> t.client().queue("first", 4)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("queue 'first' has 1 partition(s); asked for 4: a queue's partition count cannot change "
+                        + "(drain it and use a new queue name)");
+        // Jobs found under key sets the recorded count does not cover are reported by check.
+        t.target().call("HSET", t.prefix() + ":{first#2}:jobs", "stray", "x");
+        assertThat(plain.check().problems()).containsExactly("{first#2}: jobs under a key set that the recorded partition "
+                + "count (1) does not cover: no worker claims them");
+        t.target().call("DEL", t.prefix() + ":{first#2}:jobs");
+    }
+
+    @Test
+    void aCorruptRecordedCountIsAClearError() {
+        t.target().call("HSET", t.prefix() + ":{bent}:config", "partitions", "four");
+        assertThatThrownBy(() -> dq.queue("bent")).isInstanceOf(DelayQException.class)
+                .hasMessageContaining("queue 'bent': the partition count recorded in Redis")
+                .hasMessageContaining("is 'four', not a number from 1 to 256");
+        t.target().call("DEL", t.prefix() + ":{bent}:config");
+    }
+
+    @Test
     void thePartitionCountIsRecordedInRedisAndCannotChange() {
         JobQueue q = t.queue(dq, "fixed", 3);
         assertThat(q).isInstanceOf(PartitionedQueue.class);

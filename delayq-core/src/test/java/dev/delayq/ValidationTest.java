@@ -140,6 +140,26 @@ class ValidationTest {
     }
 
     @Test
+    void ambiguousUrisAreRefusedAndNoMessageShowsThePassword() {
+        // Parsed naively this is host "ss": a DNS lookup would carry part of the password.
+        assertThatThrownBy(() -> DelayQ.connect("redis://:p@ss#wo/rd@127.0.0.1:6379"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("percent-encode them (%40, %2F, %3F, %23) or give the password apart")
+                .hasMessageNotContaining("p@ss").hasMessageNotContaining("wo/rd");
+        assertThatThrownBy(() -> DelayQ.connect("redis://:secret@127.0.0.1:notaport"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("redis URI 'redis://:***@127.0.0.1:notaport' is invalid: invalid port 'notaport': use a number "
+                        + "from 1 to 65535 (expected redis://[user:password@]host:port[/db], rediss://... or "
+                        + "redis-sentinel://host:port[,host:port]#master)");
+        assertThatThrownBy(() -> DelayQ.connect("redis://127.0.0.1:70000")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("invalid port '70000'");
+        assertThatThrownBy(() -> DelayQ.builder().redis("redis://127.0.0.1:6379")
+                .tlsTrustedCertificates(java.nio.file.Path.of("pom.xml")).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("which is not a TLS URI: its traffic would not be encrypted; use rediss://");
+    }
+
+    @Test
     void invisibleFormatCharactersAreRefusedInIdsKeysAndNames() {
         assertThatThrownBy(() -> Job.builder().id("order\u202E1").build()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("job id 'order\u202E1' contains the invisible format character U+202E at index 5: format "

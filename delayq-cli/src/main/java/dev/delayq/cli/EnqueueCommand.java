@@ -101,7 +101,7 @@ public final class EnqueueCommand implements Callable<Integer> {
             return enqueueLines();
         }
         Job job = buildJob(); // validated before connecting, so bad input never waits for Redis
-        EnqueueResult r = main.queue(queue).enqueue(job);
+        EnqueueResult r = main.queue(queue, true).enqueue(job);
         print(r);
         return Exit.OK;
     }
@@ -130,12 +130,39 @@ public final class EnqueueCommand implements Callable<Integer> {
             return new byte[0];
         }
         if (payload.file != null) {
-            return readFile(payload.file, "payload file");
+            try (InputStream in = openPayload(payload.file)) {
+                return readLimited(in, "--payload-file '" + payload.file + "'");
+            }
         }
         if (payload.text.equals("-")) {
-            return System.in.readAllBytes();
+            return readLimited(System.in, "the payload on stdin (--payload -)");
         }
-        return payload.text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] text = payload.text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (text.length > main.maxPayloadBytes()) {
+            throw new CliException(Exit.USAGE, "--payload is " + text.length + " bytes: " + main.payloadLimitHint());
+        }
+        return text;
+    }
+
+    /**
+     * Reads at most the payload limit plus one byte, so that an endless input ({@code /dev/zero}) or a huge one
+     * costs no more memory than the limit.
+     */
+    private byte[] readLimited(InputStream in, String what) throws IOException {
+        int limit = main.maxPayloadBytes();
+        byte[] bytes = in.readNBytes(limit + 1);
+        if (bytes.length > limit) {
+            throw new CliException(Exit.USAGE, what + " is too large: " + main.payloadLimitHint());
+        }
+        return bytes;
+    }
+
+    private static InputStream openPayload(Path file) {
+        try {
+            return Files.newInputStream(file);
+        } catch (IOException e) {
+            throw new CliException(Exit.USAGE, "cannot read payload file '" + file + "': " + reason(e));
+        }
     }
 
     private void print(EnqueueResult r) {
@@ -156,8 +183,8 @@ public final class EnqueueCommand implements Callable<Integer> {
         }
         InputStream in = jsonl.equals("-") ? System.in : open(Path.of(jsonl));
         try (in) {
-            JsonlEnqueue bulk = new JsonlEnqueue(main.queue(queue), main.client().maxPayloadBytes(),
-                    main.timeout(), main.client().server(), main.json(), main.out(), main.err());
+            JsonlEnqueue bulk = new JsonlEnqueue(main.queue(queue, true), main.client().maxPayloadBytes(),
+                    main.payloadLimitHint(), main.timeout(), main.client().server(), main.json(), main.out(), main.err());
             return bulk.run(in, jsonl.equals("-") ? "stdin" : "'" + jsonl + "'");
         }
     }
@@ -167,14 +194,6 @@ public final class EnqueueCommand implements Callable<Integer> {
             return Files.newInputStream(file);
         } catch (IOException e) {
             throw new CliException(Exit.USAGE, "cannot read '" + file + "': " + reason(e));
-        }
-    }
-
-    static byte[] readFile(Path file, String what) {
-        try {
-            return Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new CliException(Exit.USAGE, "cannot read " + what + " '" + file + "': " + reason(e));
         }
     }
 

@@ -9,10 +9,8 @@ import dev.delayq.DelayQTimeoutException;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
 import dev.delayq.JobQueue;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -47,6 +45,7 @@ final class JsonlEnqueue {
 
     private final JobQueue queue;
     private final int maxPayloadBytes;
+    private final String limitHint;
     private final Duration timeout;
     private final String server;
     private final boolean json;
@@ -55,10 +54,14 @@ final class JsonlEnqueue {
     private final BlockingQueue<Batch> sent = new ArrayBlockingQueue<>(WINDOW);
     private volatile boolean stopped;
 
-    JsonlEnqueue(JobQueue queue, int maxPayloadBytes, Duration timeout, String server, boolean json, PrintWriter out,
-                 PrintWriter err) {
+    /**
+     * @param limitHint how a message about the payload limit ends (the limit and how to raise it)
+     */
+    JsonlEnqueue(JobQueue queue, int maxPayloadBytes, String limitHint, Duration timeout, String server, boolean json,
+                 PrintWriter out, PrintWriter err) {
         this.queue = queue;
         this.maxPayloadBytes = maxPayloadBytes;
+        this.limitHint = limitHint;
         this.timeout = timeout;
         this.server = server;
         this.json = json;
@@ -66,8 +69,14 @@ final class JsonlEnqueue {
         this.err = err;
     }
 
-    /** One input line: the job it describes, or why it is bad. */
-    private record Line(long number, Job job, String error) {
+    /**
+     * One input line: the job it describes, or why it is bad ({@code error}), or neither when it is blank;
+     * {@code requested} is the id the line asked for (generated when it names none), when known.
+     */
+    private record Line(long number, Job job, String requested, String error) {
+        boolean blank() {
+            return job == null && error == null;
+        }
     }
 
     /** What Redis said about one job: its result, or why it refused it. */
@@ -118,22 +127,31 @@ final class JsonlEnqueue {
 
     // ---- reader thread ---------------------------------------------------------------------------------
 
+    /**
+     * The longest line read: a payload at the limit written entirely as {@code \u0001} escapes (6 bytes each)
+     * plus room for the other keys. A longer line is refused while it is read, so memory stays bounded.
+     */
+    long maxLineBytes() {
+        return Math.min(Integer.MAX_VALUE - 64, 6L * maxPayloadBytes + 16 * 1024);
+    }
+
     private void read(InputStream in) {
-        BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8), 1 << 16);
+        BoundedLines r = new BoundedLines(in, (int) maxLineBytes());
         List<Line> lines = new ArrayList<>();
         List<Job> jobs = new ArrayList<>();
         long number = 0;
         Throwable failure = null;
         try {
-            String text;
-            while (!stopped && (text = r.readLine()) != null) {
+            BoundedLines.Line raw;
+            while (!stopped && (raw = r.next()) != null) {
                 number++;
-                if (!text.isBlank()) {
-                    Line line = parse(number, text);
-                    lines.add(line);
-                    if (line.job() != null) {
-                        jobs.add(line.job());
-                    }
+                Line line = raw.tooLong()
+                        ? new Line(number, null, null, "line is longer than " + maxLineBytes()
+                                + " bytes (the longest a job can be as JSON): " + limitHint)
+                        : parse(number, new String(raw.bytes(), StandardCharsets.UTF_8));
+                lines.add(line);
+                if (line.job() != null) {
+                    jobs.add(line.job());
                 }
                 // Send when full, or when the producer has nothing more for now: a slow stream is never held
                 // back waiting for a batch to fill.
@@ -196,20 +214,26 @@ final class JsonlEnqueue {
 
     /** Parses one line into a job; every problem becomes the line's error, never an exception. */
     private Line parse(long number, String text) {
-        try {
-            return new Line(number, job(text), null);
-        } catch (IllegalArgumentException e) {
-            return new Line(number, null, e.getMessage());
+        if (text.isBlank()) {
+            return new Line(number, null, null, null);
         }
-    }
-
-    private Job job(String text) {
         JsonNode node;
         try {
             node = READER.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("invalid JSON: " + e.getOriginalMessage());
+            return new Line(number, null, null, "invalid JSON: " + e.getOriginalMessage());
         }
+        JsonNode id = node == null ? null : node.get("id");
+        String requested = id != null && id.isTextual() ? id.textValue() : null;
+        try {
+            Job job = job(node);
+            return new Line(number, job, job.id(), null);
+        } catch (IllegalArgumentException e) {
+            return new Line(number, null, requested, e.getMessage());
+        }
+    }
+
+    private Job job(JsonNode node) {
         if (node == null || !node.isObject()) {
             throw new IllegalArgumentException("expected a JSON object with the keys " + FIELDS);
         }
@@ -227,8 +251,7 @@ final class JsonlEnqueue {
                 case "payload" -> {
                     byte[] payload = text(f.getKey(), v).getBytes(StandardCharsets.UTF_8);
                     if (payload.length > maxPayloadBytes) {
-                        throw new IllegalArgumentException("payload is " + payload.length + " bytes: the limit is "
-                                + maxPayloadBytes + " bytes");
+                        throw new IllegalArgumentException("payload is " + payload.length + " bytes: " + limitHint);
                     }
                     b.payload(payload);
                 }
@@ -303,16 +326,18 @@ final class JsonlEnqueue {
         int next = 0;
         for (Line line : b.lines()) {
             String error = line.error();
-            if (error == null) {
+            EnqueueResult result = null;
+            if (line.job() != null) {
                 Outcome r = results.get(next++);
-                if (r.error() == null) {
-                    o.append(format(r.result())).append('\n');
-                    continue;
-                }
+                result = r.result();
                 error = r.error();
             }
-            bad = true;
-            e.append("delayq: line ").append(line.number()).append(": ").append(Text.oneLine(error, 500)).append('\n');
+            error = Durations.humanizeIso(error); // the library prints durations as Java does (PT30S)
+            if (error != null) {
+                bad = true;
+                e.append("delayq: line ").append(line.number()).append(": ").append(Text.oneLine(error, 500)).append('\n');
+            }
+            o.append(format(line, result, error)).append('\n');
         }
         // One write per batch: per-line flushing would cost a system call per job.
         if (e.length() > 0) {
@@ -326,14 +351,29 @@ final class JsonlEnqueue {
         return bad;
     }
 
-    private String format(EnqueueResult r) {
+    /**
+     * The result line of one input line: {@code created <id>}, {@code duplicate <owner id>} (with
+     * {@code requested=<id>} when the owner is another job), {@code error <line> <message>}, or
+     * {@code skipped <line> blank line}; with --json one object with the keys {@code line, id} (requested),
+     * {@code result, owner, error}.
+     */
+    private String format(Line line, EnqueueResult r, String error) {
+        String result = error != null ? "error" : r == null ? "skipped" : r.created() ? "created" : "duplicate";
         if (json) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("result", r.created() ? "created" : "duplicate");
-            m.put("id", r.id());
+            m.put("line", line.number());
+            m.put("id", line.requested());
+            m.put("result", result);
+            m.put("owner", r != null && error == null ? r.id() : null);
+            m.put("error", error != null ? Text.oneLine(error, 500) : null);
             return Json.line(m);
         }
-        return (r.created() ? "created " : "duplicate ") + r.id();
+        return switch (result) {
+            case "error" -> "error " + line.number() + " " + Text.oneLine(error, 500);
+            case "skipped" -> "skipped " + line.number() + " blank line";
+            default -> result + " " + r.id()
+                    + (line.requested() != null && !line.requested().equals(r.id()) ? " requested=" + line.requested() : "");
+        };
     }
 
     private static Throwable unwrap(Throwable e) {

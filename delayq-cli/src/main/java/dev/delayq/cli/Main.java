@@ -36,6 +36,7 @@ import picocli.CommandLine.ScopeType;
                 RetryCommand.class,
                 PurgeCommand.class,
                 CheckCommand.class,
+                DashboardCommand.class,
                 BenchCommand.class,
                 CommandLine.HelpCommand.class,
         },
@@ -87,18 +88,67 @@ public final class Main implements Callable<Integer> {
             description = "Accept a Redis whose maxmemory-policy evicts keys (jobs can then be lost).")
     boolean allowEviction;
 
+    @Option(names = "--redis-password-file", scope = ScopeType.INHERIT, paramLabel = "FILE",
+            description = "Read the Redis password from the first line of this file, so that it is not in the command "
+                    + "line (a user name may stay in the URL: redis://user@host:port). Default: $"
+                    + RedisTarget.PASSWORD_ENV + ", else the password in the URL.")
+    java.nio.file.Path passwordFile;
+
+    @Option(names = "--max-payload", scope = ScopeType.INHERIT, paramLabel = "BYTES", converter = Bytes.Converter.class,
+            description = "Largest payload accepted, in bytes; 512k or 4m also work (default: 1m = 1048576, "
+                    + "at most 256m).")
+    Integer maxPayload;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     private DelayQ client;
+    private RedisTarget target;
+    private boolean processStreams;
+    private final java.util.Map<String, java.util.Optional<String>> queueWarnings = new java.util.HashMap<>();
 
-    /** The Redis URL: --redis, else $DELAYQ_REDIS_URL, else the local default. */
-    public String redisUrl() {
-        if (redis != null) {
-            return redis;
+    /**
+     * The server and credentials: --redis, else $DELAYQ_REDIS_URL, else the local default; the password from
+     * --redis-password-file, else $DELAYQ_REDIS_PASSWORD, else the URL. Checked (exit 2) before any connection.
+     */
+    public RedisTarget target() {
+        if (target == null) {
+            target = RedisTarget.resolve(redis, passwordFile, DEFAULT_REDIS, System.getenv());
+            if (tlsCa != null && !target.url().tls()) {
+                throw new CliException(Exit.USAGE, "--tls-ca is for TLS connections, but " + target.source() + " "
+                        + target.display() + " is not one: use rediss://host:port (or rediss-sentinel://) to encrypt "
+                        + "the traffic, or leave out --tls-ca");
+            }
         }
-        String env = System.getenv("DELAYQ_REDIS_URL");
-        return env != null && !env.isBlank() ? env : DEFAULT_REDIS;
+        return target;
+    }
+
+    /**
+     * {@code text} with every secret the command line knows masked: credentials in URLs, the password given in
+     * any way. Every message the CLI prints goes through this.
+     */
+    public String redact(String text) {
+        java.util.List<String> secrets = new java.util.ArrayList<>(RedisTarget.secretsOf(redis));
+        secrets.addAll(RedisTarget.secretsOf(System.getenv(RedisTarget.URL_ENV)));
+        String envPassword = System.getenv(RedisTarget.PASSWORD_ENV);
+        if (envPassword != null && !envPassword.isBlank()) {
+            secrets.add(envPassword);
+        }
+        if (target != null) {
+            secrets.addAll(target.secrets());
+        }
+        return RedisTarget.redact(text, secrets);
+    }
+
+    /** The largest payload accepted: --max-payload, else the client's default. */
+    public int maxPayloadBytes() {
+        return maxPayload != null ? maxPayload : dev.delayq.Bounds.DEFAULT_MAX_PAYLOAD;
+    }
+
+    /** How a message about the payload limit ends: the limit and how to raise it. */
+    public String payloadLimitHint() {
+        return "the payload limit is " + Bytes.describe(maxPayloadBytes()) + "; raise it with --max-payload BYTES "
+                + "(up to 256m)";
     }
 
     /** Whether --redis was given on the command line. */
@@ -129,15 +179,62 @@ public final class Main implements Callable<Integer> {
     /** The client, connected on first use and closed when the command ends. */
     public DelayQ client() {
         if (client == null) {
-            client = DelayQ.builder().redis(redisUrl()).cluster(cluster).prefix(prefix).timeout(timeout)
-                    .tlsTrustedCertificates(tlsCa).allowEvictingMemoryPolicy(allowEviction).clientName("delayq-cli").build();
+            client = builder("delayq-cli").build();
         }
         return client;
     }
 
-    /** A queue of the client, with the --partitions given (or as recorded in Redis). */
+    /** A client builder with every global setting applied (server, credentials, TLS, timeout, limits). */
+    public DelayQ.Builder builder(String clientName) {
+        return target().apply(DelayQ.builder()).cluster(cluster).prefix(prefix).timeout(timeout)
+                .tlsTrustedCertificates(tlsCa).allowEvictingMemoryPolicy(allowEviction)
+                .maxPayloadBytes(maxPayloadBytes()).clientName(clientName);
+    }
+
+    /**
+     * A queue of the client, with the --partitions given (or as recorded in Redis). When the queue is not in the
+     * prefix's registry, prints a one-line warning on stderr (once per name) and the command goes on.
+     */
     public JobQueue queue(String name) {
-        return client().queue(name, partitions);
+        return queue(name, false);
+    }
+
+    /**
+     * As {@link #queue(String)}; with {@code onlyIfSimilar} (enqueue, which creates queues) the warning is printed
+     * only when a known queue has a similar name.
+     */
+    public JobQueue queue(String name, boolean onlyIfSimilar) {
+        JobQueue q = client().queue(name, partitions);
+        warnIfUnknown(name, onlyIfSimilar);
+        return q;
+    }
+
+    /**
+     * Prints {@code delayq: warning: queue 'X' is not known under prefix ...} on stderr, once per name, when the
+     * queue is not in the prefix's registry; returns the warning, or {@code null}.
+     */
+    public String warnIfUnknown(String name, boolean onlyIfSimilar) {
+        if (!queueWarnings.containsKey(name)) {
+            String warning;
+            try {
+                warning = KnownQueues.warning(client(), name, onlyIfSimilar);
+            } catch (dev.delayq.DelayQException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                warning = null; // an unreadable registry must not stop the command itself
+            }
+            queueWarnings.put(name, java.util.Optional.ofNullable(warning));
+            if (warning != null) {
+                err().println("delayq: warning: " + warning);
+                err().flush();
+            }
+        }
+        return queueWarning(name);
+    }
+
+    /** The warning printed about {@code name} by {@link #queue(String)}, or {@code null}. */
+    public String queueWarning(String name) {
+        return queueWarnings.getOrDefault(name, java.util.Optional.empty()).orElse(null);
     }
 
     /** The --partitions given, 0 when none. */
@@ -171,7 +268,33 @@ public final class Main implements Callable<Integer> {
         return Exit.USAGE;
     }
 
+    /** Whether this JVM runs the command line as its program (not a test running it in-process). */
+    private static volatile boolean standalone;
+
+    /** Whether this JVM runs the command line as its program, so that a command may decide its exit status. */
+    static boolean standalone() {
+        return standalone;
+    }
+
+    /** Whether this command prints to the process's own stdout and stderr (not to streams a test captures). */
+    public boolean standaloneStreams() {
+        return standalone && processStreams;
+    }
+
+    /**
+     * Ends the JVM now with {@code code}, after flushing every output: for a shutdown hook (a signal), which
+     * otherwise ends with the signal's status.
+     */
+    static void halt(int code, Main main) {
+        main.out().flush();
+        main.err().flush();
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().halt(code);
+    }
+
     public static void main(String[] args) {
+        standalone = true;
         int code = run(args, System.out, System.err);
         System.out.flush();
         System.err.flush();
@@ -181,14 +304,16 @@ public final class Main implements Callable<Integer> {
     /** Runs the command line with these streams and returns the exit status (used by tests, in-process). */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         Main main = new Main();
+        main.processStreams = out == System.out && err == System.err;
         CommandLine cl = new CommandLine(main);
         PrintWriter o = new PrintWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), true);
         PrintWriter e = new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true);
         cl.setOut(o).setErr(e);
+        HelpLayout.apply(cl);
         cl.setExecutionExceptionHandler((ex, line, parsed) -> report(ex, line, main));
         cl.setParameterExceptionHandler((ex, args2) -> {
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("delayq: " + ex.getMessage());
+            c.getErr().println("delayq: " + main.redact(Suggestions.message(ex)));
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for usage and examples.");
             return Exit.USAGE;
         });
@@ -223,9 +348,14 @@ public final class Main implements Callable<Integer> {
             code = Exit.FAILED;
             message = e.getMessage() == null ? e.toString() : e.getMessage();
         }
-        err.println("delayq: " + message);
+        if (!(e instanceof CliException)) {
+            message = Durations.humanizeIso(message); // the library prints durations as Java does (PT30S)
+        }
+        err.println("delayq: " + main.redact(message));
         if (main.verbose) {
-            e.printStackTrace(err);
+            java.io.StringWriter trace = new java.io.StringWriter();
+            e.printStackTrace(new PrintWriter(trace));
+            err.print(main.redact(trace.toString()));
         }
         err.flush();
         return code;

@@ -21,7 +21,7 @@ public final class QueuesCommand implements Callable<Integer> {
         List<String> names = main.client().queues();
         List<QueueStats> all = new ArrayList<>();
         for (String n : names) {
-            all.add(main.queue(n).stats());
+            all.add(main.client().queue(n).stats()); // listed from the registry: known by definition
         }
         if (main.json()) {
             for (QueueStats s : all) {

@@ -59,7 +59,7 @@ public final class RetryCommand implements Callable<Integer> {
             try {
                 c = q.retryDead(id);
             } catch (IllegalArgumentException e) { // an invalid id among valid ones: report it, go on
-                main.err().println("delayq: " + e.getMessage());
+                main.err().println("delayq: " + Durations.humanizeIso(e.getMessage()));
                 code = Exit.FAILED;
                 continue;
             }

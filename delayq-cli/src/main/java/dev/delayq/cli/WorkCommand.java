@@ -1,17 +1,10 @@
 package dev.delayq.cli;
 
-import dev.delayq.JobContext;
-import dev.delayq.JobListener;
 import dev.delayq.JobQueue;
 import dev.delayq.RetryPolicy;
 import dev.delayq.Worker;
-import dev.delayq.WorkerMetrics;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.IntSupplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -78,19 +71,32 @@ public final class WorkCommand implements Callable<Integer> {
             description = "Exit 0 once no job has been claimed or running for this long, counted from the start.")
     Duration exitWhenIdle;
 
+    @Option(names = "--job-timeout", paramLabel = "DUR", converter = Durations.DurationConverter.class,
+            description = "Stop a command that runs longer than this (its whole process group) and fail the attempt "
+                    + "with the error 'timed out after DUR' (retried like any failure). Default: no limit.")
+    Duration jobTimeout;
+
     @Option(names = "--max-jobs", paramLabel = "N",
-            description = "Exit 0 after this many jobs have finished (completed or failed).")
+            description = "Exit 0 after this many jobs have finished (completed or failed); no job starts after "
+                    + "that (one leased meanwhile is handed back).")
     Long maxJobs;
+
+    /** The longest lease: a crashed worker's jobs come back when their leases expire, so not days later. */
+    static final Duration MAX_LEASE = Duration.ofHours(24);
+    /** The longest retry delay: a job retried months later is a job forgotten. */
+    static final Duration MAX_BACKOFF = Duration.ofDays(30);
+    /** The longest --job-timeout and --shutdown-grace. */
+    static final Duration MAX_RUN = Duration.ofDays(30);
 
     @Override
     public Integer call() throws InterruptedException {
         // Everything that needs no Redis is checked first, so bad input never waits for a connection.
-        RetryPolicy policy = RetryPolicy.builder().maxAttempts(maxAttempts).base(backoffBase).cap(backoffCap).build();
+        RetryPolicy policy = policy();
         if (exec.isBlank()) {
             throw new IllegalArgumentException("--exec is empty: give the shell command to run for each job");
         }
-        if (exitWhenIdle != null && (exitWhenIdle.isZero() || exitWhenIdle.isNegative())) {
-            throw new IllegalArgumentException("--exit-when-idle is " + exitWhenIdle + ": it must be positive");
+        if (exitWhenIdle != null) {
+            Durations.check("--exit-when-idle", exitWhenIdle, Duration.ofMillis(1), Durations.MAX);
         }
         if (maxJobs != null && maxJobs < 1) {
             throw new IllegalArgumentException("--max-jobs is " + maxJobs + ": it must be at least 1");
@@ -99,28 +105,54 @@ public final class WorkCommand implements Callable<Integer> {
         int slots = maxJobs != null ? (int) Math.min(concurrency, maxJobs) : concurrency;
         int claim = maxJobs != null ? (int) Math.min(batch, maxJobs) : batch;
 
-        Activity activity = new Activity(main.verbose ? main.err() : null);
-        ExecHandler handler = new ExecHandler(exec, main.out(), main.err(), activity);
-        JobQueue q = main.queue(queue);
-        Worker worker = Worker.builder(q, handler).concurrency(slots).batchSize(claim).leaseDuration(lease)
-                .retryPolicy(policy).shutdownGrace(shutdownGrace).metrics(activity).listener(activity).build();
+        RedisTarget target = main.target();
+        if (target.passwordInArgs()) {
+            main.err().println("delayq: warning: the Redis password in --redis is visible to other users in process "
+                    + "listings (ps) while the worker runs: use --redis-password-file FILE or $"
+                    + RedisTarget.PASSWORD_ENV + " instead");
+        }
+        WorkActivity activity = new WorkActivity(main.verbose ? main.err() : null);
+        ExecHandler handler = new ExecHandler(exec, jobTimeout, target.secrets(), main.out(), main.err(), activity);
+        JobQueue q = main.client().queue(queue, main.partitions());
+        Worker.Builder builder = Worker.builder(q, handler).concurrency(slots).batchSize(claim).leaseDuration(lease)
+                .retryPolicy(policy).shutdownGrace(shutdownGrace).metrics(activity).listener(activity);
+        LimitedExecutor limited = maxJobs != null ? new LimitedExecutor(slots, activity::finishedRuns, maxJobs) : null;
+        if (limited != null) {
+            builder.executor(limited);
+        }
+        Worker worker = builder.build();
+        String unknown = main.warnIfUnknown(queue, false); // after the settings were checked: bad ones come first
         worker.start();
         // Idleness counts from here, not from the JVM's start: connecting and loading classes can take seconds
         // on a busy machine, and a claim issued just as the idle limit ran out would be cut short.
         activity.touch(0, 0);
         // The JVM runs this on SIGTERM and Ctrl-C; on a normal exit it is removed and the same steps run below.
-        Thread hook = new Thread(() -> stop(worker, handler, activity, true), "delayq-work-shutdown");
+        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread hook = new Thread(() -> {
+            int left = stop(worker, handler, limited, activity, true, stopped);
+            if (Main.standalone()) {
+                // Stopped gracefully by a signal: exit 0 (3 if outcomes were left unacknowledged) rather than with
+                // the signal's status, which shells report as "Terminated" and scripts as a failure.
+                Main.halt(left > 0 ? Exit.REDIS : Exit.OK, main);
+            }
+        }, "delayq-work-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        main.err().printf("delayq: working on queue '%s'%s: concurrency %d, lease %s, Redis %s, %s%s%s%n", queue,
+                main.prefix().equals("dq") ? "" : " (prefix '" + main.prefix() + "')", slots, Durations.format(lease),
+                target.display(), handler.isolation(),
+                jobTimeout != null ? ", job timeout " + Durations.format(jobTimeout) : "",
+                unknown != null ? "; the queue is not known yet (see the warning above)" : "");
         if (main.verbose) {
             main.err().printf("delayq: worker %s on queue '%s': concurrency %d, lease %s, %d attempts, backoff %s to %s%n",
                     worker.name(), queue, slots, human(lease), maxAttempts, human(backoffBase), human(backoffCap));
         }
+        main.err().flush();
         boolean idle;
         int unacknowledged;
         try {
             idle = activity.awaitStop(exitWhenIdle, maxJobs, worker::inFlight);
         } finally {
-            unacknowledged = stop(worker, handler, activity, false);
+            unacknowledged = stop(worker, handler, limited, activity, false, stopped);
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {
@@ -139,164 +171,52 @@ public final class WorkCommand implements Callable<Integer> {
         return Exit.OK;
     }
 
-    /** Closes the worker gracefully; returns how many of its jobs Redis has not acknowledged (0 normally). */
-    private int stop(Worker worker, ExecHandler handler, Activity activity, boolean signalled) {
+    /** The retry policy of the options, checked with messages in the command line's own units. */
+    private RetryPolicy policy() {
+        Durations.check("--lease", lease, Duration.ofMillis(100), MAX_LEASE);
+        Durations.check("--backoff-base", backoffBase, Duration.ofMillis(1), MAX_BACKOFF);
+        Durations.check("--backoff-cap", backoffCap, Duration.ofMillis(1), MAX_BACKOFF);
+        if (backoffCap.compareTo(backoffBase) < 0) {
+            throw new IllegalArgumentException("--backoff-cap " + Durations.format(backoffCap)
+                    + " is shorter than --backoff-base " + Durations.format(backoffBase) + ": the cap must be at least the base");
+        }
+        Durations.check("--shutdown-grace", shutdownGrace, Duration.ZERO, MAX_RUN);
+        if (jobTimeout != null) {
+            Durations.check("--job-timeout", jobTimeout, Duration.ofMillis(1), MAX_RUN);
+        }
+        return RetryPolicy.builder().maxAttempts(maxAttempts).base(backoffBase).cap(backoffCap).build();
+    }
+
+    /**
+     * Closes the worker gracefully, once (a signal and the normal end may both ask) and prints the summary line;
+     * returns how many of its jobs Redis has not acknowledged (0 normally).
+     */
+    private int stop(Worker worker, ExecHandler handler, LimitedExecutor limited, WorkActivity activity, boolean signalled,
+                     java.util.concurrent.atomic.AtomicBoolean stopped) {
+        if (!stopped.compareAndSet(false, true)) {
+            return worker.inFlight();
+        }
         if (signalled && worker.inFlight() > 0) {
             main.err().printf("delayq: stopping: letting running jobs finish (up to %s), then handing back the rest%n",
-                    human(shutdownGrace));
+                    Durations.format(shutdownGrace));
             main.err().flush();
         }
         worker.close();
         handler.stopAll();
+        if (limited != null) {
+            limited.shutdown();
+        }
         // Worker.close() can return while the outcome of a job that finished during the grace period is still
         // on its way to Redis (it may judge the acknowledger idle just before the outcome reaches it). Exiting
         // then would leave that job processing until its lease expires and run it twice: wait for in-flight
         // jobs to be acknowledged, bounded by the Redis timeout.
         activity.awaitDrained(worker::inFlight, main.timeout().plusSeconds(5));
+        main.err().println("delayq: worker stopped: " + activity.summary());
+        main.err().flush();
         return worker.inFlight();
     }
 
     private static String human(Duration d) {
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
-    }
-
-    /**
-     * Follows the worker: claims (metrics), runs (handler) and acknowledgements, to decide when it is idle or
-     * has done its --max-jobs, and prints a status line per finished job when verbose.
-     */
-    static final class Activity implements WorkerMetrics, ExecHandler.Listener, JobListener {
-        /** Re-check while jobs wait for acknowledgement without a callback (e.g. handed back). */
-        private static final long ACK_RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
-        private final ReentrantLock lock = new ReentrantLock();
-        private final Condition changed = lock.newCondition();
-        private final java.io.PrintWriter status;
-        private long lastNanos = System.nanoTime();
-        private int running;
-        private long finished;
-
-        Activity(java.io.PrintWriter status) {
-            this.status = status;
-        }
-
-        private void touch(int runningDelta, int finishedDelta) {
-            lock.lock();
-            try {
-                lastNanos = System.nanoTime();
-                running += runningDelta;
-                finished += finishedDelta;
-                changed.signalAll();
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        private void signal() {
-            lock.lock();
-            try {
-                changed.signalAll();
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        @Override
-        public void claimed(String queue, int n) {
-            touch(0, 0);
-        }
-
-        @Override
-        public void completed(String queue, long nanos) {
-            signal(); // an acknowledgement: in-flight went down
-        }
-
-        @Override
-        public void retried(String queue) {
-            signal();
-        }
-
-        @Override
-        public void dead(String queue) {
-            signal();
-        }
-
-        @Override
-        public void leaseLost(String queue) {
-            signal();
-        }
-
-        @Override
-        public void started(JobContext job) {
-            touch(1, 0);
-        }
-
-        @Override
-        public void finished(JobContext job, String outcome) {
-            if (status != null) {
-                status.println("job " + job.id() + " attempt " + job.attempt() + "/" + job.maxAttempts() + ": " + outcome);
-            }
-            touch(-1, 1);
-        }
-
-        /**
-         * What Redis recorded, one line per run with {@code --verbose}:
-         * {@code completed|retry_scheduled|dead|refused|handed_back <id> attempt <a>/<max> token <token>}.
-         * A {@code completed} line means Redis accepted that run's completion, fenced by that token.
-         */
-        @Override
-        public void onOutcome(JobContext job, Outcome outcome) {
-            if (status != null) {
-                synchronized (status) {
-                    status.println(outcome.name().toLowerCase(java.util.Locale.ROOT) + " " + job.id() + " attempt "
-                            + job.attempt() + "/" + job.maxAttempts() + " token " + job.token());
-                    status.flush();
-                }
-            }
-        }
-
-        /** Waits until {@code inFlight} is zero (every outcome acknowledged by Redis), at most {@code limit}. */
-        void awaitDrained(IntSupplier inFlight, Duration limit) {
-            long deadline = System.nanoTime() + limit.toNanos();
-            lock.lock();
-            try {
-                long left;
-                while (inFlight.getAsInt() > 0 && (left = deadline - System.nanoTime()) > 0) {
-                    changed.awaitNanos(Math.min(left, ACK_RECHECK_NANOS));
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /**
-         * Blocks until {@code maxJobs} runs have finished or, with {@code idle}, nothing was claimed, running or
-         * unacknowledged for that long; without either, until the JVM exits.
-         *
-         * @return {@code true} when it stopped for idleness
-         */
-        boolean awaitStop(Duration idle, Long maxJobs, IntSupplier inFlight) throws InterruptedException {
-            lock.lock();
-            try {
-                while (true) {
-                    if (maxJobs != null && finished >= maxJobs) {
-                        return false;
-                    }
-                    if (idle == null) {
-                        changed.await();
-                        continue;
-                    }
-                    long quiet = System.nanoTime() - lastNanos;
-                    long left = idle.toNanos() - quiet;
-                    if (left <= 0 && running == 0 && inFlight.getAsInt() == 0) {
-                        return true;
-                    }
-                    changed.awaitNanos(left > 0 ? left : ACK_RECHECK_NANOS);
-                }
-            } finally {
-                lock.unlock();
-            }
-        }
     }
 }

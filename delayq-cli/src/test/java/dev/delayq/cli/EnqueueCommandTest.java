@@ -158,15 +158,24 @@ class EnqueueCommandTest {
         Cli.Result r = cli.run("enqueue", "orders", "--jsonl", file.toString());
 
         assertThat(r.exit()).isEqualTo(Exit.FAILED);
-        List<String> expected = new ArrayList<>();
+        // One result line per input line, in input order, bad and blank lines included.
+        List<String> out = r.lines();
+        assertThat(out).hasSize(1200);
         for (int i = 1; i <= 1200; i++) {
+            String line = out.get(i - 1);
             if (i == 26) {
-                expected.add("duplicate j1");
-            } else if ((i < 17 || i > 25 || i == 25) && i != 1000) {
-                expected.add("created j" + i);
+                assertThat(line).isEqualTo("duplicate j1");
+            } else if (i == 20) {
+                assertThat(line).isEqualTo("skipped 20 blank line");
+            } else if ((i >= 17 && i <= 24) || i == 1000) {
+                assertThat(line).startsWith("error " + i + " ");
+            } else {
+                assertThat(line).isEqualTo("created j" + i);
             }
         }
-        assertThat(r.lines()).containsExactlyElementsOf(expected);
+        assertThat(out.get(16)).startsWith("error 17 delay: invalid duration '-5s'");
+        assertThat(out.get(17)).isEqualTo("error 18 delay is -5s: it must be zero or positive");
+        assertThat(out.get(999)).startsWith("error 1000 ").contains("beyond year 9999").doesNotContain("PT");
         List<String> errors = List.of(r.err().split("\n"));
         assertThat(errors).hasSize(8);
         assertThat(errors.get(0)).startsWith("delayq: line 17: delay: invalid duration '-5s'");
@@ -194,12 +203,45 @@ class EnqueueCommandTest {
         Cli.Result r = cli.run(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
                 "enqueue", "orders", "--jsonl", "-", "--json");
         assertThat(r.exit()).isZero();
-        assertThat(r.lines()).containsExactly("{\"result\":\"created\",\"id\":\"a\"}", "{\"result\":\"created\",\"id\":\"b\"}",
-                "{\"result\":\"duplicate\",\"id\":\"a\"}");
+        assertThat(r.lines()).containsExactly(
+                "{\"line\":1,\"id\":\"a\",\"result\":\"created\",\"owner\":\"a\",\"error\":null}",
+                "{\"line\":2,\"id\":null,\"result\":\"skipped\",\"owner\":null,\"error\":null}",
+                "{\"line\":3,\"id\":\"b\",\"result\":\"created\",\"owner\":\"b\",\"error\":null}",
+                "{\"line\":4,\"id\":\"a\",\"result\":\"duplicate\",\"owner\":\"a\",\"error\":null}");
 
         Cli.Result missing = cli.run("enqueue", "orders", "--jsonl", dir.resolve("missing.jsonl").toString());
         assertThat(missing.exit()).isEqualTo(Exit.USAGE);
         assertThat(missing.err().strip()).isEqualTo("delayq: cannot read '" + dir.resolve("missing.jsonl") + "': no such file");
+    }
+
+    @Test
+    void jsonlNamesTheRequestedIdWhenADuplicateIsOwnedByAnother() throws Exception {
+        String input = "{\"id\":\"j50\",\"dedupeKey\":\"k\",\"dedupeTtl\":\"1h\"}\n"
+                + "{\"id\":\"j150\",\"dedupeKey\":\"k\",\"dedupeTtl\":\"1h\"}\n"
+                + "{\"id\":\"j151\",\"delay\":\"soon\"}\n";
+        Cli.Result text = cli.run(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+                "enqueue", "orders", "--jsonl", "-");
+        assertThat(text.exit()).isEqualTo(Exit.FAILED);
+        assertThat(text.lines()).containsExactly("created j50", "duplicate j50 requested=j150",
+                "error 3 delay: invalid duration 'soon': use a number with ms, s, m, h or d (250ms, 30s, 5m, 2h, 7d, "
+                        + "1h30m) or ISO-8601 (PT30S)");
+        assertThat(text.err()).startsWith("delayq: line 3: delay: invalid duration 'soon'");
+
+        Cli.Result json = cli.run(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+                "enqueue", "orders", "--jsonl", "-", "--json");
+        assertThat(json.exit()).isEqualTo(Exit.FAILED);
+        List<JsonNode> nodes = new ArrayList<>();
+        for (String l : json.lines()) {
+            nodes.add(Json.MAPPER.readTree(l));
+        }
+        assertThat(nodes).hasSize(3);
+        assertThat(nodes.get(0).toString()).isEqualTo("{\"line\":1,\"id\":\"j50\",\"result\":\"duplicate\",\"owner\":\"j50\",\"error\":null}");
+        assertThat(nodes.get(1).toString()).isEqualTo("{\"line\":2,\"id\":\"j150\",\"result\":\"duplicate\",\"owner\":\"j50\",\"error\":null}");
+        assertThat(nodes.get(2).get("line").asInt()).isEqualTo(3);
+        assertThat(nodes.get(2).get("id").asText()).isEqualTo("j151");
+        assertThat(nodes.get(2).get("result").asText()).isEqualTo("error");
+        assertThat(nodes.get(2).get("owner").isNull()).isTrue();
+        assertThat(nodes.get(2).get("error").asText()).startsWith("delay: invalid duration 'soon'");
     }
 
     @Test

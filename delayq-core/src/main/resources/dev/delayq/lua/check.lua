@@ -84,7 +84,7 @@ else
     else
       local r = safe_decode(raw)
       if not r then
-        problem(id, 'record cannot be decoded')
+        -- reported once, by the "jobs" phase
       elseif r.state ~= state[phase] then
         problem(id, 'in the ' .. phase .. ' index but its state is ' .. names[r.state])
       elseif phase == 'due' and member(r.seq, id) ~= ms[i] then

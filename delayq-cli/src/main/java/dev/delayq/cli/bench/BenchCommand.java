@@ -23,33 +23,33 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code delayq bench}: runs the benchmark workloads of DESIGN.md ("Benchmark workloads") against a private
+ * {@code delayq bench}: runs the benchmark workloads of docs/WORKLOADS.md against a private
  * Redis (or, with {@code --redis}, under a unique prefix that is deleted afterwards), repeats each, and prints
  * one table of medians with min – max, or one JSON object per workload.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {
-                "Benchmark delayq: enqueue and drain rates, dispatch lag, Redis load when busy",
-                "and idle, memory per job, claims beside a million scheduled jobs, and the",
-                "ceiling Redis allows on this machine.",
+                "Benchmark delayq: enqueue and drain rates, dispatch lag, Redis load when busy and idle, memory per "
+                        + "job, claims beside a million scheduled jobs, and the ceiling Redis allows on this machine.",
                 "",
-                "Runs on a private redis-server it starts itself ($DELAYQ_REDIS_URL is ignored).",
-                "With --redis it uses that server under a unique key prefix, deleted afterwards",
-                "(never FLUSHALL); commands/s and memory then include other clients' activity.",
+                "It runs on a private redis-server it starts itself ($DELAYQ_REDIS_URL is ignored). With --redis it "
+                        + "uses that server under a unique key prefix, deleted afterwards (never FLUSHALL); commands/s "
+                        + "and memory then include other clients' activity.",
                 "",
-                "Workloads (DESIGN.md, \"Benchmark workloads\"):",
-                "  w1     burst: 20,000 jobs due at first enqueue + 3 s: enqueue and drain",
-                "         jobs/s, lag p50/p99/max, duplicates, missing",
+                "Workloads (defined in docs/WORKLOADS.md):",
+                "  w1     burst: 20,000 jobs due at first enqueue + 3 s: enqueue and drain jobs/s, lag p50/p99/max,",
+                "         duplicates, missing",
                 "  w2     trickle: 2,000 jobs due over 10 s: lag, Redis commands/s",
                 "  w3     idle: consumers with nothing to do for 10 s: Redis commands/s",
                 "  w4     memory: 100,000 jobs due in 1 h: Redis bytes per job",
-                "  w5     scale: drain of 20,000 due jobs beside 10,000 and beside 1,000,000",
-                "         jobs scheduled for later, and the ratio of the two",
-                "  limit  Redis's ceiling: EVALSHA of 'return 1', and a minimal Lua claim of",
-                "         100 due members per call, 1,000 calls in flight",
+                "  w5     scale: drain of 20,000 due jobs beside 10,000 and beside 1,000,000 jobs scheduled for",
+                "         later, and the ratio of the two (per repetition; the median of those ratios is shown)",
+                "  limit  Redis's ceiling: EVALSHA of 'return 1', and a minimal Lua claim of 100 due members per",
+                "         call, 1,000 calls in flight",
                 "",
-                "Rates and lags are medians of --reps repetitions, with min - max beside;",
-                "duplicates and missing are totals. Exits 1 when a job ran twice or never.",
+                "Rates and lags are medians of --reps repetitions, with min - max beside; duplicates and missing "
+                        + "are totals. Exits 1 when a job ran twice or never. On a terminal a progress line is "
+                        + "redrawn on stderr; otherwise a plain progress line is printed every 10 s.",
                 ""},
         footer = {"", "Examples:",
                 "  delayq bench                                # all workloads, 3 reps (minutes)",
@@ -102,7 +102,7 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<Workload> selected = select(workloads);
         BenchConfig config = config();
-        Progress progress = new Progress(main.err(), !noProgress);
+        Progress progress = new Progress(main.err(), !noProgress, dev.delayq.cli.Terminal.stderr(main));
         Report report;
         int partitions = main.partitions() > 0 ? main.partitions() : CLUSTER_PARTITIONS;
         if (main.cluster()) {
@@ -115,7 +115,7 @@ public final class BenchCommand implements Callable<Integer> {
             }
             selected = List.of(new BurstWorkload());
         }
-        try (BenchTarget target = main.redisGiven() ? BenchTarget.external(main.redisUrl(), main.prefix(), config)
+        try (BenchTarget target = main.redisGiven() ? BenchTarget.external(main.target(), main.prefix(), config)
                 : BenchTarget.privateServer(main.prefix(), main.timeout())) {
             report = new Report(environment(target), config, reps);
             run(selected, new BenchContext(config, target, progress), progress, report);
@@ -213,7 +213,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
         // The workers' lease is 30 s and the lookahead must stay under half of it.
         if (lookahead.isNegative() || lookahead.compareTo(Duration.ofSeconds(15)) >= 0) {
-            throw new IllegalArgumentException("--lookahead is " + lookahead + ": it must be at least 0 and under 15s");
+            throw new IllegalArgumentException("--lookahead is " + Durations.format(lookahead)
+                    + ": it must be at least 0s and under 15s");
         }
         return new BenchConfig(consumers, concurrency, batch, lookahead, scale, main.timeout(), main.allowEviction(), 1);
     }

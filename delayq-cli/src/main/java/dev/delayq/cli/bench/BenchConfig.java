@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * How the benchmark runs: the consumers' settings, and a scale applied to every workload's job counts and
- * durations (1 = the definitions in DESIGN.md; smaller for a smoke run).
+ * durations (1 = the definitions in docs/WORKLOADS.md; smaller for a smoke run).
  *
  * @param consumers     workers started in this JVM for the workloads that consume
  * @param concurrency   handlers running at once per worker

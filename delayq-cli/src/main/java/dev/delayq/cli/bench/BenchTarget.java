@@ -1,6 +1,7 @@
 package dev.delayq.cli.bench;
 
 import dev.delayq.DelayQ;
+import dev.delayq.cli.RedisTarget;
 import dev.delayq.testkit.RedisServer;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -21,6 +22,8 @@ final class BenchTarget implements AutoCloseable {
     private final String prefix;
     private final RedisProbe probe;
     private final Thread cleanupHook;
+    /** The server and credentials given with --redis; {@code null} for a private server. */
+    private RedisTarget given;
     private boolean cleaned;
 
     private BenchTarget(RedisServer server, String uri, String prefix, RedisProbe probe, boolean hook) {
@@ -46,7 +49,7 @@ final class BenchTarget implements AutoCloseable {
     static BenchTarget privateServer(String prefix, Duration timeout) {
         RedisServer server = RedisServer.start();
         try {
-            return new BenchTarget(server, server.uri(), prefix, RedisProbe.connect(server.uri(), timeout), false);
+            return new BenchTarget(server, server.uri(), prefix, RedisProbe.connect(server.uri(), null, null, timeout), false);
         } catch (RuntimeException e) {
             server.close();
             throw e;
@@ -63,7 +66,7 @@ final class BenchTarget implements AutoCloseable {
         java.util.List<RedisProbe> probes = new java.util.ArrayList<>();
         try {
             for (RedisServer n : cluster.masters()) {
-                probes.add(RedisProbe.connect(n.uri(), timeout));
+                probes.add(RedisProbe.connect(n.uri(), null, null, timeout));
             }
             return new BenchTarget(null, cluster, probes, cluster.uri(), prefix, probes.get(0), false);
         } catch (RuntimeException e) {
@@ -91,11 +94,14 @@ final class BenchTarget implements AutoCloseable {
      * Uses the server at {@code uri} under {@code <userPrefix>:bench:<random>}. The delayq client connects first,
      * so an unreachable or unsafe server fails with the same message as every other command.
      */
-    static BenchTarget external(String uri, String userPrefix, BenchConfig config) {
+    static BenchTarget external(RedisTarget given, String userPrefix, BenchConfig config) {
         String prefix = userPrefix + ":bench:" + random(8);
-        DelayQ.builder().redis(uri).prefix(prefix).timeout(config.timeout())
+        given.apply(DelayQ.builder()).prefix(prefix).timeout(config.timeout())
                 .allowEvictingMemoryPolicy(config.allowEviction()).clientName("delayq-bench").build().close();
-        return new BenchTarget(null, uri, prefix, RedisProbe.connect(uri, config.timeout()), true);
+        BenchTarget t = new BenchTarget(null, given.clientUri(), prefix, RedisProbe.connect(given.clientUri(),
+                given.username(), given.password(), config.timeout()), true);
+        t.given = given;
+        return t;
     }
 
     private static String random(int n) {
@@ -152,7 +158,8 @@ final class BenchTarget implements AutoCloseable {
 
     /** A delayq client of this run, named {@code delayq-bench-<role>} in CLIENT LIST. */
     DelayQ client(BenchConfig config, String role) {
-        return DelayQ.builder().redis(uri).cluster(isCluster()).prefix(prefix).timeout(config.timeout())
+        DelayQ.Builder b = given != null ? given.apply(DelayQ.builder()) : DelayQ.builder().redis(uri);
+        return b.cluster(isCluster()).prefix(prefix).timeout(config.timeout())
                 .allowEvictingMemoryPolicy(config.allowEviction()).clientName("delayq-bench-" + role).build();
     }
 

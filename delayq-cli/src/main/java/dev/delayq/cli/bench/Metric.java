@@ -11,7 +11,7 @@ enum Metric {
     ENQUEUE_JOBS_PER_S("enqueue_jobs_per_s", "enqueue jobs/s", Format.INTEGER, false),
     DRAIN_JOBS_PER_S("drain_jobs_per_s", "drain jobs/s", Format.INTEGER, false),
     DRAIN_JOBS_PER_S_10K("drain_jobs_per_s_10k", "drain jobs/s, 10k scheduled", Format.INTEGER, false),
-    SCALE_RATIO("scale_ratio", "ratio 1M / 10k", Format.RATIO, false),
+    SCALE_RATIO("scale_ratio", "per-rep ratio 1M / 10k", Format.RATIO, false),
     LAG_P50_MS("lag_p50_ms", "lag p50 ms", Format.MILLIS, false),
     LAG_P99_MS("lag_p99_ms", "lag p99 ms", Format.MILLIS, false),
     LAG_MAX_MS("lag_max_ms", "lag max ms", Format.MILLIS, false),

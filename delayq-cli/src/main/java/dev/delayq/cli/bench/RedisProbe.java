@@ -52,12 +52,20 @@ final class RedisProbe implements AutoCloseable {
     }
 
     /**
-     * Connects to {@code uri} (a URI the delayq client has already accepted).
+     * Connects to {@code uri} (a URI the delayq client has already accepted), with the credentials given apart
+     * from it when {@code password} is not {@code null}.
      *
      * @throws DelayQConnectionException when the server cannot be reached
      */
-    static RedisProbe connect(String uri, Duration timeout) {
+    static RedisProbe connect(String uri, String username, char[] password, Duration timeout) {
         RedisURI redisUri = RedisURI.create(uri);
+        if (password != null) {
+            if (username != null) {
+                redisUri.setAuthentication(username, password);
+            } else {
+                redisUri.setAuthentication(password);
+            }
+        }
         redisUri.setTimeout(timeout);
         redisUri.setClientName("delayq-bench-probe");
         String server = redisUri.getHost() + ":" + redisUri.getPort();

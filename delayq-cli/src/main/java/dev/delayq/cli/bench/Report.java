@@ -127,6 +127,10 @@ final class Report {
             }
         }
         notes.forEach(out::println);
+        if (find("w5") != null) {
+            out.println("w5 per-rep ratio: each repetition's drain rate beside the larger queue divided by its rate beside "
+                    + "the smaller one; the median of those ratios (not the ratio of the two medians above)");
+        }
         Workload limit = find("limit");
         if (limit != null) {
             double ceiling = summary(limit, Metric.LIMIT_JOBS_PER_S).value();

@@ -38,7 +38,7 @@ final class ScaleWorkload implements Workload {
         return switch (metric) {
             case DRAIN_JOBS_PER_S -> "drain jobs/s, " + large + " scheduled";
             case DRAIN_JOBS_PER_S_10K -> "drain jobs/s, " + small + " scheduled";
-            case SCALE_RATIO -> "ratio " + large + " / " + small;
+            case SCALE_RATIO -> "per-rep ratio " + large + " / " + small;
             default -> metric.label();
         };
     }

@@ -3,7 +3,7 @@ package dev.delayq.cli.bench;
 import java.util.List;
 import java.util.Map;
 
-/** One benchmark workload, as defined in DESIGN.md ("Benchmark workloads"). */
+/** One benchmark workload, as defined in docs/WORKLOADS.md. */
 interface Workload {
     /** Its name on the command line and in the report, e.g. {@code w1}. */
     String name();

@@ -4,6 +4,7 @@ import dev.delayq.DelayQ;
 import dev.delayq.cli.Durations;
 import dev.delayq.cli.Exit;
 import dev.delayq.cli.Main;
+import dev.delayq.cli.RedisTarget;
 import dev.delayq.internal.Validation;
 import dev.delayq.testkit.RedisServer;
 import java.nio.file.Files;
@@ -19,11 +20,13 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code delayq demo}: the system at work, on a private Redis unless one is given. */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Show delayq at work: enqueue jobs due over the next seconds (some at the very same millisecond),",
-                "run several workers, make some jobs fail and retry and a few die, kill one worker with SIGKILL mid-run,",
-                "and report what happened. Exits 0 only when nothing was lost and nothing was claimed twice.",
-                "Without --redis it starts a private Redis and stops it afterwards; with --redis it works under a",
-                "unique key prefix and deletes its keys afterwards."},
+        description = {"Show delayq at work on a private Redis and report what happened.",
+                "It enqueues jobs due over the next seconds (some at the very same millisecond), runs several workers, "
+                        + "makes some jobs fail and retry and a few die, and kills one worker with SIGKILL mid-run. "
+                        + "Exits 0 only when nothing was lost and nothing was claimed twice.",
+                "Without --redis it starts a private Redis and stops it afterwards; with --redis it works under a "
+                        + "unique key prefix and deletes its keys afterwards. The progress line is redrawn in place "
+                        + "only on a terminal."},
         footer = {"", "Examples:", "  delayq demo", "  delayq demo --jobs 50000 --workers 6 --spread 10s",
                 "  delayq demo --redis redis://localhost:6379"})
 public final class DemoCommand implements Callable<Integer> {
@@ -45,25 +48,25 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Validation.range("--jobs", jobs, 10, 1_000_000);
         Validation.range("--workers", workers, 2, 64);
-        if (spread.isNegative() || spread.compareTo(Duration.ofMinutes(10)) > 0) {
-            throw new IllegalArgumentException("--spread is " + spread + ": it must be between 0 and 10 minutes");
-        }
+        Durations.check("--spread", spread, Duration.ZERO, Duration.ofMinutes(10));
         if (!main.verbose()) {
             // The demo's dead jobs are expected; keep the worker's per-job warnings out of the report.
             System.setProperty("org.slf4j.simpleLogger.log.dev.delayq", "error");
         }
-        RedisServer server = main.redisGiven() ? null : RedisServer.start();
-        String uri = server != null ? server.uri() : main.redisUrl();
+        RedisTarget given = main.redisGiven() ? main.target() : null; // checked before a server is started
+        RedisServer server = given == null ? RedisServer.start() : null;
         String prefix = server != null ? main.prefix() : "dq-demo-" + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36);
         String where = server != null ? "private redis-server on port " + server.port() + ", stopped afterwards"
-                : main.redisUrl().replaceAll("//[^@/]*@", "//") + " under prefix " + prefix + ", deleted afterwards";
+                : given.display() + " under prefix " + prefix + ", deleted afterwards";
         Path tmp = Files.createTempDirectory("delayq-demo-");
-        try (DelayQ dq = DelayQ.builder().redis(uri).prefix(prefix).timeout(main.timeout())
+        DelayQ.Builder builder = server != null ? DelayQ.builder().redis(server.uri()) : main.builder("delayq-demo");
+        try (DelayQ dq = builder.prefix(prefix).timeout(main.timeout())
                 .allowEvictingMemoryPolicy(main.allowEviction()).clientName("delayq-demo").build()) {
             main.err().printf("delayq demo: %,d jobs due over %.1f s, %d workers, Redis: %s%n", jobs, spread.toMillis() / 1000.0,
                     workers, where);
             long start = System.nanoTime();
-            DemoReport report = new DemoRun(dq, uri, prefix, jobs, workers, spread, main.err()).run(tmp);
+            DemoReport report = new DemoRun(dq, server != null ? server.uri() : given.clientUri(),
+                    given, prefix, jobs, workers, spread, main.err(), dev.delayq.cli.Terminal.stderr(main)).run(tmp);
             double seconds = (System.nanoTime() - start) / 1e9 - 1.0; // jobs fall due from one second after enqueue
             report.print(main.out(), where, Math.max(seconds, 0.001));
             if (server == null) {

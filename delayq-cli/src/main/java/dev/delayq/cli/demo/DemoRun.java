@@ -7,6 +7,7 @@ import dev.delayq.JobQueue;
 import dev.delayq.QueueStats;
 import dev.delayq.Worker;
 import dev.delayq.WorkerMetrics;
+import dev.delayq.cli.RedisTarget;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -34,18 +35,29 @@ final class DemoRun {
 
     private final DelayQ dq;
     private final String uri;
+    private final RedisTarget credentials;
     private final String prefix;
     private final int jobs;
     private final int workers;
     private final Duration spread;
     private final PrintWriter err;
+    private final boolean terminal;
     private final Map<String, AtomicInteger> starts = new ConcurrentHashMap<>();
     private final Map<Integer, Long> firstTokens = new ConcurrentHashMap<>();
     private final ConcurrentHistogram lag = new ConcurrentHistogram(3_600_000_000L, 3);
 
-    DemoRun(DelayQ dq, String uri, String prefix, int jobs, int workers, Duration spread, PrintWriter err) {
+    /**
+     * @param uri         the server, for the child worker's client
+     * @param credentials the credentials given apart from {@code uri} (passed to the child worker in its
+     *                    environment, never on its command line), or {@code null}
+     * @param terminal    whether {@code err} is a terminal (progress redrawn in place)
+     */
+    DemoRun(DelayQ dq, String uri, RedisTarget credentials, String prefix, int jobs, int workers, Duration spread,
+            PrintWriter err, boolean terminal) {
+        this.terminal = terminal;
         this.dq = dq;
         this.uri = uri;
+        this.credentials = credentials;
         this.prefix = prefix;
         this.jobs = jobs;
         this.workers = workers;
@@ -71,7 +83,7 @@ final class DemoRun {
                         .retryPolicy(DemoJobs.POLICY).metrics(lagRecorder()).build().start());
             }
             long enqueueNanos = enqueue(q);
-            Progress progress = new Progress(err, jobs);
+            Progress progress = new Progress(err, jobs, terminal);
             long deadline = System.nanoTime() + spread.toNanos() + TimeUnit.SECONDS.toNanos(60);
             QueueStats s = q.stats();
             while (s.done() + s.dead() < jobs && System.nanoTime() < deadline) {
@@ -132,9 +144,21 @@ final class DemoRun {
 
     private Process startDoomed(Path startsFile, Path log) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse("java");
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), DemoChildWorker.class.getName(),
-                uri, prefix, QUEUE, String.valueOf(LEASE.toMillis()), String.valueOf(CHILD_CONCURRENCY), startsFile.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                DemoChildWorker.class.getName(), prefix, QUEUE, String.valueOf(LEASE.toMillis()),
+                String.valueOf(CHILD_CONCURRENCY), startsFile.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        // The server and its credentials go in the environment: a command line is visible to every user (ps).
+        pb.environment().put(DemoChildWorker.URL_ENV, uri);
+        pb.environment().remove(RedisTarget.PASSWORD_ENV);
+        pb.environment().remove(DemoChildWorker.USER_ENV);
+        if (credentials != null && credentials.password() != null) {
+            pb.environment().put(RedisTarget.PASSWORD_ENV, new String(credentials.password()));
+            if (credentials.username() != null) {
+                pb.environment().put(DemoChildWorker.USER_ENV, credentials.username());
+            }
+        }
+        Process p = pb.start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!Files.readString(log).contains("ready")) {
             if (!p.isAlive() || System.nanoTime() > deadline) {

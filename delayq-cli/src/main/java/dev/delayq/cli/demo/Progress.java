@@ -3,17 +3,26 @@ package dev.delayq.cli.demo;
 import dev.delayq.QueueStats;
 import java.io.PrintWriter;
 
-/** The demo's live progress bar on stderr: redrawn in place on a terminal, a line a second otherwise. */
+/**
+ * The demo's live progress bar on stderr: redrawn in place on a terminal; into a file or a pipe a plain line
+ * every {@link #PLAIN_INTERVAL_NANOS} at most, and the last state at the end (never a {@code \r}).
+ */
 final class Progress {
     private static final int WIDTH = 30;
+    /** Between two plain progress lines. */
+    static final long PLAIN_INTERVAL_NANOS = 2_000_000_000L;
+
     private final PrintWriter err;
     private final int jobs;
-    private final boolean terminal = System.console() != null;
+    private final boolean terminal;
     private long lastLine;
+    private boolean shown;
+    private String pending;
 
-    Progress(PrintWriter err, int jobs) {
+    Progress(PrintWriter err, int jobs, boolean terminal) {
         this.err = err;
         this.jobs = jobs;
+        this.terminal = terminal;
     }
 
     void show(QueueStats s, boolean killed) {
@@ -26,15 +35,22 @@ final class Progress {
         if (terminal) {
             err.print("\r" + line + "\u001b[K");
             err.flush();
-        } else if (System.nanoTime() - lastLine > 1_000_000_000L) {
+        } else if (!shown || System.nanoTime() - lastLine >= PLAIN_INTERVAL_NANOS) {
             err.println(line);
+            err.flush();
+            shown = true;
+            pending = null;
             lastLine = System.nanoTime();
+        } else {
+            pending = line; // printed by finish() if nothing newer was
         }
     }
 
     void finish() {
         if (terminal) {
             err.println();
+        } else if (pending != null) {
+            err.println(pending);
         }
         err.flush();
     }

@@ -75,6 +75,26 @@ class ReportTest {
     }
 
     @Test
+    void theScaleRatioIsTheMedianOfPerRepRatiosAndSaysSo() {
+        Workload scale = new ScaleWorkload();
+        Report report = new Report(ENV, CONFIG, 3);
+        double[][] reps = {{30_000, 20_000}, {40_000, 40_000}, {20_000, 25_000}}; // beside 1M, beside 10k
+        for (double[] rep : reps) {
+            Map<Metric, Double> m = new EnumMap<>(Metric.class);
+            m.put(Metric.DRAIN_JOBS_PER_S, rep[0]);
+            m.put(Metric.DRAIN_JOBS_PER_S_10K, rep[1]);
+            m.put(Metric.SCALE_RATIO, rep[0] / rep[1]);
+            report.add(scale, m);
+        }
+        // Ratios 1.5, 1.0, 0.8: median 1.0; the medians of the rates (30,000 / 25,000) would give 1.2.
+        assertThat(report.summary(scale, Metric.SCALE_RATIO).value()).isEqualTo(1.0);
+        StringWriter text = new StringWriter();
+        report.printTable(new PrintWriter(text, true));
+        assertThat(text.toString()).containsPattern("w5 +per-rep ratio 1M / 10k +1.000   0.800 – 1.500")
+                .contains("the median of those ratios (not the ratio of the two medians above)");
+    }
+
+    @Test
     void jobCountsAreNamedAsTheWorkloadsNameThem() {
         assertThat(Report.count(1_000_000)).isEqualTo("1M");
         assertThat(Report.count(10_000)).isEqualTo("10k");

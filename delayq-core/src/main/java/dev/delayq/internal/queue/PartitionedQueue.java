@@ -362,6 +362,13 @@ public final class PartitionedQueue extends SyncQueue {
 
     @Override
     public CheckReport check() {
-        return PartitionTotals.check(parts);
+        CheckReport r = PartitionTotals.check(parts);
+        List<String> stray = StrayKeySets.find(parts.get(0).backend(), parts.get(0).keys().prefix(), name, parts.size());
+        if (stray.isEmpty()) {
+            return r;
+        }
+        List<String> problems = new ArrayList<>(r.problems());
+        problems.addAll(stray);
+        return new CheckReport(r.records(), r.entries(), List.copyOf(problems));
     }
 }

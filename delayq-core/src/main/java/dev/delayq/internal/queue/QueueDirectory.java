@@ -1,10 +1,13 @@
 package dev.delayq.internal.queue;
 
+import dev.delayq.Bounds;
+import dev.delayq.DelayQException;
 import dev.delayq.JobQueue;
 import dev.delayq.internal.ClientLifecycle;
 import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.Keys;
 import dev.delayq.internal.redis.RedisBackend;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,13 +33,25 @@ public final class QueueDirectory {
     }
 
     /**
-     * The queue {@code name} with {@code partitions} partitions (0: as recorded in Redis, else 1). Names and counts are
-     * validated by the caller.
+     * The queue {@code name} with {@code partitions} partitions (0: as recorded in Redis, else 1, which is then
+     * recorded). Names and counts are validated by the caller.
      *
      * @throws IllegalArgumentException when the count differs from the one recorded for the queue
      */
     public JobQueue queue(String name, int partitions) {
-        JobQueue q = queues.computeIfAbsent(name, n -> open(n, partitions));
+        JobQueue q = queues.get(name);
+        if (q == null) {
+            // Resolved outside any lock (computeIfAbsent must not block on Redis); two threads that race both read the
+            // same recorded count, and the first one's queue is kept.
+            int count = recordedCount(name, partitions);
+            Keys keys = new Keys(settings.prefix(), name);
+            JobQueue fresh = count == 1 ? new SingleQueue(redis, keys, settings, lifecycle)
+                    : new PartitionedQueue(redis, keys, settings, count, lifecycle);
+            q = queues.putIfAbsent(name, fresh);
+            if (q == null) {
+                q = fresh;
+            }
+        }
         int actual = q instanceof PartitionedQueue pq ? pq.partitions().size() : 1;
         if (partitions > 0 && partitions != actual) {
             throw partitionMismatch(name, actual, partitions);
@@ -44,23 +59,37 @@ public final class QueueDirectory {
         return q;
     }
 
-    private JobQueue open(String name, int partitions) {
-        Keys keys = new Keys(settings.prefix(), name);
-        String recorded = redis.hget(keys.config(), "partitions");
-        int count;
-        if (partitions == 0) {
-            count = recorded == null ? 1 : Integer.parseInt(recorded);
-        } else {
-            if (recorded == null && !redis.hsetnx(keys.config(), "partitions", Integer.toString(partitions))) {
-                recorded = redis.hget(keys.config(), "partitions"); // someone recorded it meanwhile
+    /**
+     * The queue's partition count as recorded in Redis, recording {@code asked} (or 1 when 0) if none is: the first
+     * client to use a queue fixes its count, so producers and workers can never disagree.
+     */
+    private int recordedCount(String name, int asked) {
+        byte[] config = new Keys(settings.prefix(), name).config();
+        int want = asked > 0 ? asked : 1;
+        // Read first: opening a queue that has its count (the usual case) writes nothing, so it works on a full Redis.
+        String recorded = redis.hget(config, "partitions");
+        if (recorded == null) {
+            if (redis.hsetnx(config, "partitions", Integer.toString(want))) {
+                return want;
             }
-            if (recorded != null && Integer.parseInt(recorded) != partitions) {
-                throw partitionMismatch(name, Integer.parseInt(recorded), partitions);
-            }
-            count = partitions;
+            recorded = redis.hget(config, "partitions"); // someone recorded it meanwhile
         }
-        return count == 1 ? new SingleQueue(redis, keys, settings, lifecycle)
-                : new PartitionedQueue(redis, keys, settings, count, lifecycle);
+        int count;
+        try {
+            count = recorded == null ? -1 : Integer.parseInt(recorded);
+        } catch (NumberFormatException e) {
+            count = -1;
+        }
+        if (count < 1 || count > Bounds.MAX_PARTITIONS) {
+            throw new DelayQException("queue '" + name + "': the partition count recorded in Redis ("
+                    + new String(config, StandardCharsets.UTF_8) + ", field partitions) is '" + recorded
+                    + "', not a number from 1 to " + Bounds.MAX_PARTITIONS + ": something other than delayq wrote it; set it "
+                    + "back to the queue's count (1 unless it was created with partitions)");
+        }
+        if (asked > 0 && count != asked) {
+            throw partitionMismatch(name, count, asked);
+        }
+        return count;
     }
 
     private static IllegalArgumentException partitionMismatch(String name, int actual, int asked) {

@@ -392,6 +392,9 @@ public final class SingleQueue extends SyncQueue {
                 }
             } while (!cursor.equals("0"));
         }
+        if (partition == 0 && keys.queue().equals(name)) { // a queue without partitions, not a partition of one
+            problems.addAll(StrayKeySets.find(redis, keys.prefix(), name, 1));
+        }
         return new CheckReport(records, entries, List.copyOf(problems));
     }
 }

@@ -89,8 +89,26 @@ final class Connector {
             if (client != null) {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             }
+            if (redisUri.isSsl() && tlsFailure(e)) {
+                throw new dev.delayq.DelayQConnectionException("the TLS handshake with " + server + " failed ("
+                        + RedisErrors.translate(e, "connect", server, timeout).getMessage() + "): is it a TLS port? A plain "
+                        + "port needs redis://, not rediss://; a private CA needs its certificate trusted (tlsTrustedCertificates)", e);
+            }
             throw RedisErrors.translate(e, "connect", server, timeout);
         }
+    }
+
+    /** Whether a failed connect looks like a TLS handshake that did not happen (not TLS on the other end, or untrusted). */
+    private static boolean tlsFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String name = t.getClass().getName();
+            String msg = String.valueOf(t.getMessage());
+            if (t instanceof javax.net.ssl.SSLException || name.contains("NotSslRecord") || name.contains("SslHandshake")
+                    || msg.contains("initialization timed out") || msg.contains("SSL") || msg.contains("handshake")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

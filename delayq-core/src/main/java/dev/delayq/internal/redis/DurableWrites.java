@@ -19,9 +19,10 @@ import java.util.concurrent.CompletionException;
 
 /**
  * Scripts whose writes must be durable before they count: the script, then {@code WAIT replicas timeout}, or
- * {@code WAITAOF localAof replicas timeout} (Redis 7.2+). Both go over a connection of their own (WAIT blocks its
- * connection until it returns, which must never stall the shared one) and, in a cluster, to the master that owns
- * the script's first key (WAIT counts the writes of its own connection on its own node).
+ * {@code WAITAOF localAof replicas timeout} (Redis 7.2+). Both go over a connection apart from the shared one (WAIT
+ * blocks its connection until it returns) and, in a cluster, to the master that owns the script's first key (WAIT
+ * counts the writes of its own connection on its own node). Each call borrows a connection of its own from a small
+ * pool, so concurrent durable writes wait side by side (each within about one WAIT timeout), never one behind another.
  */
 final class DurableWrites implements AutoCloseable {
     /** WAITAOF (Redis 7.2+), which Lettuce has no method for. */
@@ -39,9 +40,15 @@ final class DurableWrites implements AutoCloseable {
         }
     };
 
+    /** Idle connections kept for the next calls; more are opened when calls overlap, and closed when not needed. */
+    private static final int IDLE_MAX = 8;
+
     private final Connector.Opened opened;
     private final Duration timeout;
-    private volatile StatefulConnection<byte[], byte[]> connection;
+    private final java.util.concurrent.ConcurrentLinkedDeque<StatefulConnection<byte[], byte[]>> idle =
+            new java.util.concurrent.ConcurrentLinkedDeque<>();
+    private final java.util.Set<StatefulConnection<byte[], byte[]>> all = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
 
     DurableWrites(Connector.Opened opened, Duration timeout) {
         this.opened = opened;
@@ -54,7 +61,8 @@ final class DurableWrites implements AutoCloseable {
      */
     CompletableFuture<List<Object>> eval(Script script, int localAof, int replicas, Duration wait, byte[][] keys,
                                          byte[][] args) {
-        RedisClusterAsyncCommands<byte[], byte[]> c = commands(keys[0]);
+        StatefulConnection<byte[], byte[]> conn = borrow();
+        RedisClusterAsyncCommands<byte[], byte[]> c = commands(conn, keys[0]);
         return ScriptRunner.run(c, script, keys, args).thenCompose(reply -> confirm(c, localAof, replicas, wait)
                 .thenApply(shortfall -> {
                     if (shortfall != null) {
@@ -71,7 +79,41 @@ final class DurableWrites implements AutoCloseable {
                         cc.refreshPartitionsAsync();
                     }
                     return CompletableFuture.failedFuture(RedisErrors.translate(e, script.fileName(), opened.server(), timeout));
-                });
+                }).whenComplete((r, e) -> giveBack(conn));
+    }
+
+    private StatefulConnection<byte[], byte[]> borrow() {
+        // An idle connection is reused even when it looks closed: a cluster connection whose default node died still
+        // reaches every live master through its node connections (and reconnects by itself).
+        StatefulConnection<byte[], byte[]> c = idle.pollFirst();
+        if (c != null) {
+            return c;
+        }
+        try {
+            c = Connector.another(opened);
+        } catch (RuntimeException e) {
+            // Opening one more can fail while a cluster fails over (its seed node may be the dead one): then wait
+            // behind a connection that exists, as with a single durable connection, rather than fail the write.
+            StatefulConnection<byte[], byte[]> any = all.stream().findFirst().orElse(null);
+            if (any == null) {
+                throw RedisErrors.translate(e, "connect", opened.server(), timeout);
+            }
+            return any;
+        }
+        all.add(c);
+        return c;
+    }
+
+    private void giveBack(StatefulConnection<byte[], byte[]> c) {
+        if (idle.contains(c)) {
+            return; // lent twice (see borrow): already back
+        }
+        if (!closed && idle.size() < IDLE_MAX) {
+            idle.addFirst(c);
+        } else {
+            all.remove(c);
+            c.closeAsync();
+        }
     }
 
     /** Completes with {@code null} when enough copies confirmed, else with a description of the shortfall. */
@@ -91,20 +133,7 @@ final class DurableWrites implements AutoCloseable {
                 .thenApply(n -> n >= replicas ? null : "on " + n + " of " + replicas + " replica(s)");
     }
 
-    private RedisClusterAsyncCommands<byte[], byte[]> commands(byte[] key) {
-        StatefulConnection<byte[], byte[]> d = connection;
-        if (d == null) {
-            synchronized (this) {
-                if (connection == null) {
-                    try {
-                        connection = Connector.another(opened);
-                    } catch (RuntimeException e) {
-                        throw RedisErrors.translate(e, "connect", opened.server(), timeout);
-                    }
-                }
-                d = connection;
-            }
-        }
+    private static RedisClusterAsyncCommands<byte[], byte[]> commands(StatefulConnection<byte[], byte[]> d, byte[] key) {
         if (d instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
             String node = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(key)).getNodeId();
             return cluster.getConnection(node).async();
@@ -114,9 +143,9 @@ final class DurableWrites implements AutoCloseable {
 
     @Override
     public void close() {
-        StatefulConnection<byte[], byte[]> d = connection;
-        if (d != null) {
-            d.close();
-        }
+        closed = true;
+        all.forEach(StatefulConnection::close);
+        all.clear();
+        idle.clear();
     }
 }

@@ -66,12 +66,10 @@ public final class RedisBackend implements AutoCloseable {
      */
     public static RedisBackend connect(String uri, String username, char[] password, Duration timeout, String clientName,
                                        boolean cluster, Path tlsTrust) {
-        RedisURI redisUri;
-        try {
-            redisUri = RedisURI.create(uri);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException("redis URI '" + uri + "' is invalid: " + e.getMessage()
-                    + " (expected redis://[user:password@]host:port[/db], rediss://... or redis-sentinel://...)", e);
+        RedisURI redisUri = RedisUris.parse(uri);
+        if (tlsTrust != null && !redisUri.isSsl()) {
+            throw new IllegalArgumentException("TLS trusted certificates (" + tlsTrust + ") were given for '" + RedisUris.mask(uri)
+                    + "', which is not a TLS URI: its traffic would not be encrypted; use rediss://");
         }
         redisUri.setTimeout(timeout);
         if (password != null) {
@@ -177,6 +175,11 @@ public final class RedisBackend implements AutoCloseable {
                 .toCompletableFuture(), "hsetnx");
     }
 
+    /** EXISTS of one key. */
+    public CompletableFuture<Boolean> exists(byte[] key) {
+        return wrap(async.exists(key).toCompletableFuture().thenApply(n -> n > 0), "exists");
+    }
+
     /** PUBLISH. */
     public CompletableFuture<Long> publish(byte[] channel, byte[] message) {
         return wrap(async.publish(channel, message).toCompletableFuture(), "publish");
@@ -218,7 +221,10 @@ public final class RedisBackend implements AutoCloseable {
         return out;
     }
 
-    /** Deletes every key matching {@code pattern} (SCAN + UNLINK); returns how many. */
+    /**
+     * Deletes every key matching {@code pattern} (SCAN + UNLINK; on a cluster, every master); returns how many. Glob
+     * characters in {@code pattern} are the caller's to escape.
+     */
     public long deleteMatching(String pattern) {
         long deleted = 0;
         ScanCursor cursor = ScanCursor.INITIAL;

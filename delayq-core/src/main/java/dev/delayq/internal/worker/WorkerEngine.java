@@ -158,7 +158,8 @@ public final class WorkerEngine {
         progress.awaitUntil(() -> running() == 0, System.nanoTime() + Nanos.of(config.shutdownGrace()));
         List<Running> unfinished = new ArrayList<>();
         for (Running r : inFlight.all()) {
-            if (!r.finished && !r.released && !r.acking) { // an outcome on its way to Redis is not handed back
+            // A job whose handler has returned (acking) is not handed back: its outcome is on its way to Redis.
+            if (!r.finished && !r.released && !r.acking) {
                 unfinished.add(r);
             }
         }

@@ -1,0 +1,211 @@
+package dev.delayq.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.delayq.testkit.RedisServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The packaged command line in processes of its own, where a real process matters: a small heap, a worker
+ * killed with SIGKILL, credentials in the environment, the jar's version. Runs after package (failsafe).
+ */
+class WorkProcessIT {
+    private static final Duration DEADLINE = Duration.ofMinutes(2);
+    private static final Path JAR = Path.of("target", "delayq.jar");
+    private static RedisServer redis;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() {
+        assumeTrue(Boolean.getBoolean("delayq.it"), "runs in the integration-test phase (failsafe), after package");
+        redis = RedisServer.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    private record Ran(int exit, String out, String err) {
+    }
+
+    /** {@code java [jvm...] -jar delayq.jar args... --redis R --prefix P}, output to files, stdin from /dev/null. */
+    private Process start(String name, List<String> jvm, Map<String, String> env, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(javaBinary()));
+        cmd.addAll(jvm);
+        cmd.addAll(List.of("-jar", JAR.toString()));
+        cmd.addAll(Arrays.asList(args));
+        cmd.addAll(List.of("--prefix", "it" + ProcessHandle.current().pid()));
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(dir.resolve(name + ".out").toFile())
+                .redirectError(dir.resolve(name + ".err").toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("DELAYQ_"));
+        pb.environment().putAll(env);
+        return pb.start();
+    }
+
+    private Ran run(String name, List<String> jvm, String... args) throws Exception {
+        Process p = start(name, jvm, Map.of(), args);
+        return finish(name, p);
+    }
+
+    private Ran finish(String name, Process p) throws Exception {
+        if (!p.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(name + " did not end within " + DEADLINE + ": " + read(dir.resolve(name + ".err")));
+        }
+        return new Ran(p.exitValue(), read(dir.resolve(name + ".out")), read(dir.resolve(name + ".err")));
+    }
+
+    private static String javaBinary() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    private static String read(Path file) throws IOException {
+        return Files.exists(file) ? Files.readString(file) : "";
+    }
+
+    private JsonNode job(String queue, String id) throws Exception {
+        Ran r = run("job-" + id, List.of(), "job", queue, id, "--json", "--redis", redis.uri());
+        assertThat(r.exit()).as(r.err()).isZero();
+        return Json.MAPPER.readTree(r.out());
+    }
+
+    @Test
+    void fiftyMegabytesWithoutANewlineDoNotGrowASmallHeap() throws Exception {
+        assertThat(run("e1", List.of(), "enqueue", "big", "--id", "out", "--redis", redis.uri()).exit()).isZero();
+        assertThat(run("e2", List.of(), "enqueue", "big", "--id", "err", "--max-attempts", "1", "--redis", redis.uri())
+                .exit()).isZero();
+        String command = "if [ \"$DELAYQ_JOB_ID\" = out ]; then head -c 50000000 /dev/zero | tr '\\0' o; "
+                + "else head -c 50000000 /dev/zero | tr '\\0' e >&2; exit 3; fi";
+        Ran w = run("work", List.of("-Xmx64m"), "work", "big", "--exec", command, "--max-jobs", "2", "--redis", redis.uri());
+        assertThat(w.exit()).as(tail(w.err())).isZero();
+        assertThat(Files.size(dir.resolve("work.out"))).isGreaterThan(50_000_000L); // copied, in 64 KiB lines
+        assertThat(tail(w.err())).endsWith("delayq: worker stopped: 1 completed, 0 retried, 1 dead, 0 recovered, 0 handed back\n");
+        assertThat(w.err()).doesNotContain("OutOfMemoryError");
+        assertThat(job("big", "out").get("state").asText()).isEqualTo("done");
+        JsonNode err = job("big", "err");
+        assertThat(err.get("state").asText()).isEqualTo("dead");
+        assertThat(err.get("error").asText()).startsWith("exit 3: eeee").doesNotContain("\tat ").doesNotContain("java.");
+    }
+
+    private static String tail(String s) {
+        return s.length() <= 2000 ? s : s.substring(s.length() - 2000);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"auto", "watchdog"})
+    void aJobsProcessesDieWithAWorkerKilledBySigkill(String isolation) throws Exception {
+        String queue = "k9-" + isolation;
+        assertThat(run("e-" + isolation, List.of(), "enqueue", queue, "--id", "k", "--redis", redis.uri()).exit()).isZero();
+        Path child = dir.resolve("child.pid");
+        Path shell = dir.resolve("shell.pid");
+        Process worker = start("w-" + isolation, List.of("-Ddelayq.exec.isolation=" + isolation), Map.of(),
+                "work", queue, "--exec", "sleep 308 & echo $! > " + child + "; (sleep 309 &); echo $$ > " + shell
+                        + "; sleep 310", "--redis", redis.uri());
+        List<ProcessHandle> jobs = new ArrayList<>();
+        try {
+            await().atMost(DEADLINE).until(() -> Files.exists(shell) && Files.size(shell) > 0 && Files.size(child) > 0
+                    && sleepers("sleep 309").size() == 1);
+            jobs.add(ProcessHandle.of(Long.parseLong(Files.readString(child).strip())).orElseThrow());
+            jobs.add(ProcessHandle.of(Long.parseLong(Files.readString(shell).strip())).orElseThrow());
+            jobs.addAll(sleepers("sleep 309"));
+            assertThat(jobs).hasSize(3).allMatch(ProcessHandle::isAlive);
+            assertThat(read(dir.resolve("w-" + isolation + ".err")))
+                    .contains(isolation.equals("watchdog") ? "a process group per job (watchdog)" : "a process group per job");
+            worker.destroyForcibly(); // SIGKILL: no shutdown hook runs
+            assertThat(worker.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            worker.destroyForcibly();
+        }
+        // The parent-death signal acts at once; the watchdog looks every second.
+        await().atMost(Duration.ofSeconds(30)).until(() -> jobs.stream().noneMatch(ProcessHandle::isAlive));
+        assertThat(sleepers("sleep 309")).isEmpty();
+    }
+
+    /** Processes whose command line ends with {@code text} (an orphan cannot be found any other way). */
+    private static List<ProcessHandle> sleepers(String text) {
+        return ProcessHandle.allProcesses().filter(h -> h.info().commandLine().map(c -> c.endsWith(text)).orElse(false))
+                .toList();
+    }
+
+    @Test
+    void jobsNeverSeeCredentialsFromTheWorkersEnvironment() throws Exception {
+        String secret = "env-Secret-4711";
+        try (RedisServer secured = RedisServer.builder().config("requirepass", secret).start()) {
+            String url = "redis://:" + secret + "@127.0.0.1:" + secured.port();
+            Map<String, String> env = Map.of("DELAYQ_REDIS_URL", url, "DELAYQ_REDIS_PASSWORD", secret,
+                    "APP_REDIS", "cache at " + url, "APP_PLAIN", "kept");
+            Process e = start("env-enqueue", List.of(), env, "enqueue", "envq", "--id", "e1");
+            assertThat(finish("env-enqueue", e).exit()).isZero();
+            Path out = dir.resolve("job-env.txt");
+            Process w = start("env-work", List.of(), env, "work", "envq", "--exec", "env > " + out, "--exit-when-idle", "1s");
+            Ran r = finish("env-work", w);
+            assertThat(r.exit()).as(r.err()).isZero();
+            String jobEnv = Files.readString(out);
+            assertThat(jobEnv).contains("DELAYQ_JOB_ID=e1").contains("APP_PLAIN=kept").doesNotContain(secret)
+                    .doesNotContain("DELAYQ_REDIS_URL").doesNotContain("DELAYQ_REDIS_PASSWORD").doesNotContain("APP_REDIS");
+            assertThat(r.err()).doesNotContain(secret).doesNotContain("warning") // not in the arguments: no warning
+                    .contains("Redis redis://:***@127.0.0.1:" + secured.port());
+        }
+    }
+
+    @Test
+    void aHugeJsonlLineIsRefusedInASmallHeap() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(javaBinary(), "-Xmx64m", "-jar", JAR.toString(), "enqueue", "huge", "--jsonl",
+                "-", "--redis", redis.uri(), "--prefix", "it" + ProcessHandle.current().pid())
+                .redirectOutput(dir.resolve("jsonl.out").toFile()).redirectError(dir.resolve("jsonl.err").toFile());
+        Process p = pb.start();
+        try (OutputStream in = p.getOutputStream()) {
+            in.write("{\"id\":\"huge\",\"payload\":\"".getBytes(StandardCharsets.UTF_8));
+            byte[] chunk = new byte[1 << 20];
+            Arrays.fill(chunk, (byte) 'x');
+            for (int i = 0; i < 200; i++) { // 200 MiB on one line
+                in.write(chunk);
+            }
+            in.write("\"}\n{\"id\":\"fine\"}\n".getBytes(StandardCharsets.UTF_8));
+        }
+        Ran r = finish("jsonl", p);
+        assertThat(r.exit()).as(r.err()).isEqualTo(Exit.FAILED);
+        assertThat(r.out().lines().toList()).containsExactly("error 1 line is longer than 1589248 bytes (the longest a "
+                + "job can be as JSON): the payload limit is 262144 bytes (256 KiB); raise it with --max-payload BYTES "
+                + "(up to 256m)", "created fine");
+        assertThat(r.err()).doesNotContain("OutOfMemoryError");
+    }
+
+    @Test
+    void versionFromTheShadedJar() throws Exception {
+        String version = System.getProperty("delayq.version");
+        assertThat(version).isNotBlank();
+        Ran top = run("version", List.of(), "--version");
+        assertThat(top.exit()).isZero();
+        assertThat(top.out()).startsWith("delayq " + version + "\n");
+        Ran sub = run("work-version", List.of(), "work", "--version");
+        assertThat(sub.exit()).isZero();
+        assertThat(sub.out()).startsWith("delayq " + version + "\n");
+    }
+}

@@ -1,0 +1,166 @@
+package dev.delayq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.delayq.internal.Keys;
+import dev.delayq.internal.redis.Script;
+import dev.delayq.testkit.RedisExtension;
+import dev.delayq.testkit.Resp;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Atomic or nothing, for every script: fed the worst arguments (malformed, out of range, the extremes the Java side
+ * accepts), a script either does all of its work or none of it. Redis does not roll a script back, so each one checks
+ * its arguments before its first write; this test sends them raw, past the Java checks, and compares every key of the
+ * queue before and after.
+ */
+class ScriptArgumentsTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = RedisExtension.shared();
+
+    private TestSupport t;
+    private JobQueue q;
+    private Keys k;
+    private Resp raw;
+
+    @BeforeEach
+    void open() throws IOException {
+        t = new TestSupport(Target.of(REDIS.server()), REDIS.prefix());
+        q = t.queue(t.client(), "args");
+        k = new Keys(REDIS.prefix(), "args");
+        raw = REDIS.server().connect();
+        // Jobs in every state, so that a stray write anywhere shows.
+        q.enqueueAll(List.of(Job.builder().id("s").delay(Duration.ofHours(1)).dedupe("dk", Duration.ofHours(1)).build(),
+                Job.builder().id("p").build(), Job.builder().id("d").build()));
+        List<ClaimedJob> claimed = q.leases().claim(ClaimOptions.of(2, Duration.ofMinutes(5))).jobs();
+        q.leases().fail(claimed.get(1).lease(), "no", false, Duration.ZERO);
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        raw.close();
+        t.close();
+    }
+
+    /** Every key of the prefix with its DUMP: equal snapshots mean nothing was written. */
+    private Map<String, String> snapshot() throws IOException {
+        Map<String, String> out = new TreeMap<>();
+        for (Object key : (List<?>) raw.callRaw("KEYS", REDIS.prefix() + ":*")) {
+            String name = new String((byte[]) key, StandardCharsets.ISO_8859_1);
+            out.put(name, Arrays.toString((byte[]) raw.callRaw("DUMP", name)));
+        }
+        return out;
+    }
+
+    private static String s(byte[] b) {
+        return new String(b, StandardCharsets.ISO_8859_1);
+    }
+
+    /** Runs the script by EVAL with raw arguments; returns its reply, or the error reply's message. */
+    private Object eval(Script script, List<byte[]> keys, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add("EVAL");
+        cmd.add(new String(script.source(), StandardCharsets.UTF_8));
+        cmd.add(Integer.toString(keys.size()));
+        keys.forEach(key -> cmd.add(s(key)));
+        cmd.addAll(Arrays.asList(args));
+        try {
+            return raw.callRaw(cmd.toArray(new String[0]));
+        } catch (Resp.ErrorReply e) {
+            return e.getMessage();
+        }
+    }
+
+    private void refusedWithoutWriting(Script script, List<byte[]> keys, String... args) throws IOException {
+        Map<String, String> before = snapshot();
+        Object reply = eval(script, keys, args);
+        assertThat(snapshot()).as("keys after %s %s (reply %s)", script, Arrays.toString(args), reply).isEqualTo(before);
+        if (reply instanceof List<?> l && !l.isEmpty() && l.get(0) instanceof Long code) {
+            assertThat(code).as("reply of %s %s", script, Arrays.toString(args)).isIn(-5L, -6L);
+        }
+    }
+
+    @Test
+    void enqueueChecksTheWholeBatchBeforeWritingAny() throws IOException {
+        List<byte[]> keys = List.of(k.jobs(), k.due(), k.meta(), k.dedupe(), k.dedupeHolds(), k.history());
+        String ch = s(k.wakeChannel());
+        String opts = "0\0\0\0dk2\0" + "99999999999999999999" + "\0\0"; // a TTL no Redis expire would take
+        refusedWithoutWriting(Script.ENQUEUE, keys, ch, "2", "ok", "x", "d0", "", "bad", "x", "d0", opts);
+        refusedWithoutWriting(Script.ENQUEUE, keys, ch, "2", "ok", "x", "d0", "", "far", "x", "a253402300800000", "");
+        refusedWithoutWriting(Script.ENQUEUE, keys, ch, "2", "ok", "x", "d0", "", "nan", "x", "dNaN", "");
+        refusedWithoutWriting(Script.ENQUEUE, keys, ch, "2", "ok", "x", "d0", "", "neg", "x", "d-5", "");
+        refusedWithoutWriting(Script.ENQUEUE, keys, ch, "2", "ok", "x", "d0", "");              // too few arguments
+        refusedWithoutWriting(Script.ENQUEUE, keys, ch, "1", "ok", "x", "d0", "0\0a\0\0\0\0\0"); // max attempts "a"
+        refusedWithoutWriting(Script.ENQUEUE, keys, ch, "1", "ok", "x", "d0", "0\0\0\0dk3\0\0\0");   // a key without TTL
+    }
+
+    @Test
+    void theWorstJobsTheClientAcceptsAreAllOrNothingToo() {
+        List<Job> batch = new ArrayList<>();
+        for (int i = 0; i < 499; i++) {
+            batch.add(Job.builder().id("w" + i).maxAttempts(Bounds.MAX_ATTEMPTS).dedupe("w-" + i, Bounds.MAX_DEDUPE_TTL).build());
+        }
+        // Accepted by the client (within MAX_SPAN), beyond year 9999 from Redis's now: the whole batch is refused.
+        batch.add(Job.builder().id("too-far").delay(Bounds.MAX_SPAN).build());
+        long jobsBefore = q.stats().scheduled();
+        assertThatThrownBy(() -> q.enqueueAll(batch)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("beyond year 9999");
+        assertThat(q.stats().scheduled()).isEqualTo(jobsBefore);
+        assertThat(q.get("w0")).isEmpty();
+        batch.remove(batch.size() - 1);
+        assertThat(q.enqueueAll(batch)).allMatch(EnqueueResult::created);
+        assertThat(q.get("w498").orElseThrow().maxAttempts()).isEqualTo(Bounds.MAX_ATTEMPTS);
+    }
+
+    @Test
+    void everyOtherScriptRefusesMalformedArgumentsWithoutWriting() throws IOException {
+        String ch = s(k.wakeChannel());
+        List<byte[]> claimKeys = List.of(k.due(), k.leases(), k.jobs(), k.meta(), k.dead(), k.dedupe(), k.dedupeHolds(), k.history());
+        refusedWithoutWriting(Script.CLAIM, claimKeys, "10", "-1", "0", "10", "1", "1", "7", ch, "5", "", "0", "1000");
+        refusedWithoutWriting(Script.CLAIM, claimKeys, "1e9", "1000", "0", "10", "1", "1", "7", ch, "5", "", "0", "1000");
+        refusedWithoutWriting(Script.CLAIM, claimKeys, "10", "1000", "0", "10", "1", "1", "7", ch, "5", "", "0", "x");
+        refusedWithoutWriting(Script.COMPLETE, List.of(k.leases(), k.jobs(), k.done(), k.meta(), k.dedupe(), k.dedupeHolds(),
+                k.history(), k.dead()), "-5", "p", "1");
+        refusedWithoutWriting(Script.COMPLETE, List.of(k.leases(), k.jobs(), k.done(), k.meta(), k.dedupe(), k.dedupeHolds(),
+                k.history(), k.dead()), "0", "p", "1", "s", "token");
+        refusedWithoutWriting(Script.FAIL, List.of(k.leases(), k.jobs(), k.due(), k.dead(), k.meta(), k.dedupe(), k.dedupeHolds(),
+                k.history()), "p", "1", "err", "maybe", "0", ch, "5");
+        refusedWithoutWriting(Script.FAIL, List.of(k.leases(), k.jobs(), k.due(), k.dead(), k.meta(), k.dedupe(), k.dedupeHolds(),
+                k.history()), "p", "1", "err", "1", "-1", ch, "5");
+        refusedWithoutWriting(Script.RENEW, List.of(k.leases(), k.jobs()), "0", "p", "1");
+        refusedWithoutWriting(Script.RENEW, List.of(k.leases(), k.jobs()), "1000", "p", "1", "s");
+        refusedWithoutWriting(Script.RELEASE, List.of(k.leases(), k.jobs(), k.due(), k.meta()), ch, "p", "one");
+        refusedWithoutWriting(Script.RECOVER, List.of(k.due(), k.leases(), k.jobs(), k.meta(), k.dead(), k.dedupe(), k.dedupeHolds(),
+                k.history()), "0", "1", "1", "7", ch, "5");
+        refusedWithoutWriting(Script.CANCEL, List.of(k.due(), k.jobs(), k.meta(), k.done(), k.dead(), k.dedupe(), k.dedupeHolds(),
+                k.leases()), "erase", "id", "s");
+        refusedWithoutWriting(Script.RESCHEDULE, List.of(k.due(), k.jobs(), k.meta()), "s", "d999999999999999999", ch);
+        refusedWithoutWriting(Script.RESCHEDULE, List.of(k.due(), k.jobs(), k.meta()), "s", "x", ch);
+        refusedWithoutWriting(Script.RETRY_DEAD, List.of(k.dead(), k.due(), k.jobs(), k.meta(), k.dedupe(), k.dedupeHolds()),
+                ch, "all", "0", "0");
+        refusedWithoutWriting(Script.RETRY_DEAD, List.of(k.dead(), k.due(), k.jobs(), k.meta(), k.dedupe(), k.dedupeHolds()),
+                ch, "some", "d");
+        refusedWithoutWriting(Script.PURGE, List.of(k.done(), k.dead(), k.jobs(), k.lock("purge"), k.dedupe(), k.dedupeHolds()),
+                "0", "0", "0", "0", "me");
+        refusedWithoutWriting(Script.PURGE, List.of(k.done(), k.dead(), k.jobs(), k.lock("purge"), k.dedupe(), k.dedupeHolds()),
+                "0", "0", "10", "-1", "me");
+        refusedWithoutWriting(Script.PAUSE, List.of(k.meta()), "yes", ch);
+        // The read-only scripts refuse too (and write nothing, as always).
+        refusedWithoutWriting(Script.LIST, List.of(k.due(), k.jobs()), "1", "-1", "10", "100");
+        refusedWithoutWriting(Script.CHECK, List.of(k.jobs(), k.due(), k.leases(), k.done(), k.dead(), k.dedupe(), k.dedupeHolds()),
+                "elsewhere", "0", "10", "100");
+        refusedWithoutWriting(Script.HISTORY, List.of(k.history()), "0");
+    }
+}

@@ -1,0 +1,233 @@
+package dev.delayq.dashboard;
+
+import dev.delayq.ChangeResult;
+import dev.delayq.DelayQ;
+import dev.delayq.JobInfo;
+import dev.delayq.JobQueue;
+import dev.delayq.JobState;
+import dev.delayq.MinuteStats;
+import dev.delayq.QueueStats;
+import dev.delayq.ServerInfo;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The JSON API under {@code /api}: a thin client of the same {@link JobQueue} operations the command line uses.
+ * Every answer is JSON; refusals are {@code {"error": "..."}} with 400 (bad parameter), 404 (no such queue or job),
+ * 409 (the job's state does not allow the change) or 503 (Redis unreachable).
+ */
+final class Api {
+    /** Most jobs per page of {@code /jobs}. */
+    static final int MAX_LIMIT = 500;
+    /** Longest history asked for at once: one day of minutes. */
+    static final int MAX_HISTORY_MINUTES = 1440;
+
+    private final DelayQ dq;
+    private final Access access;
+
+    Api(DelayQ dq, Access access) {
+        this.dq = dq;
+        this.access = access;
+    }
+
+    void routes(RoutesConfig r) {
+        r.get("/api/server", this::server);
+        r.get("/api/queues", this::queues);
+        r.get("/api/queues/{queue}", ctx -> json(ctx, JobJson.queue(queue(ctx).stats())));
+        r.get("/api/queues/{queue}/jobs", this::jobs);
+        r.get("/api/queues/{queue}/jobs/{id}", this::job);
+        r.post("/api/queues/{queue}/jobs/{id}/retry", ctx -> change(ctx, "retry", q -> q.retryDead(id(ctx))));
+        r.post("/api/queues/{queue}/jobs/{id}/run-now",
+                ctx -> change(ctx, "run now", q -> q.reschedule(id(ctx), Duration.ZERO)));
+        r.post("/api/queues/{queue}/jobs/{id}/cancel", ctx -> change(ctx, "cancel", q -> q.cancel(id(ctx))));
+        r.post("/api/queues/{queue}/jobs/{id}/reschedule", this::reschedule);
+        r.delete("/api/queues/{queue}/jobs/{id}", ctx -> change(ctx, "delete", q -> q.delete(id(ctx))));
+        r.post("/api/queues/{queue}/dead/retry-all", ctx -> {
+            long n = queue(ctx).retryAllDead();
+            json(ctx, Map.of("retried", n));
+        });
+        r.post("/api/queues/{queue}/pause", ctx -> {
+            JobQueue q = queue(ctx);
+            q.pause();
+            json(ctx, Map.of("queue", q.name(), "paused", true));
+        });
+        r.post("/api/queues/{queue}/resume", ctx -> {
+            JobQueue q = queue(ctx);
+            q.resume();
+            json(ctx, Map.of("queue", q.name(), "paused", false));
+        });
+        r.get("/api/queues/{queue}/history", this::history);
+    }
+
+    private void server(Context ctx) {
+        ServerInfo s = dq.serverInfo();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("server", s.server());
+        m.put("mode", s.mode());
+        m.put("version", s.version());
+        m.put("usedMemoryBytes", s.usedMemoryBytes());
+        m.put("maxMemoryBytes", s.maxMemoryBytes());
+        m.put("connectedClients", s.connectedClients());
+        m.put("uptimeSeconds", s.uptimeSeconds());
+        m.put("serverTime", dq.serverTime().toString());
+        m.put("prefix", dq.prefix());
+        m.put("readOnly", access.readOnly());
+        m.put("tokenRequired", access.tokenRequired());
+        json(ctx, m);
+    }
+
+    private void queues(Context ctx) {
+        List<Map<String, Object>> all = new ArrayList<>();
+        for (String name : dq.queues()) {
+            all.add(JobJson.queue(dq.queue(name).stats()));
+        }
+        json(ctx, all);
+    }
+
+    private void jobs(Context ctx) {
+        JobQueue q = queue(ctx);
+        String stateParam = ctx.queryParam("state");
+        JobState state;
+        try {
+            state = stateParam == null ? JobState.SCHEDULED : JobState.parse(stateParam);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("state is '" + stateParam + "': use scheduled, processing, done or dead");
+        }
+        long offset = longParam(ctx, "offset", 0, 0, Long.MAX_VALUE);
+        int limit = (int) longParam(ctx, "limit", 50, 1, MAX_LIMIT);
+        QueueStats stats = q.stats();
+        long total = switch (state) {
+            case SCHEDULED -> stats.scheduled();
+            case PROCESSING -> stats.processing();
+            case DONE -> stats.done();
+            case DEAD -> stats.dead();
+        };
+        List<Map<String, Object>> jobs = new ArrayList<>();
+        for (JobInfo j : q.list(state, offset, limit)) {
+            jobs.add(JobJson.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("jobs", jobs);
+        m.put("total", total);
+        m.put("state", state.label());
+        m.put("offset", offset);
+        m.put("limit", limit);
+        json(ctx, m);
+    }
+
+    private void job(Context ctx) {
+        JobQueue q = queue(ctx);
+        String id = id(ctx);
+        JobInfo j = q.get(id).orElseThrow(() -> noJob(q, id));
+        json(ctx, JobJson.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
+    }
+
+    private void history(Context ctx) {
+        JobQueue q = queue(ctx);
+        int minutes = (int) longParam(ctx, "minutes", 60, 1, MAX_HISTORY_MINUTES);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (MinuteStats m : q.history(minutes)) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("minute", m.minute().toString());
+            row.put("enqueued", m.enqueued());
+            row.put("completed", m.completed());
+            row.put("retried", m.retried());
+            row.put("dead", m.dead());
+            row.put("lagP50Millis", Double.isNaN(m.lagP50Millis()) ? null : m.lagP50Millis());
+            row.put("lagP99Millis", Double.isNaN(m.lagP99Millis()) ? null : m.lagP99Millis());
+            rows.add(row);
+        }
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("queue", q.name());
+        answer.put("minutes", rows);
+        json(ctx, answer);
+    }
+
+    private void reschedule(Context ctx) {
+        String delay = ctx.queryParam("delay");
+        String at = ctx.queryParam("at");
+        if ((delay == null) == (at == null)) {
+            throw ApiException.badRequest("give either delay (e.g. 30s, 5m, 1h30m) or at (e.g. 2030-01-01T09:00:00Z)");
+        }
+        if (delay != null) {
+            Duration d = Durations.duration("delay", delay);
+            change(ctx, "reschedule", q -> q.reschedule(id(ctx), d));
+        } else {
+            Instant i = Durations.instant("at", at);
+            change(ctx, "reschedule", q -> q.reschedule(id(ctx), i));
+        }
+    }
+
+    /** Runs one change of one job and answers 200, 404 or 409. */
+    private void change(Context ctx, String what, Function<JobQueue, ChangeResult> op) {
+        JobQueue q = queue(ctx);
+        String id = id(ctx);
+        ChangeResult r = op.apply(q);
+        switch (r.status()) {
+            case NOT_FOUND -> throw noJob(q, id);
+            case WRONG_STATE -> throw new ApiException(409, "cannot " + what + " job '" + id + "': it is "
+                    + r.state().label() + " (" + allowed(what) + ")");
+            default -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("id", id);
+                m.put("changed", true);
+                m.put("dueAt", r.at() != null ? r.at().toString() : null);
+                json(ctx, m);
+            }
+        }
+    }
+
+    private static String allowed(String what) {
+        return switch (what) {
+            case "retry" -> "only a dead job can be retried";
+            case "delete" -> "a processing job cannot be deleted";
+            default -> "only a scheduled job can be " + (what.equals("cancel") ? "cancelled" : "rescheduled");
+        };
+    }
+
+    /** The queue named in the path; 404 when no job was ever enqueued to it (the name is not recorded). */
+    private JobQueue queue(Context ctx) {
+        String name = ctx.pathParam("queue");
+        // Check the registry first: dq.queue() keeps every queue it opened, so names from URLs must not reach it.
+        if (!dq.queues().contains(name)) {
+            throw ApiException.notFound("no queue '" + name + "'");
+        }
+        return dq.queue(name);
+    }
+
+    private static String id(Context ctx) {
+        return ctx.pathParam("id");
+    }
+
+    private static ApiException noJob(JobQueue q, String id) {
+        return ApiException.notFound("no job '" + id + "' in queue '" + q.name() + "'");
+    }
+
+    private static long longParam(Context ctx, String name, long dflt, long min, long max) {
+        String v = ctx.queryParam(name);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            long n = Long.parseLong(v.strip());
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw ApiException.badRequest(name + " is '" + v + "': it must be a whole number from " + min
+                + (max == Long.MAX_VALUE ? " up" : " to " + max));
+    }
+
+    static void json(Context ctx, Object value) {
+        ctx.contentType("application/json").result(Errors.json(value));
+    }
+}

@@ -1,0 +1,289 @@
+package dev.delayq.dashboard;
+
+import dev.delayq.DelayQ;
+import io.javalin.Javalin;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Objects;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The operator dashboard of a {@link DelayQ} client: web pages, a JSON API under {@code /api} and a Prometheus
+ * endpoint at {@code /metrics}, served by an embedded Jetty (through Javalin).
+ *
+ * <pre>{@code
+ * Dashboard dashboard = Dashboard.builder(dq).port(8080).token(System.getenv("DELAYQ_DASHBOARD_TOKEN")).build().start();
+ * // ... dashboard.close(); then dq.close();
+ * }</pre>
+ *
+ * <p>Safe by default: it listens on 127.0.0.1 only, refuses any other address without a token, and with a token
+ * every request needs {@code Authorization: Bearer <token>} or the session cookie of the login page. Mutations are
+ * POST or DELETE, refused for cross-site requests and, in read-only mode, refused altogether. Everything read from
+ * Redis is sent as JSON and rendered as text by the pages; payloads are previewed, never sent whole.
+ *
+ * <p>The dashboard does not own the client: close the dashboard first, then the client.
+ */
+public final class Dashboard implements AutoCloseable {
+    /** The default port. */
+    public static final int DEFAULT_PORT = 8080;
+    /** The default address: loopback only. */
+    public static final String DEFAULT_BIND = "127.0.0.1";
+    /** The shortest token accepted: a guessable token is no protection. */
+    public static final int MIN_TOKEN_LENGTH = 16;
+    /** How much of a payload the API and the pages show (the rest is only counted). */
+    public static final int PAYLOAD_PREVIEW_BYTES = 4096;
+
+    private final DelayQ dq;
+    private final String bind;
+    private final int requestedPort;
+    private final Access access;
+    private final QueueMeters meters;
+    private final PrometheusMeterRegistry registry;
+    private final boolean ownRegistry;
+    private Javalin app;
+
+    private Dashboard(Builder b) {
+        this.dq = b.dq;
+        this.bind = b.bind;
+        this.requestedPort = b.port;
+        this.ownRegistry = b.registry == null;
+        this.registry = b.registry != null ? b.registry : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        this.meters = new QueueMeters(dq, registry);
+        this.access = new Access(b.token, b.readOnly, b.bind);
+    }
+
+    /**
+     * A builder for a dashboard of {@code dq}: port 8080, address 127.0.0.1, no token, mutations allowed.
+     *
+     * @throws NullPointerException when {@code dq} is null
+     */
+    public static Builder builder(DelayQ dq) {
+        return new Builder(Objects.requireNonNull(dq, "dq"));
+    }
+
+    /**
+     * Checks settings as {@link Builder#build()} does, for a caller that wants to refuse bad ones before it connects
+     * to Redis (the command line): the port range, the token's form, and that an address other than loopback has a
+     * token.
+     *
+     * @param bind  the address to listen on
+     * @param port  the port, 0 to 65535
+     * @param token the token, or {@code null} for none
+     * @throws IllegalArgumentException naming the bad setting and what is allowed
+     */
+    public static void checkSettings(String bind, int port, String token) {
+        checkPort(port);
+        checkToken(token);
+        checkExposure(checkBind(bind), token);
+    }
+
+    private static void checkPort(int port) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port is " + port + ": it must be 0 to 65535 (0 = any free port)");
+        }
+    }
+
+    private static String checkBind(String address) {
+        if (address == null || address.isBlank()) {
+            throw new IllegalArgumentException("bind is empty: give an address such as 127.0.0.1 or 0.0.0.0");
+        }
+        return address.strip();
+    }
+
+    private static void checkToken(String token) {
+        if (token == null) {
+            return;
+        }
+        if (token.length() < MIN_TOKEN_LENGTH) {
+            throw new IllegalArgumentException("token has " + token.length() + " characters: it must have at least "
+                    + MIN_TOKEN_LENGTH + " (e.g. from 'openssl rand -hex 16')");
+        }
+        if (!token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+            throw new IllegalArgumentException("token contains spaces, control or non-ASCII characters: "
+                    + "use printable ASCII only (e.g. from 'openssl rand -hex 16')");
+        }
+    }
+
+    private static void checkExposure(String bind, String token) {
+        if (token == null && !isLoopback(bind)) {
+            throw new IllegalArgumentException("bind " + bind + " is not a loopback address: anyone who can reach it "
+                    + "could change jobs, so give a token (--token or DELAYQ_DASHBOARD_TOKEN), or bind 127.0.0.1");
+        }
+    }
+
+    private static boolean isLoopback(String address) {
+        try {
+            InetAddress[] all = InetAddress.getAllByName(address);
+            for (InetAddress a : all) {
+                if (!a.isLoopbackAddress()) {
+                    return false;
+                }
+            }
+            return all.length > 0;
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("bind " + address + " is not an address of this host: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Starts listening.
+     *
+     * @return this dashboard
+     * @throws IllegalStateException when it was started before
+     * @throws UncheckedIOException  when the address cannot be bound (port in use, address not on this host)
+     */
+    public synchronized Dashboard start() {
+        if (app != null) {
+            throw new IllegalStateException("the dashboard is already started");
+        }
+        Api api = new Api(dq, access);
+        Javalin javalin = Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.startup.showOldJavalinVersionWarning = false;
+            config.jetty.host = bind;
+            config.jetty.port = requestedPort;
+            QueuedThreadPool pool = new QueuedThreadPool(32, 2);
+            pool.setName("delayq-dashboard");
+            config.jetty.threadPool = pool;
+            config.http.prefer405over404 = true;
+            config.http.maxRequestSize = 64 * 1024;
+            config.jetty.modifyHttpConfiguration(http -> {
+                http.setSendServerVersion(false);
+                // A job id may contain '/', '%' or be '..': sent as %2F, %25, %2E%2E inside one path segment, which
+                // routing must keep as one segment (nothing is served from the file system, so nothing to traverse).
+                http.setUriCompliance(UriCompliance.DEFAULT.with("delayq ids",
+                        UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR, UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING,
+                        UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT));
+            });
+            config.jetty.modifyServletContextHandler(handler -> handler.getServletHandler().setDecodeAmbiguousURIs(true));
+            config.routes.before(access::check);
+            Pages.routes(config.routes, access);
+            api.routes(config.routes);
+            config.routes.get("/metrics", ctx -> {
+                meters.refresh();
+                ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape());
+            });
+            Errors.handlers(config.routes, access);
+        });
+        try {
+            javalin.start();
+        } catch (RuntimeException e) {
+            javalin.stop();
+            throw bindFailure(e);
+        }
+        app = javalin;
+        return this;
+    }
+
+    private UncheckedIOException bindFailure(RuntimeException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BindException be) {
+                return new UncheckedIOException("cannot listen on " + bind + ":" + requestedPort + ": "
+                        + be.getMessage() + " (is the port in use? choose another one)", be);
+            }
+        }
+        throw e;
+    }
+
+    /** The port listened on (the one chosen by the system when built with port 0). */
+    public synchronized int port() {
+        if (app == null) {
+            throw new IllegalStateException("the dashboard is not started");
+        }
+        return app.port();
+    }
+
+    /** The address listened on, as given to the builder. */
+    public String bind() {
+        return bind;
+    }
+
+    /** The dashboard's address, {@code http://<bind>:<port>/} (an IPv6 address in brackets). */
+    public String url() {
+        String host = bind.contains(":") ? "[" + bind + "]" : bind;
+        return "http://" + host + ":" + port() + "/";
+    }
+
+    /** Stops listening; requests in progress are finished. The client is left open. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (app != null) {
+            app.stop();
+            app = null;
+        }
+        meters.close();
+        if (ownRegistry) {
+            registry.close();
+        }
+    }
+
+    /** Builder of a {@link Dashboard}; {@link #build()} checks the settings together. */
+    public static final class Builder {
+        private final DelayQ dq;
+        private int port = DEFAULT_PORT;
+        private String bind = DEFAULT_BIND;
+        private String token;
+        private boolean readOnly;
+        private PrometheusMeterRegistry registry;
+
+        private Builder(DelayQ dq) {
+            this.dq = dq;
+        }
+
+        /** The port (default 8080; 0 = any free port, see {@link Dashboard#port()}). */
+        public Builder port(int port) {
+            checkPort(port);
+            this.port = port;
+            return this;
+        }
+
+        /**
+         * The address to listen on (default 127.0.0.1). Any address that is not loopback needs a {@link #token}.
+         */
+        public Builder bind(String address) {
+            this.bind = checkBind(address);
+            return this;
+        }
+
+        /**
+         * The token every request must carry (as {@code Authorization: Bearer <token>} or through the login page);
+         * {@code null} for none. At least 16 characters, printable ASCII, e.g. from {@code openssl rand -hex 16}.
+         */
+        public Builder token(String token) {
+            checkToken(token);
+            this.token = token;
+            return this;
+        }
+
+        /** Refuse every change (403): the dashboard only shows (default false). */
+        public Builder readOnly(boolean readOnly) {
+            this.readOnly = readOnly;
+            return this;
+        }
+
+        /**
+         * A registry whose meters {@code /metrics} serves besides the queue gauges (e.g. the worker meters of the
+         * same application); by default the dashboard has its own. The dashboard adds its gauges to it.
+         */
+        public Builder registry(PrometheusMeterRegistry registry) {
+            this.registry = registry;
+            return this;
+        }
+
+        /**
+         * Checks the settings together.
+         *
+         * @throws IllegalArgumentException when the address is not loopback and there is no token, or the address is
+         *                                  unknown
+         */
+        public Dashboard build() {
+            checkExposure(bind, token);
+            return new Dashboard(this);
+        }
+    }
+}

@@ -1,0 +1,571 @@
+// The delayq dashboard pages: the overview, a queue, a job. Everything shown comes from the JSON API and is put in
+// the page as text (textContent, createTextNode, attribute values): never as HTML, so ids, payloads, errors and
+// queue names from Redis cannot become markup or script. No inline script: the Content-Security-Policy forbids it.
+'use strict';
+(function () {
+  const REFRESH_MS = 5000;
+  const PAGE = 50;
+  const STATES = ['scheduled', 'processing', 'done', 'dead'];
+  const main = document.getElementById('main');
+  const ctx = { offsetMs: 0, readOnly: true, server: null };
+
+  // ---- DOM helpers --------------------------------------------------------------------------------------------
+
+  /** An element; strings among the children become text nodes. */
+  function h(tag, attrs, ...kids) {
+    const el = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v == null || v === false) continue;
+      if (k === 'class') el.className = v;
+      else if (k === 'text') el.textContent = String(v);
+      else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+      else el.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const kid of kids.flat()) {
+      if (kid == null || kid === false) continue;
+      el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+    }
+    return el;
+  }
+
+  // Dots too: an id '..' must stay one path segment, not step up a level.
+  /** Replaces an element's children; null and false are left out, strings become text. */
+  function fill(el, ...kids) {
+    el.replaceChildren(...kids.flat().filter((k) => k != null && k !== false));
+    return el;
+  }
+
+  const enc = (s) => encodeURIComponent(s).replace(/\./g, '%2E');
+  const queueHref = (q, params) => '/queues/' + enc(q) + (params ? '?' + new URLSearchParams(params) : '');
+  const jobHref = (q, id) => '/queues/' + enc(q) + '/jobs/' + enc(id);
+  const apiQueue = (q) => '/api/queues/' + enc(q);
+  const apiJob = (q, id) => apiQueue(q) + '/jobs/' + enc(id);
+
+  function card(title, ...kids) {
+    return h('section', { class: 'card' }, title ? h('h2', { text: title }) : null, ...kids);
+  }
+
+  function facts(pairs) {
+    return h('dl', { class: 'facts' }, pairs.map(([k, v, attrs]) => h('div', null, h('dt', { text: k }), h('dd', attrs || null, v))));
+  }
+
+  function setCrumbs(items) {
+    const nav = document.getElementById('crumbs');
+    fill(nav, ...items.flatMap((it, i) => [
+      i ? h('span', { class: 'sep', text: '/' }) : null,
+      it.href ? h('a', { href: it.href, text: it.text }) : h('span', { text: it.text })]));
+  }
+
+  let toastTimer = null;
+  function toast(text, isError) {
+    const t = document.getElementById('toast');
+    t.textContent = text;
+    t.className = isError ? 'error' : '';
+    t.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { t.hidden = true; }, isError ? 8000 : 4000);
+  }
+
+  // ---- formatting ---------------------------------------------------------------------------------------------
+
+  const fmtInt = (n) => (n == null ? '-' : Number(n).toLocaleString('en-US'));
+
+  function fmtBytes(n) {
+    if (n == null) return '-';
+    const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+    let v = n, u = 0;
+    while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
+    return (u === 0 ? v : v.toFixed(1)) + ' ' + units[u];
+  }
+
+  function fmtSpan(ms) {
+    const s = Math.round(Math.abs(ms) / 1000);
+    if (s < 1) return Math.round(Math.abs(ms)) + ' ms';
+    if (s < 60) return s + ' s';
+    if (s < 3600) return Math.floor(s / 60) + ' min ' + (s % 60) + ' s';
+    if (s < 86400) return Math.floor(s / 3600) + ' h ' + Math.floor((s % 3600) / 60) + ' min';
+    return Math.floor(s / 86400) + ' d ' + Math.floor((s % 86400) / 3600) + ' h';
+  }
+
+  const serverNow = () => Date.now() + ctx.offsetMs;
+
+  /** An ISO instant as local time, with how far it is from Redis's now. */
+  function fmtTime(iso) {
+    if (!iso) return '-';
+    const t = Date.parse(iso);
+    const d = new Date(t);
+    const p = (n, w) => String(n).padStart(w || 2, '0');
+    const local = d.getFullYear() + '-' + p(d.getMonth() + 1) + '-' + p(d.getDate()) + ' ' + p(d.getHours()) + ':'
+      + p(d.getMinutes()) + ':' + p(d.getSeconds()) + '.' + p(d.getMilliseconds(), 3);
+    const diff = t - serverNow();
+    return local + ' (' + (diff >= 0 ? 'in ' + fmtSpan(diff) : fmtSpan(diff) + ' ago') + ')';
+  }
+
+  /** A text element showing an instant (kept up to date by refreshTimes: "in 5 s" becomes "3 s ago"). */
+  function timeEl(tag, iso, prefix, attrs) {
+    const el = h(tag, Object.assign({ 'data-time': iso || '', 'data-prefix': prefix || '' }, attrs || {}));
+    el.textContent = (prefix || '') + fmtTime(iso);
+    return el;
+  }
+
+  function refreshTimes(root) {
+    for (const el of root.querySelectorAll('[data-time]')) {
+      el.textContent = (el.getAttribute('data-prefix') || '') + fmtTime(el.getAttribute('data-time'));
+    }
+  }
+
+  const oneLine = (s, max) => {
+    if (s == null) return '';
+    const flat = s.replace(/\s+/g, ' ');
+    return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+  };
+
+  // ---- the API ------------------------------------------------------------------------------------------------
+
+  async function api(method, path, params) {
+    const url = params ? path + '?' + new URLSearchParams(params) : path;
+    const res = await fetch(url, { method, headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    if (res.status === 401) {
+      location.assign('/login');
+      throw new Error('the token is needed: log in');
+    }
+    let body = null;
+    try { body = await res.json(); } catch (e) { body = null; }
+    if (!res.ok) {
+      const err = new Error(body && body.error ? body.error : res.status + ' ' + res.statusText);
+      err.status = res.status;
+      throw err;
+    }
+    return body;
+  }
+
+  async function loadServer() {
+    const s = await api('GET', '/api/server');
+    ctx.server = s;
+    ctx.offsetMs = Date.parse(s.serverTime) - Date.now();
+    ctx.readOnly = s.readOnly;
+    const mode = document.getElementById('mode');
+    mode.textContent = 'Redis ' + s.version + ' · ' + s.mode + (s.readOnly ? ' · read-only' : '');
+    mode.className = 'pill' + (s.readOnly ? ' warn' : '');
+    mode.hidden = false;
+    document.getElementById('logout').hidden = !s.tokenRequired;
+    return s;
+  }
+
+  /** Runs {@code load} now and every few seconds while the page is visible; shows when it last worked. */
+  function every(load) {
+    const status = document.getElementById('status');
+    let timer = null;
+    let running = false;
+    async function tick() {
+      clearTimeout(timer);
+      if (!running && !document.hidden) {
+        running = true;
+        try {
+          await loadServer();
+          await load();
+          status.textContent = 'updated ' + new Date().toLocaleTimeString();
+        } catch (e) {
+          status.textContent = 'update failed: ' + e.message;
+        } finally {
+          running = false;
+        }
+      }
+      timer = setTimeout(tick, REFRESH_MS);
+    }
+    document.addEventListener('visibilitychange', () => { if (!document.hidden) tick(); });
+    tick();
+    return tick;
+  }
+
+  /** Runs a change, reports it, refreshes. */
+  async function act(what, method, path, params, refresh) {
+    try {
+      await api(method, path, params);
+      toast(what);
+    } catch (e) {
+      toast(e.message, true);
+    }
+    if (refresh) await refresh();
+  }
+
+  /** A button that asks for a second click before a change that cannot be undone. */
+  function confirmButton(label, cls, action, run) {
+    let armed = null;
+    const b = h('button', { type: 'button', class: cls, 'data-action': action });
+    b.textContent = label;
+    b.addEventListener('click', () => {
+      if (armed) {
+        clearTimeout(armed);
+        armed = null;
+        b.classList.remove('confirm');
+        b.textContent = label;
+        run();
+        return;
+      }
+      b.classList.add('confirm');
+      b.textContent = 'Sure? ' + label;
+      armed = setTimeout(() => { armed = null; b.classList.remove('confirm'); b.textContent = label; }, 4000);
+    });
+    return b;
+  }
+
+  function button(label, cls, action, run) {
+    return h('button', { type: 'button', class: cls, 'data-action': action, onclick: run, text: label });
+  }
+
+  // ---- charts -------------------------------------------------------------------------------------------------
+
+  function chartCard(title, key) {
+    const holder = h('div', { class: 'chart', id: 'chart-' + key });
+    return card(title, holder);
+  }
+
+  /** Draws (or updates) a uPlot chart: x = minutes (epoch seconds), one series per label. */
+  function drawChart(key, labels, colors, data, withPoints) {
+    const holder = document.getElementById('chart-' + key);
+    if (!holder || !window.uPlot) return;
+    if (holder.plot && holder.plot.series.length === labels.length + 1) {
+      holder.plot.setData(data);
+      return;
+    }
+    fill(holder);
+    const width = Math.max(280, holder.clientWidth || 560);
+    holder.plot = new window.uPlot({
+      width, height: 220,
+      legend: { live: false },
+      scales: { x: { time: true } },
+      axes: [{}, { size: 56 }],
+      // Lag has gaps (minutes without claims): points too, or a lone minute between gaps would not show.
+      series: [{}].concat(labels.map((l, i) => ({ label: l, stroke: colors[i], width: 2, spanGaps: false,
+        points: withPoints ? { show: true, size: 5 } : {} }))),
+    }, data, holder);
+  }
+
+  /** Sums the per-minute counts of several queues and keeps the worst lag per minute. */
+  function mergeHistories(histories) {
+    const byMinute = new Map();
+    for (const hist of histories) {
+      for (const m of hist.minutes) {
+        const t = Date.parse(m.minute) / 1000;
+        const a = byMinute.get(t) || { enqueued: 0, completed: 0, retried: 0, dead: 0, p50: null, p99: null };
+        a.enqueued += m.enqueued; a.completed += m.completed; a.retried += m.retried; a.dead += m.dead;
+        if (m.lagP50Millis != null) a.p50 = Math.max(a.p50 == null ? 0 : a.p50, m.lagP50Millis);
+        if (m.lagP99Millis != null) a.p99 = Math.max(a.p99 == null ? 0 : a.p99, m.lagP99Millis);
+        byMinute.set(t, a);
+      }
+    }
+    const xs = [...byMinute.keys()].sort((a, b) => a - b);
+    const col = (f) => xs.map((x) => byMinute.get(x)[f]);
+    return { xs, enqueued: col('enqueued'), completed: col('completed'), retried: col('retried'), dead: col('dead'),
+      p50: col('p50'), p99: col('p99') };
+  }
+
+  async function renderHistory(queueNames) {
+    let histories;
+    try {
+      histories = await Promise.all(queueNames.map((q) => api('GET', apiQueue(q) + '/history', { minutes: 60 })));
+    } catch (e) {
+      for (const key of ['throughput', 'lag']) {
+        const holder = document.getElementById('chart-' + key);
+        if (holder) fill(holder, h('p', { class: 'empty', text: 'history unavailable: ' + e.message }));
+      }
+      return;
+    }
+    const m = mergeHistories(histories);
+    drawChart('throughput', ['enqueued', 'completed', 'retried', 'dead'], ['#2f5bd3', '#2f855a', '#b7791f', '#c53030'],
+      [m.xs, m.enqueued, m.completed, m.retried, m.dead]);
+    drawChart('lag', ['p50', 'p99'], ['#2f855a', '#c53030'], [m.xs, m.p50, m.p99], true);
+  }
+
+  // ---- overview -----------------------------------------------------------------------------------------------
+
+  function overview() {
+    setCrumbs([{ text: 'Overview' }]);
+    document.title = 'delayq';
+    const serverBody = h('div');
+    const queuesBody = h('div');
+    fill(main, h('h1', { text: 'Overview' }), card('Redis', serverBody), card('Queues', queuesBody),
+      h('div', { class: 'grid' }, chartCard('Throughput, jobs per minute (all queues, last hour)', 'throughput'),
+        chartCard('Dispatch lag, ms (worst queue, last hour)', 'lag')));
+    every(async () => {
+      const queues = await api('GET', '/api/queues');
+      const s = ctx.server;
+      fill(serverBody, facts([
+        ['Server', s.server], ['Version', s.version], ['Mode', s.mode],
+        ['Memory', fmtBytes(s.usedMemoryBytes) + (s.maxMemoryBytes > 0 ? ' of ' + fmtBytes(s.maxMemoryBytes) : '')],
+        ['Clients', fmtInt(s.connectedClients)], ['Uptime', fmtSpan(s.uptimeSeconds * 1000)], ['Key prefix', s.prefix]]));
+      fill(queuesBody, queues.length === 0
+        ? h('p', { class: 'empty', text: 'No queues yet: a queue appears here once a job was enqueued to it.' })
+        : queueTable(queues));
+      await renderHistory(queues.map((q) => q.name));
+    });
+  }
+
+  function queueTable(queues) {
+    const head = h('tr', null, h('th', { text: 'Queue' }), STATES.map((st) => h('th', { class: 'num', text: st })),
+      h('th', { class: 'num', text: 'oldest due' }), h('th', { class: 'num', text: 'enqueued' }),
+      h('th', { class: 'num', text: 'completed' }));
+    const rows = queues.map((q) => h('tr', { 'data-queue': q.name },
+      h('td', null, h('a', { href: queueHref(q.name), text: q.name }), q.paused ? [' ', h('span', { class: 'badge paused', text: 'paused' })] : null),
+      STATES.map((st) => h('td', { class: 'num count-' + st, 'data-state': st },
+        h('a', { href: queueHref(q.name, { state: st }), text: fmtInt(q[st]) }))),
+      h('td', { class: 'num', text: q.oldestDueLagMillis > 0 ? fmtSpan(q.oldestDueLagMillis) + ' late' : '-' }),
+      h('td', { class: 'num', text: fmtInt(q.totals.enqueued) }),
+      h('td', { class: 'num', text: fmtInt(q.totals.completed) })));
+    return h('table', { id: 'queues' }, h('thead', null, head), h('tbody', null, rows));
+  }
+
+  // ---- queue page ---------------------------------------------------------------------------------------------
+
+  function queuePage(name) {
+    const params = new URLSearchParams(location.search);
+    const st = STATES.includes(params.get('state')) ? params.get('state') : 'scheduled';
+    const offset = Math.max(0, parseInt(params.get('offset') || '0', 10) || 0);
+    const selected = new Set();
+    setCrumbs([{ text: 'Overview', href: '/' }, { text: name }]);
+    document.title = name + ' · delayq';
+
+    const title = h('h1', null, 'Queue ', h('span', { class: 'mono', text: name }));
+    const countsBody = h('div');
+    const tools = h('div', { class: 'row' });
+    const tabs = h('nav', { class: 'tabs', 'aria-label': 'States' });
+    const bulk = h('div', { class: 'row' });
+    const tableBody = h('div');
+    const pager = h('div', { class: 'pager' });
+    const delay = h('input', { type: 'text', class: 'delay', value: '5m', 'aria-label': 'Reschedule delay', title: 'Delay for Reschedule: 30s, 5m, 2h, 1h30m' });
+    const search = h('input', { type: 'search', placeholder: 'Job id', 'aria-label': 'Find a job by id', id: 'search' });
+    const searchForm = h('form', { class: 'row', onsubmit: (e) => {
+      e.preventDefault();
+      if (search.value.trim()) location.assign(jobHref(name, search.value.trim()));
+    } }, search, h('button', { type: 'submit', text: 'Find job' }));
+
+    fill(main, title, card(null, countsBody), card(null, h('div', { class: 'row' }, searchForm, h('span', { class: 'spacer' }), tools)),
+      card(null, tabs, bulk, tableBody, pager),
+      h('div', { class: 'grid' }, chartCard('Throughput, jobs per minute (last hour)', 'throughput'),
+        chartCard('Dispatch lag, ms (last hour)', 'lag')));
+
+    let refresh = null;
+    const path = (id) => apiJob(name, id);
+
+    function rowActions(job) {
+      if (ctx.readOnly) return [];
+      const id = job.id;
+      switch (job.state) {
+        case 'dead': return [button('Retry', 'primary', 'retry', () => act('retried ' + id, 'POST', path(id) + '/retry', null, refresh)),
+          confirmButton('Delete', 'danger', 'delete', () => act('deleted ' + id, 'DELETE', path(id), null, refresh))];
+        case 'scheduled': return [button('Run now', '', 'run-now', () => act('due now: ' + id, 'POST', path(id) + '/run-now', null, refresh)),
+          button('Reschedule', '', 'reschedule', () => act('rescheduled ' + id, 'POST', path(id) + '/reschedule', { delay: delay.value.trim() }, refresh)),
+          confirmButton('Cancel', 'danger', 'cancel', () => act('cancelled ' + id, 'POST', path(id) + '/cancel', null, refresh))];
+        case 'done': return [confirmButton('Delete', 'danger', 'delete', () => act('deleted ' + id, 'DELETE', path(id), null, refresh))];
+        default: return [];
+      }
+    }
+
+    async function onSelected(what, method, suffix, params) {
+      const ids = [...selected];
+      let ok = 0;
+      const errors = [];
+      for (const id of ids) {
+        try { await api(method, path(id) + suffix, params); ok++; selected.delete(id); } catch (e) { errors.push(e.message); }
+      }
+      toast(what + ': ' + ok + ' of ' + ids.length + (errors.length ? ' (' + errors[0] + ')' : ''), errors.length > 0);
+      await refresh();
+    }
+
+    function renderBulk() {
+      if (ctx.readOnly) { fill(bulk, h('span', { class: 'muted', text: 'Read-only: changes are disabled.' })); return; }
+      const n = h('span', { class: 'muted', text: selected.size + ' selected' });
+      const items = { dead: [button('Retry selected', '', 'retry-selected', () => onSelected('retried', 'POST', '/retry')),
+        confirmButton('Delete selected', 'danger', 'delete-selected', () => onSelected('deleted', 'DELETE', ''))],
+      scheduled: [button('Run selected now', '', 'run-now-selected', () => onSelected('due now', 'POST', '/run-now')),
+        button('Reschedule selected', '', 'reschedule-selected', () => onSelected('rescheduled', 'POST', '/reschedule', { delay: delay.value.trim() })),
+        h('label', { class: 'muted' }, 'by ', delay),
+        confirmButton('Cancel selected', 'danger', 'cancel-selected', () => onSelected('cancelled', 'POST', '/cancel'))],
+      done: [confirmButton('Delete selected', 'danger', 'delete-selected', () => onSelected('deleted', 'DELETE', ''))],
+      processing: [] }[st];
+      fill(bulk, ...(items.length ? [n, ...items] : []));
+    }
+
+    function whenCell(job) {
+      if (job.state === 'processing') return timeEl('td', job.leaseUntil, 'lease until ');
+      if (job.state === 'done' || job.state === 'dead') return timeEl('td', job.finishedAt);
+      return timeEl('td', job.dueAt);
+    }
+
+    function renderJobs(page) {
+      const when = { scheduled: 'due', processing: 'lease', done: 'finished', dead: 'finished' }[st];
+      if (page.jobs.length === 0) {
+        fill(tableBody, h('p', { class: 'empty', text: 'No ' + st + ' jobs.' }));
+      } else {
+        const all = h('input', { type: 'checkbox', 'aria-label': 'Select all', onchange: (e) => {
+          for (const j of page.jobs) { if (e.target.checked) selected.add(j.id); else selected.delete(j.id); }
+          renderJobs(page); renderBulk();
+        } });
+        all.checked = page.jobs.every((j) => selected.has(j.id));
+        const rows = page.jobs.map((j) => {
+          const box = h('input', { type: 'checkbox', 'aria-label': 'Select job', onchange: (e) => {
+            if (e.target.checked) selected.add(j.id); else selected.delete(j.id);
+            renderBulk();
+          } });
+          box.checked = selected.has(j.id);
+          return h('tr', { 'data-id': j.id },
+            ctx.readOnly ? null : h('td', null, box),
+            h('td', { class: 'id mono' }, h('a', { href: jobHref(name, j.id), text: j.id })),
+            h('td', { class: 'num', text: j.attempt + (j.maxAttempts ? '/' + j.maxAttempts : '') }),
+            whenCell(j),
+            h('td', { class: 'clip', title: j.error || '', text: oneLine(j.error, 120) }),
+            h('td', { class: 'clip mono', text: j.payload != null ? oneLine(j.payload, 80) : '(binary, ' + fmtBytes(j.payloadBytes) + ')' }),
+            h('td', { class: 'actions' }, rowActions(j)));
+        });
+        const head = h('tr', null, ctx.readOnly ? null : h('th', null, all), h('th', { text: 'id' }),
+          h('th', { class: 'num', text: 'attempt' }), h('th', { text: when }), h('th', { text: 'error' }),
+          h('th', { text: 'payload' }), h('th', { text: '' }));
+        fill(tableBody, h('table', { id: 'jobs' }, h('thead', null, head), h('tbody', null, rows)));
+      }
+      const from = page.total === 0 ? 0 : offset + 1;
+      const to = offset + page.jobs.length;
+      fill(pager, h('span', { class: 'muted', text: fmtInt(from) + '–' + fmtInt(to) + ' of ' + fmtInt(page.total) }),
+        offset > 0 ? h('a', { class: 'button', href: queueHref(name, { state: st, offset: Math.max(0, offset - PAGE) }), text: '‹ Previous' }) : null,
+        to < page.total ? h('a', { class: 'button', href: queueHref(name, { state: st, offset: offset + PAGE }), text: 'Next ›' }) : null);
+    }
+
+    let lastTools = null;
+    let lastPage = null;
+    refresh = every(async () => {
+      let q;
+      try {
+        q = await api('GET', apiQueue(name));
+      } catch (e) {
+        if (e.status === 404) { fill(countsBody, h('p', { class: 'empty', text: e.message })); return; }
+        throw e;
+      }
+      fill(title, 'Queue ', h('span', { class: 'mono', text: name }), q.paused ? [' ', h('span', { class: 'badge paused', text: 'paused' })] : []);
+      fill(countsBody, facts([...STATES.map((s) => [s, fmtInt(q[s]), { class: 'count-' + s, 'data-state': s }]),
+        ['enqueued (total)', fmtInt(q.totals.enqueued)], ['completed (total)', fmtInt(q.totals.completed)],
+        ['retried (total)', fmtInt(q.totals.retried)], ['recovered (total)', fmtInt(q.totals.recovered)],
+        ['oldest due', q.oldestDueLagMillis > 0 ? fmtSpan(q.oldestDueLagMillis) + ' late' : '-']]));
+      fill(tabs, ...STATES.map((s) => h('a', { href: queueHref(name, { state: s }), class: s === st ? 'active' : '', 'data-state': s },
+        s + ' ', h('span', { class: 'muted', text: fmtInt(q[s]) }))));
+      const toolsKey = JSON.stringify([ctx.readOnly, q.paused, q.dead]);
+      const t = [];
+      if (!ctx.readOnly) {
+        if (q.paused === true) t.push(button('Resume', 'primary', 'resume', () => act('resumed ' + name, 'POST', apiQueue(name) + '/resume', null, refresh)));
+        if (q.paused === false) t.push(button('Pause', '', 'pause', () => act('paused ' + name, 'POST', apiQueue(name) + '/pause', null, refresh)));
+        if (q.dead > 0) t.push(button('Retry all dead (' + fmtInt(q.dead) + ')', '', 'retry-all', () => act('retried every dead job', 'POST', apiQueue(name) + '/dead/retry-all', null, refresh)));
+      }
+      if (toolsKey !== lastTools) {
+        fill(tools, ...t); // only when they change: a re-rendered button cannot be clicked
+        lastTools = toolsKey;
+      }
+      const page = await api('GET', apiQueue(name) + '/jobs', { state: st, offset, limit: PAGE });
+      const pageKey = JSON.stringify([ctx.readOnly, page]);
+      if (pageKey !== lastPage) {
+        renderBulk();
+        renderJobs(page);
+        lastPage = pageKey;
+      } else {
+        refreshTimes(tableBody);
+      }
+      await renderHistory([name]);
+    });
+  }
+
+  // ---- job page -----------------------------------------------------------------------------------------------
+
+  function jobPage(name, id) {
+    setCrumbs([{ text: 'Overview', href: '/' }, { text: name, href: queueHref(name) }, { text: id }]);
+    document.title = id + ' · ' + name + ' · delayq';
+    const title = h('h1', null, 'Job ', h('span', { class: 'mono', id: 'job-id', text: id }));
+    const body = h('div');
+    fill(main, title, body);
+    let refresh = null;
+    const path = apiJob(name, id);
+    const delay = h('input', { type: 'text', class: 'delay', value: '5m', 'aria-label': 'Reschedule delay', title: 'Delay for Reschedule: 30s, 5m, 2h, 1h30m' });
+
+    function actions(j) {
+      if (ctx.readOnly) return [h('span', { class: 'muted', text: 'Read-only: changes are disabled.' })];
+      switch (j.state) {
+        case 'dead': return [button('Retry', 'primary', 'retry', () => act('retried ' + id, 'POST', path + '/retry', null, refresh)),
+          confirmButton('Delete', 'danger', 'delete', () => act('deleted ' + id, 'DELETE', path, null, refresh))];
+        case 'scheduled': return [button('Run now', 'primary', 'run-now', () => act('due now', 'POST', path + '/run-now', null, refresh)),
+          button('Reschedule', '', 'reschedule', () => act('rescheduled ' + id, 'POST', path + '/reschedule', { delay: delay.value.trim() }, refresh)),
+          h('label', { class: 'muted' }, 'by ', delay),
+          confirmButton('Cancel', 'danger', 'cancel', () => act('cancelled ' + id, 'POST', path + '/cancel', null, refresh))];
+        case 'done': return [confirmButton('Delete', 'danger', 'delete', () => act('deleted ' + id, 'DELETE', path, null, refresh))];
+        default: return [];
+      }
+    }
+
+    function timeline(j) {
+      const events = [];
+      if (j.enqueuedAt) events.push([j.enqueuedAt, 'enqueued']);
+      if (j.dueAt) events.push([j.dueAt, j.state === 'scheduled' ? (j.attempt > 0 ? 'due again (retry ' + (j.attempt + 1) + ')' : 'due') : 'was due (attempt ' + j.attempt + ')']);
+      if (j.leaseUntil) events.push([j.leaseUntil, 'lease ends (token ' + j.token + ')']);
+      if (j.finishedAt) events.push([j.finishedAt, j.state === 'dead' ? 'died' : 'completed']);
+      events.sort((a, b) => Date.parse(a[0]) - Date.parse(b[0]));
+      const now = serverNow();
+      return h('ol', { class: 'timeline' }, events.map(([t, what]) => h('li', { class: Date.parse(t) > now ? 'future' : '' },
+        h('strong', { text: what }), ' ', timeEl('span', t, '', { class: 'muted' }))));
+    }
+
+    let last = null;
+    refresh = every(async () => {
+      let j;
+      try {
+        j = await api('GET', path);
+      } catch (e) {
+        last = null;
+        if (e.status === 404) {
+          fill(body, card(null, h('p', { class: 'empty', text: e.message + ': it may have been deleted, purged or never existed.' }),
+            h('a', { href: queueHref(name), text: 'Back to the queue' })));
+          return;
+        }
+        throw e;
+      }
+      const key = JSON.stringify([ctx.readOnly, j]);
+      if (key === last) {
+        refreshTimes(body); // the same job: keep the buttons (one may be about to be clicked)
+        return;
+      }
+      last = key;
+      const fields = [['State', h('span', { class: 'badge ' + j.state, id: 'job-state', text: j.state })],
+        ['Attempts', j.attempt + (j.maxAttempts ? ' of ' + j.maxAttempts : ' (the worker\'s policy decides)')],
+        ['Due at', timeEl('span', j.dueAt)], ['Lease until', timeEl('span', j.leaseUntil)], ['Token', String(j.token)],
+        ['Finished at', timeEl('span', j.finishedAt)], ['Payload size', fmtBytes(j.payloadBytes)]];
+      if (j.name != null) fields.unshift(['Name', j.name]);
+      fields.push(['Enqueued at', timeEl('span', j.enqueuedAt)], ['Stalls', fmtInt(j.stalls)]);
+      if (j.dedupeKey != null) fields.push(['Dedupe key', j.dedupeKey]);
+      if (j.dedupeHeldUntil) fields.push(['Dedupe key held until', timeEl('span', j.dedupeHeldUntil)]);
+      const shown = j.payloadPreviewBytes;
+      const note = j.payload == null
+        ? 'Not UTF-8 text: the first ' + fmtInt(shown) + ' of ' + fmtInt(j.payloadBytes) + ' bytes, in base64.'
+        : j.payloadTruncated ? 'The first ' + fmtInt(shown) + ' of ' + fmtInt(j.payloadBytes) + ' bytes.' : fmtInt(j.payloadBytes) + ' bytes.';
+      fill(body,
+        j.corrupt ? h('p', { class: 'notice', text: 'This record could not be decoded: it was moved to dead, and the payload below is its raw stored bytes.' }) : null,
+        h('div', { class: 'row card', id: 'job-actions' }, actions(j)),
+        card('Fields', facts(fields)),
+        j.error ? card('Last error', h('pre', { class: 'error', id: 'job-error', text: j.error })) : null,
+        card('Payload', h('p', { class: 'muted', id: 'payload-note', text: note }),
+          h('pre', { class: 'payload', id: 'job-payload', text: j.payload != null ? j.payload : j.payloadBase64 })),
+        card('Timeline', timeline(j)));
+    });
+  }
+
+  // ---- routing ------------------------------------------------------------------------------------------------
+
+  function route() {
+    const p = location.pathname;
+    let m;
+    try {
+      if (p === '/' || p === '') return overview();
+      if ((m = p.match(/^\/queues\/([^/]+)\/jobs\/([^/]+)\/?$/))) return jobPage(decodeURIComponent(m[1]), decodeURIComponent(m[2]));
+      if ((m = p.match(/^\/queues\/([^/]+)\/?$/))) return queuePage(decodeURIComponent(m[1]));
+    } catch (e) {
+      // a malformed %-escape in the address: fall through
+    }
+    fill(main, card(null, h('p', { text: 'No such page. ' }), h('a', { href: '/', text: 'Overview' })));
+  }
+
+  route();
+})();
