@@ -44,8 +44,9 @@ public interface JobContext {
 
     /**
      * {@code true} once the lease is lost: a renewal was refused (the job was recovered and may run
-     * elsewhere), the worker handed the job back at shutdown, or renewals failed until the lease expired.
-     * A handler that sees it should stop; its completion will be refused.
+     * elsewhere), the worker handed the job back at shutdown, renewals failed until the lease expired, or the
+     * run passed its timeout (its attempt was failed). A handler that sees it should stop; its outcome will be
+     * refused or ignored.
      */
     boolean leaseLost();
 

@@ -3,7 +3,8 @@ package dev.delayq;
 /**
  * Hears what became of each job a worker ran, once Redis has answered: an audit trail of accepted and
  * refused outcomes (the command line's {@code work --verbose} prints it). Called on Redis I/O threads:
- * it must be quick and must not block.
+ * it must be quick and must not block. A listener that throws is isolated: the worker catches it, logs the first
+ * failure, counts every one ({@link Worker#callbackFailures()}) and goes on acknowledging.
  */
 @FunctionalInterface
 public interface JobListener {

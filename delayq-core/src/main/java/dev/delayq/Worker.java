@@ -1,9 +1,10 @@
 package dev.delayq;
 
+import dev.delayq.internal.ClientLifecycle;
 import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.queue.PartitionedQueue;
 import dev.delayq.internal.queue.SingleQueue;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.worker.Routes;
 import dev.delayq.internal.worker.WorkerConfig;
 import dev.delayq.internal.worker.WorkerEngine;
 import java.net.InetAddress;
@@ -13,7 +14,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Runs a {@link JobHandler} for every due job of a queue: at most {@code concurrency} at once, each on
+ * Runs a handler for every due job of a queue: at most {@code concurrency} at once, each on
  * exactly one worker at a time, with its lease renewed while it runs and handed back on shutdown.
  *
  * <pre>{@code
@@ -29,6 +30,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * worker.close(); // stops claiming, lets running jobs finish, hands back the rest
  * }</pre>
  *
+ * <p>Jobs are routed by name ({@link Job.Builder#name}) to a handler per name, with typed payloads:
+ * <pre>{@code
+ * Worker.builder(queue)
+ *         .handle("email", ctx -> sendEmail(ctx.payloadUtf8()))
+ *         .handle("sms", JacksonCodec.of(mapper, Sms.class), (ctx, sms) -> sendSms(sms))
+ *         .build().start();
+ * }</pre>
+ *
  * <p>Idle workers sleep until the next due time, woken early by a notice when an enqueue makes an earlier
  * job the head of the queue; they cost Redis a claim per due time, not a poll per interval. Expired leases
  * of dead workers are recovered inside claims. Done and dead jobs past retention are purged periodically
@@ -39,25 +48,39 @@ public final class Worker implements AutoCloseable {
     private final String name;
     private final String queue;
     private final boolean shutdownHook;
+    private final ClientLifecycle lifecycle;
     private volatile Thread hook;
     private volatile State state = State.NEW;
 
     private enum State { NEW, RUNNING, CLOSED }
 
-    private Worker(WorkerEngine engine, String name, String queue, boolean shutdownHook) {
+    private Worker(WorkerEngine engine, String name, String queue, boolean shutdownHook, ClientLifecycle lifecycle) {
         this.engine = engine;
+        this.lifecycle = lifecycle;
         this.name = name;
         this.queue = queue;
         this.shutdownHook = shutdownHook;
     }
 
     /**
-     * A builder for a worker running {@code handler} on the jobs of {@code queue}.
+     * A builder for a worker running {@code handler} on the jobs of {@code queue}: on every job, whatever its name,
+     * except the names given their own handler with {@link Builder#handle}.
      *
      * @throws IllegalArgumentException when either is null or the queue is not from {@link DelayQ#queue}
      */
     public static Builder builder(JobQueue queue, JobHandler handler) {
-        return new Builder(queue, handler);
+        return new Builder(queue).fallback(handler);
+    }
+
+    /**
+     * A builder for a worker of {@code queue} that runs jobs by name: add a handler per name with
+     * {@link Builder#handle}. A job whose name has no handler goes straight to dead, with error
+     * {@code no handler for job name 'x' (this worker handles: email, sms)}.
+     *
+     * @throws IllegalArgumentException when the queue is null or not from {@link DelayQ#queue}
+     */
+    public static Builder builder(JobQueue queue) {
+        return new Builder(queue);
     }
 
     /**
@@ -72,6 +95,7 @@ public final class Worker implements AutoCloseable {
         }
         engine.start();
         state = State.RUNNING;
+        lifecycle.register(this); // DelayQ.close() closes this worker before the connections it runs on
         if (shutdownHook) {
             hook = new Thread(this::close, name + "-shutdown-hook");
             Runtime.getRuntime().addShutdownHook(hook);
@@ -94,16 +118,24 @@ public final class Worker implements AutoCloseable {
         return engine.inFlight();
     }
 
+    /**
+     * User callbacks (listener, metrics, executor) that threw so far. Each was caught where it was called and the
+     * worker went on; the first failure of each kind is logged with its stack trace, later ones at debug level.
+     */
+    public long callbackFailures() {
+        return engine.callbackFailures();
+    }
+
     /** Whether it was started and not closed. */
     public boolean isRunning() {
         return state == State.RUNNING;
     }
 
     /**
-     * Graceful shutdown: stops claiming, lets running handlers finish within the shutdown grace period,
-     * then hands back the jobs still running (due again at once, attempt not counted; their handler threads
-     * are interrupted and their contexts report the lease lost), and waits for outstanding
-     * acknowledgements. Idempotent.
+     * Graceful shutdown (also run by {@link DelayQ#close()} for the workers of its queues): stops claiming, lets
+     * running handlers finish within the shutdown grace period, then hands back the jobs still running (due again
+     * at once, attempt not counted; their handler threads are interrupted and their contexts report the lease lost),
+     * waits for outstanding acknowledgements, and removes its meters. Idempotent.
      */
     @Override
     public synchronized void close() {
@@ -116,6 +148,8 @@ public final class Worker implements AutoCloseable {
             engine.close();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            lifecycle.unregister(this);
         }
         Thread h = hook;
         if (h != null && Thread.currentThread() != h) {
@@ -127,12 +161,17 @@ public final class Worker implements AutoCloseable {
         }
     }
 
+    @Override
+    public String toString() {
+        return "Worker[" + name + " on queue " + queue + ", " + state.name().toLowerCase(java.util.Locale.ROOT) + "]";
+    }
+
     /** Builder of a {@link Worker}; every setting is validated by {@link #build()}. */
     public static final class Builder {
         private final JobQueue queue;
         private final List<SingleQueue> parts;
         private final ClientSettings settings;
-        private final JobHandler handler;
+        private final Routes.Builder routes = new Routes.Builder();
         private int concurrency = 10;
         private int batchSize = 100;
         private Duration lease = Duration.ofSeconds(30);
@@ -148,8 +187,9 @@ public final class Worker implements AutoCloseable {
         private JobListener listener = JobListener.NONE;
         private boolean shutdownHook;
         private String name;
+        private Duration jobTimeout = Duration.ZERO;
 
-        private Builder(JobQueue queue, JobHandler handler) {
+        private Builder(JobQueue queue) {
             if (queue instanceof SingleQueue rq) {
                 this.parts = List.of(rq);
                 this.settings = rq.settings();
@@ -159,11 +199,36 @@ public final class Worker implements AutoCloseable {
             } else {
                 throw new IllegalArgumentException("queue must come from DelayQ.queue(name), got " + queue);
             }
-            if (handler == null) {
-                throw new IllegalArgumentException("handler must not be null");
-            }
             this.queue = queue;
-            this.handler = handler;
+        }
+
+        private Builder fallback(JobHandler handler) {
+            routes.fallback(handler);
+            return this;
+        }
+
+        /**
+         * Runs the jobs named {@code name} with {@code handler} (instead of the default handler, if any).
+         *
+         * @throws IllegalArgumentException when the name is not a valid job name, already has a handler, or the
+         *                                  handler is null
+         */
+        public Builder handle(String name, JobHandler handler) {
+            routes.add(name, handler);
+            return this;
+        }
+
+        /**
+         * Runs the jobs named {@code name} with {@code handler}, their payload decoded by {@code codec} (e.g.
+         * {@code JacksonCodec.of(mapper, Order.class)} of the optional {@code delayq-jackson} module). A payload the
+         * codec cannot decode sends the job straight to dead, with the codec's message: retrying cannot fix it.
+         *
+         * @throws IllegalArgumentException when the name is not a valid job name, already has a handler, or the codec
+         *                                  or handler is null
+         */
+        public <T> Builder handle(String name, PayloadCodec<T> codec, TypedHandler<T> handler) {
+            routes.add(name, codec, handler);
+            return this;
         }
 
         /** Most handlers running at once (default 10, at most 10,000). */
@@ -178,7 +243,7 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
-        /** Lease length (default 30 s, at least 100 ms); renewed every third of it while a job runs. */
+        /** Lease length (default 30 s, 100 ms to 1 day); renewed every third of it while a job runs. */
         public Builder leaseDuration(Duration lease) {
             this.lease = lease;
             return this;
@@ -250,13 +315,21 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
-        /** Where measurements go (default: nowhere). */
+        /**
+         * Where measurements go (default: nowhere), e.g. {@code new MicrometerMetrics(registry)}; one instance may serve
+         * several workers. A sink that throws is isolated: the worker logs it once and counts it
+         * ({@link Worker#callbackFailures()}).
+         */
         public Builder metrics(WorkerMetrics metrics) {
             this.metrics = metrics;
             return this;
         }
 
-        /** Hears what Redis recorded for every run: completed, retried, dead, refused or handed back (default: nothing). */
+        /**
+         * Hears what Redis recorded for every run: completed, retried, dead, refused or handed back (default: nothing).
+         * A listener that throws is isolated: logged once, counted ({@link Worker#callbackFailures()}), never able to
+         * stop acknowledgements.
+         */
         public Builder listener(JobListener listener) {
             this.listener = listener;
             return this;
@@ -268,7 +341,20 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
-        /** The worker's name in logs and locks (default host-pid-random). */
+        /**
+         * Longest run of a job that has no timeout of its own ({@link Job.Builder#timeout}), 1 ms to 1 day (default:
+         * none). At the deadline the handler's thread is interrupted and the attempt fails with error
+         * {@code timed out after 30s} (retried per the retry policy); the job's slot and lease are freed at once. A
+         * handler that ignores the interrupt keeps its thread until it returns (the worker's own pool runs the next
+         * job on another thread; with {@link #executor} the next job needs a free thread of that executor), but its
+         * job is no longer its own: its context reports the lease lost and whatever it returns is ignored.
+         */
+        public Builder jobTimeout(Duration timeout) {
+            this.jobTimeout = timeout;
+            return this;
+        }
+
+        /** The worker's name in logs, locks and its meters' {@code worker} tag (default host-pid-random). */
         public Builder name(String name) {
             this.name = name;
             return this;
@@ -280,33 +366,15 @@ public final class Worker implements AutoCloseable {
          * @throws IllegalArgumentException naming the invalid setting and what is allowed
          */
         public Worker build() {
-            Validation.range("concurrency", concurrency, 1, 10_000);
-            Validation.range("batch size", batchSize, 1, ClaimOptions.MAX_BATCH);
-            Validation.positive("lease duration", lease);
-            if (lease.toMillis() < 100) {
-                throw new IllegalArgumentException("lease duration is " + lease + ": it must be at least 100 ms");
-            }
-            Validation.delay("lookahead", lookahead);
-            if (lookahead.multipliedBy(2).compareTo(lease) >= 0) {
-                throw new IllegalArgumentException("lookahead " + lookahead + " must be under half the lease duration " + lease);
-            }
-            Validation.delay("shutdown grace", shutdownGrace);
-            Validation.positive("max idle sleep", maxIdleSleep);
-            Validation.delay("purge interval", purgeInterval);
-            Validation.delay("ack linger", ackLinger);
-            Validation.delay("standby", standby);
-            if (ackLinger.multipliedBy(10).compareTo(lease) > 0) {
-                throw new IllegalArgumentException("ack linger " + ackLinger + " must be at most a tenth of the lease duration " + lease);
-            }
             if (metrics == null || listener == null) {
                 throw new IllegalArgumentException("metrics and listener must not be null (use WorkerMetrics.NONE, JobListener.NONE)");
             }
             RetryPolicy policy = retryPolicy != null ? retryPolicy : settings.retryPolicy();
             String n = name != null ? name : defaultName();
             WorkerConfig config = new WorkerConfig(n, concurrency, batchSize, lease, lookahead, policy, shutdownGrace,
-                    maxIdleSleep, purgeInterval, 10, ackLinger, standby);
-            return new Worker(new WorkerEngine(queue, parts, handler, executor, config, metrics, listener), n, queue.name(),
-                    shutdownHook);
+                    maxIdleSleep, purgeInterval, 10, ackLinger, standby, jobTimeout);
+            return new Worker(new WorkerEngine(queue, parts, routes.build(), executor, config, metrics, listener), n,
+                    queue.name(), shutdownHook, parts.get(0).lifecycle());
         }
 
         private static String defaultName() {

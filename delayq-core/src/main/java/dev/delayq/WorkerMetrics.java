@@ -6,12 +6,28 @@ import java.util.function.Supplier;
 /**
  * Receives the worker's measurements. The default does nothing; {@code dev.delayq.micrometer.MicrometerMetrics}
  * publishes them to a Micrometer registry (Micrometer is an optional dependency). Calls come from worker
- * threads and must not block.
+ * threads and must not block. A method that throws is isolated: the worker logs it once, counts it
+ * ({@link Worker#callbackFailures()}) and goes on.
+ *
+ * <p>One instance may serve several workers: each calls {@link #forWorker} once when it starts and then reports
+ * only to what that returned (by default this same object), and calls {@link #unbind} on it when it has closed.
  */
 public interface WorkerMetrics {
     /** Records nothing. */
     WorkerMetrics NONE = new WorkerMetrics() {
     };
+
+    /**
+     * Called once when a worker starts, before any other call: the metrics that worker reports to. A sink that tells
+     * workers apart returns a view that tags its figures with {@code worker} (as {@code MicrometerMetrics} does); the
+     * default returns this object, shared by every worker.
+     *
+     * @param queue  the queue's name
+     * @param worker the worker's name ({@link Worker#name()})
+     */
+    default WorkerMetrics forWorker(String queue, String worker) {
+        return this;
+    }
 
     /** Called once when a worker starts, with live views for gauges. */
     default void bind(String queue, IntSupplier inFlight, Supplier<QueueStats> stats) {
@@ -47,6 +63,17 @@ public interface WorkerMetrics {
 
     /** A lease was lost, or a completion or failure was refused as stale. */
     default void leaseLost(String queue) {
+    }
+
+    /**
+     * Called once when the worker that {@link #bind bound} these metrics has closed: drop what it registered (a
+     * closed worker's gauges must not keep it reachable nor report stale figures).
+     */
+    default void unbind(String queue) {
+    }
+
+    /** A user callback of the worker threw and was isolated ({@code kind}: listener, executor). */
+    default void callbackFailed(String queue, String kind) {
     }
 
     /** A Redis call of the worker failed ({@code operation}: claim, complete, fail, renew, purge). */

@@ -221,7 +221,7 @@ abstract class WorkerContract {
         assertThat(info.attempt()).as("the stalled run is not counted as an attempt").isEqualTo(1);
         assertThat(info.stalls()).isEqualTo(1);
         assertThat(q.stats().total("completed")).isEqualTo(1); // the first run's completion was refused
-        Awaitility.await().atMost(WAIT).until(() -> registry.counter("delayq.leases.lost", "queue", "w").count() >= 1);
+        Awaitility.await().atMost(WAIT).until(() -> registry.get("delayq.leases.lost").tags("queue", "w").counter().count() >= 1);
         Awaitility.await().atMost(WAIT).until(() -> outcomes.size() == 2);
         assertThat(outcomes).containsExactlyInAnyOrder("0:REFUSED", "1:COMPLETED");
     }
@@ -240,6 +240,302 @@ abstract class WorkerContract {
         assertThat(started.get(0)).isLessThan(enqueuedAt + Duration.ofHours(1).toMillis());
         Awaitility.await().atMost(WAIT).until(() -> q.get("soon").orElseThrow().state() == JobState.DONE);
         assertThat(q.get("in-an-hour").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+    }
+
+    @Test
+    void idleWorkersCostRedisNothingWhateverTheDueTimeUpToYear9999() {
+        // Due times past 2262 do not fit in a long of nanoseconds since 1970: scaled naively they wrap around and
+        // read as "already due", and idle workers claim in a loop. One queue per due time, four idle workers each.
+        List<java.time.Instant> dues = List.of(java.time.Instant.parse("2100-01-01T00:00:00Z"),
+                java.time.Instant.parse("2262-01-01T00:00:00Z"), java.time.Instant.ofEpochMilli(Long.MAX_VALUE / 1_000_000 + 1),
+                java.time.Instant.parse("2263-01-01T00:00:00Z"), java.time.Instant.parse("2400-01-01T00:00:00Z"),
+                java.time.Instant.parse("5000-01-01T00:00:00Z"), Bounds.MAX_DUE);
+        List<JobQueue> queues = new ArrayList<>();
+        for (int i = 0; i < dues.size(); i++) {
+            JobQueue fq = t.queue(dq, "far" + i, partitions());
+            fq.enqueue(Job.builder().id("far").runAt(dues.get(i)).build());
+            queues.add(fq);
+        }
+        long before = evalshaCalls();
+        for (JobQueue fq : queues) {
+            for (int w = 0; w < 4; w++) {
+                start(Worker.builder(fq, job -> { }).concurrency(1).name(fq.name() + "-" + w));
+            }
+        }
+        // Each worker claims once from each partition when it starts, learns the head is far away, and sleeps.
+        long initialClaims = (long) queues.size() * 4 * partitions();
+        Awaitility.await().atMost(WAIT).until(() -> evalshaCalls() - before >= initialClaims);
+        Awaitility.await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(evalshaCalls() - before).as("script calls of the idle workers")
+                        .isLessThanOrEqualTo(initialClaims));
+        for (JobQueue fq : queues) {
+            assertThat(fq.get("far").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+        }
+    }
+
+    @Test
+    void aListenerThatThrowsNeverStopsAcknowledgements() {
+        int n = 50;
+        for (int i = 0; i < n; i++) {
+            q.enqueue(Job.builder().id("heard" + i).build());
+        }
+        AtomicInteger heard = new AtomicInteger();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        Worker w = start(Worker.builder(q, job -> { }).shutdownGrace(Duration.ofSeconds(60))
+                .metrics(new MicrometerMetrics(registry)).listener((job, o) -> {
+            heard.incrementAndGet();
+            throw new IllegalStateException("listener bug");
+        }));
+        awaitDone(n);
+        Awaitility.await().atMost(WAIT).until(() -> w.inFlight() == 0);
+        assertThat(heard.get()).isEqualTo(n);
+        assertThat(w.callbackFailures()).isEqualTo(n);
+        assertThat(registry.get("delayq.callbacks.failed").tags("queue", "w", "worker", w.name(), "kind", "listener")
+                .counter().count()).isEqualTo(n);
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(15), w::close,
+                "close() must not wait its 60 s grace for acknowledgements that a throwing listener stalled");
+    }
+
+    @Test
+    void metricsThatThrowNeverStopTheWorker() {
+        int n = 50;
+        for (int i = 0; i < n; i++) {
+            q.enqueue(Job.builder().id("metered" + i).build());
+        }
+        q.enqueue(Job.builder().id("poison").build());
+        WorkerMetrics broken = (WorkerMetrics) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {WorkerMetrics.class}, (proxy, method, args) -> {
+                    if (method.getDeclaringClass() == Object.class) {
+                        return method.getName().equals("hashCode") ? 0 : method.getName().equals("equals") ? proxy == args[0] : "broken";
+                    }
+                    throw new IllegalStateException("metrics bug in " + method.getName());
+                });
+        Worker w = start(Worker.builder(q, job -> {
+            if (job.id().equals("poison")) {
+                throw new NonRetryableException("poison");
+            }
+        }).shutdownGrace(Duration.ofSeconds(60)).metrics(broken));
+        awaitDone(n);
+        Awaitility.await().atMost(WAIT).until(() -> q.stats().dead() == 1 && w.inFlight() == 0);
+        assertThat(w.callbackFailures()).isGreaterThanOrEqualTo(n + 1); // at least a completion or death per job
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(15), w::close);
+    }
+
+    @Test
+    void closingTheClientClosesItsWorkersGracefully() throws Exception {
+        DelayQ own = DelayQ.builder().redis(t.target().uri()).cluster(t.target().cluster()).prefix(t.prefix()).build();
+        JobQueue oq = own.queue("w");
+        oq.enqueue(Job.builder().id("quick").build());
+        oq.enqueue(Job.builder().id("stuck").build());
+        CountDownLatch bothStarted = new CountDownLatch(2);
+        List<String> outcomes = new CopyOnWriteArrayList<>();
+        Worker w = Worker.builder(oq, job -> {
+            bothStarted.countDown();
+            if (job.id().equals("stuck")) {
+                TimeUnit.HOURS.sleep(1);
+            } else {
+                bothStarted.await(30, TimeUnit.SECONDS);
+            }
+        }).concurrency(2).shutdownGrace(Duration.ofMillis(300)).listener((job, o) -> outcomes.add(job.id() + ":" + o))
+                .build().start();
+        workers.add(w);
+        assertThat(bothStarted.await(30, TimeUnit.SECONDS)).isTrue();
+        own.close();
+        assertThat(w.isRunning()).as("the client closed its worker").isFalse();
+        assertThat(outcomes).containsExactlyInAnyOrder("quick:COMPLETED", "stuck:HANDED_BACK");
+        assertThat(q.get("quick").orElseThrow().state()).isEqualTo(JobState.DONE);
+        JobInfo stuck = q.get("stuck").orElseThrow();
+        assertThat(stuck.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(stuck.attempt()).isZero();
+        assertThat(q.leases().claim(ClaimOptions.of(10, Duration.ofSeconds(30))).jobs()).hasSize(1)
+                .allSatisfy(j -> q.leases().complete(j.lease()));
+    }
+
+    @Test
+    void twoWorkersOfOneQueueReportTheirOwnFiguresAndAClosedWorkersMetersAreRemoved() {
+        int n = 200;
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            jobs.add(Job.builder().id("two" + i).build());
+        }
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        MicrometerMetrics shared = new MicrometerMetrics(registry, Duration.ZERO); // one sink for both, as in Spring
+        Worker.builder(q, job -> { }).name("never-started").metrics(shared).build();
+        assertThat(registry.getMeters()).as("meters of a worker built but never started").isEmpty();
+        AtomicInteger ranByA = new AtomicInteger();
+        AtomicInteger ranByB = new AtomicInteger();
+        Worker a = start(Worker.builder(q, job -> ranByA.incrementAndGet()).name("worker-a").concurrency(2).metrics(shared));
+        Worker b = start(Worker.builder(q, job -> ranByB.incrementAndGet()).name("worker-b").concurrency(2).metrics(shared));
+        q.enqueueAll(jobs);
+        awaitDone(n);
+        Awaitility.await().atMost(WAIT).until(() -> a.inFlight() == 0 && b.inFlight() == 0);
+        Awaitility.await().atMost(WAIT).untilAsserted(() -> {
+            assertThat(registry.get("delayq.jobs.completed").tags("queue", "w", "worker", "worker-a").counter().count())
+                    .isEqualTo(ranByA.get());
+            assertThat(registry.get("delayq.jobs.completed").tags("queue", "w", "worker", "worker-b").counter().count())
+                    .isEqualTo(ranByB.get());
+        });
+        assertThat(ranByA.get() + ranByB.get()).isEqualTo(n);
+        assertThat(registry.get("delayq.jobs.claimed").tags("queue", "w", "worker", "worker-a").counter().count())
+                .isEqualTo(ranByA.get());
+        assertThat(registry.get("delayq.jobs.in_flight").tags("queue", "w", "worker", "worker-b").gauge().value()).isZero();
+
+        a.close();
+        assertThat(registry.find("delayq.jobs.completed").tags("worker", "worker-a").meters()).isEmpty();
+        assertThat(registry.getMeters()).as("worker-a's meters").noneMatch(m -> "worker-a".equals(m.getId().getTag("worker")));
+        assertThat(registry.get("delayq.jobs.completed").tags("queue", "w", "worker", "worker-b").counter().count())
+                .isEqualTo(ranByB.get());
+        b.close();
+        assertThat(registry.getMeters()).as("meters left after both workers closed")
+                .noneMatch(m -> m.getId().getName().startsWith("delayq."));
+    }
+
+    /** Decimal text as an int: a codec whose decode fails on anything else. */
+    private static final PayloadCodec<Integer> DECIMAL = new PayloadCodec<>() {
+        @Override
+        public byte[] encode(Integer value) {
+            return value.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public Integer decode(byte[] payload) {
+            return Integer.parseInt(new String(payload, java.nio.charset.StandardCharsets.UTF_8));
+        }
+    };
+
+    @Test
+    void oneWorkerRoutesJobsByNameToTheirHandlersAndTheRestToItsDefault() {
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            jobs.add(Job.builder().id("email-" + i).name("email").payload("to" + i + "@example.com").build());
+            jobs.add(Job.builder().id("sms-" + i).name("sms").payload(40 + i, DECIMAL).build());
+        }
+        jobs.add(Job.builder().id("push-0").name("push").build());
+        jobs.add(Job.builder().id("plain-0").build());
+        q.enqueueAll(jobs);
+        Map<String, String> emails = new ConcurrentHashMap<>();
+        Map<String, Integer> sms = new ConcurrentHashMap<>();
+        List<String> other = new CopyOnWriteArrayList<>();
+        start(Worker.builder(q, ctx -> other.add(ctx.id() + ":" + ctx.name()))
+                .handle("email", ctx -> emails.put(ctx.id(), ctx.payloadUtf8()))
+                .handle("sms", DECIMAL, (ctx, number) -> sms.put(ctx.id(), number)));
+        awaitDone(jobs.size());
+        assertThat(emails).containsOnlyKeys("email-0", "email-1", "email-2").containsEntry("email-1", "to1@example.com");
+        assertThat(sms).containsExactlyInAnyOrderEntriesOf(Map.of("sms-0", 40, "sms-1", 41, "sms-2", 42));
+        assertThat(other).containsExactlyInAnyOrder("push-0:push", "plain-0:null");
+    }
+
+    @Test
+    void aJobWhoseNameHasNoHandlerGoesStraightToDeadSayingWhichNamesAreHandled() {
+        q.enqueue(Job.builder().id("fax").name("fax").build());
+        q.enqueue(Job.builder().id("nameless").build());
+        AtomicInteger ran = new AtomicInteger();
+        start(Worker.builder(q).handle("email", ctx -> ran.incrementAndGet())
+                .handle("sms", DECIMAL, (ctx, n) -> ran.incrementAndGet()).retryPolicy(QUICK));
+        Awaitility.await().atMost(WAIT).until(() -> q.stats().dead() == 2);
+        JobInfo fax = q.get("fax").orElseThrow();
+        assertThat(fax.attempt()).isEqualTo(1);
+        assertThat(fax.lastError()).isEqualTo("no handler for job name 'fax' (this worker handles: email, sms)");
+        JobInfo nameless = q.get("nameless").orElseThrow();
+        assertThat(nameless.attempt()).isEqualTo(1);
+        assertThat(nameless.lastError()).isEqualTo("no handler for jobs without a name (this worker handles: email, sms)");
+        assertThat(ran.get()).isZero();
+    }
+
+    @Test
+    void aPayloadItsCodecCannotDecodeGoesStraightToDeadWithTheCodecsMessage() {
+        q.enqueue(Job.builder().id("garbled").name("sms").payload("forty-two").build());
+        q.enqueue(Job.builder().id("fine").name("sms").payload(42, DECIMAL).build());
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        start(Worker.builder(q).handle("sms", DECIMAL, (ctx, n) -> seen.add(n)).retryPolicy(QUICK));
+        Awaitility.await().atMost(WAIT).until(() -> q.stats().dead() == 1 && q.stats().done() == 1);
+        JobInfo garbled = q.get("garbled").orElseThrow();
+        assertThat(garbled.state()).isEqualTo(JobState.DEAD);
+        assertThat(garbled.attempt()).as("not retried: retrying cannot fix the bytes").isEqualTo(1);
+        assertThat(garbled.lastError()).isEqualTo("payload cannot be decoded: For input string: \"forty-two\"");
+        assertThat(seen).containsExactly(42);
+    }
+
+    @Test
+    void aHandlerPastItsJobsTimeoutIsInterruptedItsRunFailsAndTheJobRunsAgain() {
+        q.enqueue(Job.builder().id("slow").timeout(Duration.ofMillis(300)).build());
+        AtomicInteger interrupted = new AtomicInteger();
+        List<String> outcomes = new CopyOnWriteArrayList<>();
+        start(Worker.builder(q, ctx -> {
+            if (ctx.attempt() == 1) {
+                try {
+                    TimeUnit.HOURS.sleep(1);
+                } catch (InterruptedException e) {
+                    interrupted.incrementAndGet();
+                    throw e;
+                }
+            }
+        }).retryPolicy(QUICK).listener((job, o) -> outcomes.add(job.attempt() + ":" + o)));
+        awaitDone(1);
+        JobInfo info = q.get("slow").orElseThrow();
+        assertThat(info.attempt()).isEqualTo(2);
+        assertThat(info.lastError()).isEqualTo("timed out after 300ms");
+        assertThat(interrupted.get()).isEqualTo(1);
+        Awaitility.await().atMost(WAIT).until(() -> outcomes.size() == 2);
+        assertThat(outcomes).containsExactly("1:RETRY_SCHEDULED", "2:COMPLETED");
+    }
+
+    @Test
+    void aJobsOwnTimeoutOverridesTheWorkersDefault() {
+        q.enqueue(Job.builder().id("patient").timeout(Duration.ofSeconds(30)).build());
+        q.enqueue(Job.builder().id("hasty").build());
+        start(Worker.builder(q, ctx -> {
+            if (ctx.attempt() == 1) {
+                TimeUnit.MILLISECONDS.sleep(1000); // past the worker's default, within the job's own timeout
+            }
+        }).jobTimeout(Duration.ofMillis(300)).concurrency(2).retryPolicy(QUICK));
+        awaitDone(2);
+        JobInfo patient = q.get("patient").orElseThrow();
+        assertThat(patient.attempt()).isEqualTo(1);
+        assertThat(patient.lastError()).isNull();
+        JobInfo hasty = q.get("hasty").orElseThrow();
+        assertThat(hasty.attempt()).isEqualTo(2);
+        assertThat(hasty.lastError()).isEqualTo("timed out after 300ms");
+    }
+
+    @Test
+    void aHandlerThatIgnoresItsTimeoutKeepsItsThreadButItsSlotAndLeaseAreFreed() throws Exception {
+        q.enqueue(Job.builder().id("stubborn").build());
+        CountDownLatch letGo = new CountDownLatch(1);
+        CountDownLatch firstRunStarted = new CountDownLatch(1);
+        List<Boolean> leaseLostAfterTimeout = new CopyOnWriteArrayList<>();
+        List<String> ran = new CopyOnWriteArrayList<>();
+        List<String> outcomes = new CopyOnWriteArrayList<>();
+        Worker w = start(Worker.builder(q, ctx -> {
+            ran.add(ctx.id() + ":" + ctx.attempt());
+            if (ctx.id().equals("stubborn") && ctx.attempt() == 1) {
+                firstRunStarted.countDown();
+                while (letGo.getCount() > 0) { // ignores every interrupt
+                    try {
+                        letGo.await();
+                    } catch (InterruptedException ignored) {
+                        Awaitility.await().atMost(WAIT).until(ctx::leaseLost);
+                        leaseLostAfterTimeout.add(ctx.leaseLost());
+                    }
+                }
+            }
+        }).jobTimeout(Duration.ofMillis(300)).concurrency(1).retryPolicy(QUICK)
+                .listener((job, o) -> outcomes.add(job.id() + ":" + job.attempt() + ":" + o)));
+        assertThat(firstRunStarted.await(30, TimeUnit.SECONDS)).isTrue();
+        q.enqueue(Job.builder().id("next").build());
+        try {
+            // The only slot was freed at the deadline: the retry and the next job run while the first thread is stuck.
+            awaitDone(2);
+            assertThat(ran).containsExactlyInAnyOrder("stubborn:1", "stubborn:2", "next:1");
+            assertThat(leaseLostAfterTimeout).containsExactly(true);
+            assertThat(q.get("stubborn").orElseThrow().lastError()).isEqualTo("timed out after 300ms");
+            assertThat(w.inFlight()).isZero();
+        } finally {
+            letGo.countDown();
+        }
+        Awaitility.await().atMost(WAIT).until(() -> outcomes.size() == 3);
+        assertThat(outcomes).containsExactlyInAnyOrder("stubborn:1:RETRY_SCHEDULED", "stubborn:2:COMPLETED", "next:1:COMPLETED");
+        assertThat(q.stats().total("completed")).isEqualTo(2);
     }
 
     private long evalshaCalls() {
@@ -316,12 +612,12 @@ abstract class WorkerContract {
                 throw new NonRetryableException("bad");
             }
         }).metrics(new MicrometerMetrics(registry, Duration.ZERO)));
-        Awaitility.await().atMost(WAIT).until(() -> registry.counter("delayq.jobs.completed", "queue", "w").count() == 10
-                && registry.counter("delayq.jobs.dead", "queue", "w").count() == 1);
-        assertThat(registry.counter("delayq.jobs.claimed", "queue", "w").count()).isEqualTo(11);
-        assertThat(registry.counter("delayq.jobs.failed", "queue", "w").count()).isEqualTo(1);
-        assertThat(registry.timer("delayq.dispatch.lag", "queue", "w").count()).isEqualTo(11);
-        assertThat(registry.timer("delayq.processing.time", "queue", "w").count()).isEqualTo(11);
+        Awaitility.await().atMost(WAIT).until(() -> registry.get("delayq.jobs.completed").tags("queue", "w").counter().count() == 10
+                && registry.get("delayq.jobs.dead").tags("queue", "w").counter().count() == 1);
+        assertThat(registry.get("delayq.jobs.claimed").tags("queue", "w").counter().count()).isEqualTo(11);
+        assertThat(registry.get("delayq.jobs.failed").tags("queue", "w").counter().count()).isEqualTo(1);
+        assertThat(registry.get("delayq.dispatch.lag").tags("queue", "w").timer().count()).isEqualTo(11);
+        assertThat(registry.get("delayq.processing.time").tags("queue", "w").timer().count()).isEqualTo(11);
         assertThat(registry.get("delayq.queue.depth").tags("queue", "w", "state", "done").gauge().value()).isEqualTo(10);
         assertThat(registry.get("delayq.queue.depth").tags("queue", "w", "state", "dead").gauge().value()).isEqualTo(1);
         assertThat(registry.get("delayq.jobs.in_flight").tags("queue", "w").gauge().value()).isZero();

@@ -89,4 +89,40 @@ class WorkerOutageTest {
             }
         }
     }
+
+    @Test
+    void aCompletionRetriedAfterItsReplyWasLostIsNotALostLeaseWithoutDoneRetention() throws Exception {
+        try (TestSupport t = new TestSupport(Target.of(REDIS.server()), REDIS.prefix())) {
+            // Done jobs are deleted at once: a completion re-sent after its first call applied finds no job at all.
+            DelayQ dq = t.client(b -> b.timeout(Duration.ofMillis(300)).doneRetention(Duration.ZERO));
+            JobQueue q = t.queue(dq, "lost-reply");
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            java.util.List<String> outcomes = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            try (Worker w = Worker.builder(q, job -> {
+                        started.countDown();
+                        release.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                    }).metrics(new MicrometerMetrics(registry)).listener((job, o) -> outcomes.add(job.id() + ":" + o))
+                    .build().start()) {
+                q.enqueue(Job.builder().id("j").build());
+                assertThat(started.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                REDIS.server().pause(); // the completion reaches Redis only when it resumes: its first call times out
+                try {
+                    release.countDown();
+                    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> registry.find("delayq.redis.errors")
+                            .tag("operation", "complete").counters().stream().mapToDouble(c -> c.count()).sum() > 0);
+                } finally {
+                    REDIS.server().resume();
+                }
+                // The first call applies once Redis runs again (the job is deleted); the retry finds nothing.
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> !outcomes.isEmpty() && w.inFlight() == 0);
+                assertThat(outcomes).containsExactly("j:COMPLETED");
+                assertThat(registry.get("delayq.leases.lost").counter().count()).isZero();
+                assertThat(registry.get("delayq.jobs.completed").counter().count()).isEqualTo(1);
+                assertThat(q.get("j")).isEmpty();
+                assertThat(q.stats().total("completed")).isEqualTo(1);
+            }
+        }
+    }
 }

@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>drops every connection ({@link #dropAll()}),</li>
  *   <li>tears a reply: forwards only part of the next server-to-client chunk(s), then closes both sides
  *       ({@link #tearNext(int)}), so the client sees a reply cut mid-way,</li>
- *   <li>delays server-to-client traffic ({@link #latency(Duration)}).</li>
+ *   <li>delays server-to-client traffic ({@link #latency(Duration)}),</li>
+ *   <li>delays the server-to-client traffic of the connections whose client sent given bytes, e.g. one script's
+ *       SHA, leaving the client's other connections alone ({@link #latencyAfter(String, Duration)}).</li>
  * </ul>
  * Bounded: at most {@code maxFaults} connections are dropped or torn over the proxy's life (later requests are
  * ignored and counted as refused), latency is capped. Seeded: where a reply is cut comes from one
@@ -47,6 +49,9 @@ final class FaultProxy implements AutoCloseable {
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private volatile long latencyMillis;
+    private volatile byte[] slowMarker;
+    private volatile long slowMillis;
+    private final AtomicLong slowed = new AtomicLong();
     private volatile int tearMinBytes = 2;
     private volatile boolean closed;
 
@@ -126,6 +131,7 @@ final class FaultProxy implements AutoCloseable {
     void heal() {
         tearsArmed.set(0);
         latencyMillis = 0;
+        slowMillis = 0;
     }
 
     /** Tears armed and not yet done. */
@@ -139,6 +145,27 @@ final class FaultProxy implements AutoCloseable {
             throw new IllegalArgumentException("latency must be within 0.." + MAX_LATENCY + ", was " + d);
         }
         latencyMillis = d.toMillis();
+    }
+
+    /**
+     * From now on, delays every server-to-client chunk by {@code d} on each connection whose client has sent
+     * {@code marker} (ASCII, e.g. {@code Script.PURGE.sha()}), starting with the first chunk after the marker; other
+     * connections are not slowed. {@link Duration#ZERO} heals.
+     */
+    void latencyAfter(String marker, Duration d) {
+        if (marker == null || marker.isEmpty()) {
+            throw new IllegalArgumentException("marker must not be empty");
+        }
+        if (d.isNegative() || d.compareTo(MAX_LATENCY) > 0) {
+            throw new IllegalArgumentException("latency must be within 0.." + MAX_LATENCY + ", was " + d);
+        }
+        slowMillis = d.toMillis();
+        slowMarker = marker.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    /** Connections slowed by {@link #latencyAfter(String, Duration)} so far (their client sent the marker). */
+    long slowed() {
+        return slowed.get();
     }
 
     /** Connections dropped by {@link #dropAll()}. */
@@ -211,6 +238,10 @@ final class FaultProxy implements AutoCloseable {
     private final class Link {
         private final Socket client;
         private final Socket server;
+        /** The client sent the marker of {@link #latencyAfter}: this connection's replies are slowed. */
+        private volatile boolean marked;
+        /** The last bytes the client sent, so that a marker split between two chunks is found. */
+        private byte[] sentTail = new byte[0];
 
         Link(Socket client, Socket server) {
             this.client = client;
@@ -222,8 +253,11 @@ final class FaultProxy implements AutoCloseable {
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
                 int n;
                 while ((n = in.read(buf)) >= 0) {
+                    if (!reply) {
+                        watchForMarker(buf, n);
+                    }
                     if (reply) {
-                        long delay = latencyMillis;
+                        long delay = latencyMillis + (marked ? slowMillis : 0);
                         if (delay > 0) {
                             Thread.sleep(delay); // the injected fault itself, not a wait for a condition
                         }
@@ -248,11 +282,42 @@ final class FaultProxy implements AutoCloseable {
             }
         }
 
+        private void watchForMarker(byte[] buf, int n) {
+            byte[] marker = slowMarker;
+            if (marker == null || marked) {
+                return;
+            }
+            byte[] seen = new byte[sentTail.length + n];
+            System.arraycopy(sentTail, 0, seen, 0, sentTail.length);
+            System.arraycopy(buf, 0, seen, sentTail.length, n);
+            if (indexOf(seen, marker) >= 0) {
+                marked = true;
+                slowed.incrementAndGet();
+                sentTail = new byte[0];
+                return;
+            }
+            int keep = Math.min(seen.length, marker.length - 1);
+            sentTail = java.util.Arrays.copyOfRange(seen, seen.length - keep, seen.length);
+        }
+
         void close() {
             links.remove(this);
             closeQuietly(client);
             closeQuietly(server);
         }
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
     }
 
     private boolean takeTear() {

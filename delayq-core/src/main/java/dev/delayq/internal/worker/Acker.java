@@ -10,6 +10,7 @@ import dev.delayq.internal.queue.SingleQueue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -54,7 +55,7 @@ final class Acker {
         this.progress = progress;
         this.parts = parts;
         this.listener = listener;
-        this.lingerNanos = linger.toNanos();
+        this.lingerNanos = Nanos.of(linger);
         this.queue = queue;
         this.inFlight = inFlight;
         this.timer = timer;
@@ -101,37 +102,64 @@ final class Acker {
         }
         List<Lease> leases = new ArrayList<>(batch.size());
         batch.forEach(j -> leases.add(j.lease()));
-        queue.leases().completeAllAsync(leases).whenComplete((acks, e) -> {
-            if (e != null) {
-                metrics.redisError(queue.name(), "complete");
-                long wait = outage.failure(e);
-                pending.addAll(batch);
-                queued.addAndGet(batch.size());
-                busy.set(false);
-                timer.schedule(this::flush, wait, TimeUnit.MILLISECONDS);
-                return;
-            }
-            outage.success();
-            for (int i = 0; i < batch.size(); i++) {
-                Running job = batch.get(i);
-                Ack ack = acks.get(i);
-                if (ack.applied()) {
-                    metrics.completed(queue.name(), job.finishedNanos - job.startNanos);
-                    listener.onOutcome(job, JobListener.Outcome.COMPLETED);
-                } else {
-                    listener.onOutcome(job, JobListener.Outcome.REFUSED);
-                    metrics.leaseLost(queue.name());
-                    LOG.warn("worker {}: completion of {} in queue {} refused ({}): its lease was lost and the job "
-                            + "was or will be run again", worker, job, queue.name(), ack);
+        CompletableFuture<List<Ack>> call;
+        try {
+            call = queue.leases().completeAllAsync(leases);
+        } catch (Throwable e) { // async methods fail their future; this is only a guard against a stuck "busy"
+            call = CompletableFuture.failedFuture(e);
+        }
+        call.whenComplete((acks, e) -> {
+            boolean again = false;
+            try {
+                if (e != null) {
+                    metrics.redisError(queue.name(), "complete");
+                    long wait = outage.failure(e);
+                    batch.forEach(j -> j.resent = true); // the call may have applied: only its reply is known lost
+                    pending.addAll(batch);
+                    queued.addAndGet(batch.size());
+                    timer.schedule(this::flush, wait, TimeUnit.MILLISECONDS);
+                    return;
                 }
-                inFlight.remove(job);
+                outage.success();
+                for (int i = 0; i < batch.size(); i++) {
+                    Running job = batch.get(i);
+                    try {
+                        completed(job, acks.get(i));
+                    } finally {
+                        inFlight.remove(job);
+                    }
+                }
+                again = true;
+            } catch (Throwable unexpected) { // never leave "busy" set: no acknowledgement would ever be sent again
+                LOG.error("worker {}: unexpected error handling acknowledgements of queue {}", worker, queue.name(), unexpected);
+                again = e == null; // a failed call whose retry cannot be scheduled (shut down) is not retried at once
+            } finally {
+                busy.set(false);
+                progress.run();
             }
-            busy.set(false);
-            progress.run();
-            if (queued.get() > 0) {
+            if (again && queued.get() > 0) {
                 flush(); // what arrived while this call was in flight has waited long enough
             }
         });
+    }
+
+    private void completed(Running job, Ack ack) {
+        if (ack == Ack.NOT_FOUND && job.resent) {
+            // An earlier call whose reply was lost completed the job and, without done retention, deleted it: the
+            // re-sent completion finds nothing. The job is done, not lost.
+            LOG.debug("worker {}: re-sent completion of {} in queue {} found no job: the first call applied it", worker,
+                    job, queue.name());
+            ack = Ack.ALREADY_APPLIED;
+        }
+        if (ack.applied()) {
+            metrics.completed(queue.name(), job.finishedNanos - job.startNanos);
+            listener.onOutcome(job, JobListener.Outcome.COMPLETED);
+        } else {
+            listener.onOutcome(job, JobListener.Outcome.REFUSED);
+            metrics.leaseLost(queue.name());
+            LOG.warn("worker {}: completion of {} in queue {} refused ({}): its lease was lost and the job "
+                    + "was or will be run again", worker, job, queue.name(), ack);
+        }
     }
 
     void fail(Running r, String error, boolean retryable, Duration backoff) {
@@ -140,31 +168,60 @@ final class Acker {
     }
 
     private void sendFail(Running r, String error, boolean retryable, Duration backoff) {
-        parts.get(r.job.partition()).failAsync(r.lease(), error, retryable, backoff, defaultMaxAttempts).whenComplete((res, e) -> {
+        CompletableFuture<FailResult> call;
+        try {
+            call = parts.get(r.job.partition()).failAsync(r.lease(), error, retryable, backoff, defaultMaxAttempts);
+        } catch (Throwable e) {
+            call = CompletableFuture.failedFuture(e);
+        }
+        call.whenComplete((res, e) -> {
             if (e != null) {
-                metrics.redisError(queue.name(), "fail");
-                timer.schedule(() -> sendFail(r, error, retryable, backoff), outage.failure(e), TimeUnit.MILLISECONDS);
-                return;
-            }
-            outage.success();
-            if (res.outcome() == FailResult.Outcome.RETRY_SCHEDULED) {
-                metrics.retried(queue.name());
-                listener.onOutcome(r, JobListener.Outcome.RETRY_SCHEDULED);
-            } else if (res.outcome() == FailResult.Outcome.DEAD) {
-                metrics.dead(queue.name());
-                listener.onOutcome(r, JobListener.Outcome.DEAD);
-                LOG.warn("worker {}: {} in queue {} is dead after attempt {}/{}: {}", worker, r, queue.name(),
-                        r.attempt(), r.maxAttempts(), firstLine(error));
+                try {
+                    r.resent = true;
+                    metrics.redisError(queue.name(), "fail");
+                    timer.schedule(() -> sendFail(r, error, retryable, backoff), outage.failure(e), TimeUnit.MILLISECONDS);
+                    return;
+                } catch (Throwable unexpected) { // the timer is shut down: the lease expires and the job comes back
+                    LOG.warn("worker {}: could not retry the failure of {} in queue {}: {}", worker, r, queue.name(),
+                            unexpected.toString());
+                }
             } else {
-                metrics.leaseLost(queue.name());
-                listener.onOutcome(r, JobListener.Outcome.REFUSED);
-                LOG.warn("worker {}: failure of {} in queue {} refused ({}): its lease was lost", worker, r, queue.name(),
-                        res.outcome());
+                try {
+                    outage.success();
+                    failed(r, res, error);
+                } catch (Throwable unexpected) {
+                    LOG.error("worker {}: unexpected error handling the failure of {} in queue {}", worker, r,
+                            queue.name(), unexpected);
+                }
             }
             inFlight.remove(r);
             failing.decrementAndGet();
             progress.run();
         });
+    }
+
+    private void failed(Running r, FailResult res, String error) {
+        if (res.outcome() == FailResult.Outcome.NOT_FOUND && r.resent) {
+            // The first call applied (its reply was lost) and the job is gone since: it went dead without dead
+            // retention, or ran again elsewhere and finished. Not a lost lease; what Redis recorded is unknown here.
+            LOG.debug("worker {}: re-sent failure of {} in queue {} found no job: an earlier call applied it", worker, r,
+                    queue.name());
+            return;
+        }
+        if (res.outcome() == FailResult.Outcome.RETRY_SCHEDULED) {
+            metrics.retried(queue.name());
+            listener.onOutcome(r, JobListener.Outcome.RETRY_SCHEDULED);
+        } else if (res.outcome() == FailResult.Outcome.DEAD) {
+            metrics.dead(queue.name());
+            listener.onOutcome(r, JobListener.Outcome.DEAD);
+            LOG.warn("worker {}: {} in queue {} is dead after attempt {}/{}: {}", worker, r, queue.name(),
+                    r.attempt(), r.maxAttempts(), firstLine(error));
+        } else {
+            metrics.leaseLost(queue.name());
+            listener.onOutcome(r, JobListener.Outcome.REFUSED);
+            LOG.warn("worker {}: failure of {} in queue {} refused ({}): its lease was lost", worker, r, queue.name(),
+                    res.outcome());
+        }
     }
 
     private static String firstLine(String s) {

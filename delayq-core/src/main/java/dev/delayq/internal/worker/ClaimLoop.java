@@ -7,9 +7,7 @@ import dev.delayq.WorkerMetrics;
 import dev.delayq.internal.queue.SingleQueue;
 import java.util.List;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -19,20 +17,16 @@ import org.slf4j.LoggerFactory;
  * The worker's one claiming thread. It claims only as many jobs as it has free handler slots, then sleeps
  * until the next due time that the claim reported (timed on the local monotonic clock against Redis's
  * clock, not by a blocking command's timeout, which Redis checks only on its 10 Hz tick), until a slot
- * frees up, or until a pub/sub notice says an earlier job became the head of the due set.
+ * frees up, or until a pub/sub notice says an earlier job became the head of the due set; when to claim next
+ * is the {@link ClaimSchedule}'s call.
  *
  * <p>Of several idle workers, only one (the claim script's "waker") wakes at a due time; the others stand
  * by a little longer and are woken at once by a notice if the waker fills up. When nothing is scheduled
  * it sleeps at most {@code maxIdleSleep}: a safety net should a notice be lost, kept long so that idle
- * workers cost Redis almost nothing. Wake-ups for lease expiries (to recover a dead worker's jobs) get a
- * random delay so that a fleet of idle workers does not stampede.
- *
- * <p>A partitioned queue has a wake time per partition; the loop claims from the partitions whose time
- * has come in turn (round-robin, so a backlog in one cannot starve another) and sleeps until the earliest.
+ * workers cost Redis almost nothing.
  */
 final class ClaimLoop implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ClaimLoop.class);
-    private static final long NO_NOTICE = Long.MAX_VALUE;
     private static final long REFILL_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final List<SingleQueue> parts;
@@ -44,12 +38,8 @@ final class ClaimLoop implements Runnable {
     private final WorkerMetrics metrics;
     private final OutageLog outage;
     private final ClaimOptions options;
+    private final ClaimSchedule schedule;
     private final int refill;
-    /** Per partition: the earliest head announced by a notice since its current claim was sent (Redis ms). */
-    private final AtomicLongArray noticedHead;
-    /** Per partition: when to claim from it next (local nanoTime). */
-    private final long[] targetNanos;
-    private int cursor;
     private volatile Thread thread;
     private volatile boolean stopping;
     /** Free slots the loop waits for before claiming again (read by handler threads). */
@@ -70,16 +60,10 @@ final class ClaimLoop implements Runnable {
         this.outage = new OutageLog(LOG, "worker " + config.name() + " claiming from " + queue);
         this.options = new ClaimOptions(1, config.lease(), config.lookahead(), config.retryPolicy(), config.recoverLimit(),
                 config.name(), config.standby());
+        this.schedule = new ClaimSchedule(clocks, config);
         // After a full batch (a backlog is waiting) claim again once a quarter of a batch is free, not
         // after every single job: one script call then leases many jobs.
         this.refill = Math.max(1, Math.min(config.batch(), config.concurrency()) / 4);
-        this.noticedHead = new AtomicLongArray(parts.size());
-        this.targetNanos = new long[parts.size()];
-        long now = System.nanoTime();
-        for (int p = 0; p < parts.size(); p++) {
-            noticedHead.set(p, NO_NOTICE);
-            targetNanos[p] = now;
-        }
     }
 
     void start(Thread t) {
@@ -107,15 +91,13 @@ final class ClaimLoop implements Runnable {
 
     /** A notice: in partition {@code part}, an earlier job (due at {@code headMillis}, Redis clock) is now the head. */
     void onHead(int part, long headMillis) {
-        noticedHead.accumulateAndGet(part, headMillis, Math::min);
+        schedule.onHead(part, headMillis);
         wake();
     }
 
     /** The pub/sub connection was re-established: notices may have been missed, so claim now. */
     void onReconnect() {
-        for (int p = 0; p < parts.size(); p++) {
-            noticedHead.set(p, 0);
-        }
+        schedule.onReconnect();
         wake();
     }
 
@@ -146,32 +128,16 @@ final class ClaimLoop implements Runnable {
 
     private void step() {
         long now = System.nanoTime();
-        for (int p = 0; p < parts.size(); p++) {
-            long head = noticedHead.get(p);
-            if (head != NO_NOTICE) {
-                targetNanos[p] = Math.min(targetNanos[p], clocks[p].known() ? clocks[p].nanosAt(head) : now);
-            }
-        }
-        // The first partition whose time has come, starting after the one claimed last.
-        int chosen = -1;
-        long earliest = Long.MAX_VALUE;
-        for (int k = 0; k < parts.size(); k++) {
-            int p = (cursor + k) % parts.size();
-            if (now - targetNanos[p] >= 0) {
-                chosen = p;
-                break;
-            }
-            earliest = Math.min(earliest, targetNanos[p] - now);
-        }
+        int chosen = schedule.next(now);
         if (chosen < 0) {
-            pause(earliest);
+            pause(schedule.untilNext(now));
             return;
         }
         int free = slots.availablePermits();
         if (free < needed) {
             if (free == 0) {
                 shortSinceNanos = 0;
-                waitForSlots(config.maxIdleSleep().toNanos());
+                waitForSlots(Nanos.of(config.maxIdleSleep()));
                 return;
             }
             // Some slots are free but fewer than a refill: wait briefly for more, then take what there is,
@@ -190,12 +156,11 @@ final class ClaimLoop implements Runnable {
         if (!slots.tryAcquire(n)) {
             return;
         }
-        cursor = (chosen + 1) % parts.size();
         claim(chosen, n);
     }
 
     private void claim(int p, int n) {
-        noticedHead.set(p, NO_NOTICE);
+        schedule.claiming(p);
         ServerClock clock = clocks[p];
         ClaimBatch batch;
         try {
@@ -206,7 +171,7 @@ final class ClaimLoop implements Runnable {
         } catch (RuntimeException e) {
             slots.release(n);
             metrics.redisError(queue, "claim");
-            targetNanos[p] = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(outage.failure(e));
+            schedule.retryIn(p, outage.failure(e));
             needed = 1;
             return;
         }
@@ -223,39 +188,7 @@ final class ClaimLoop implements Runnable {
         for (ClaimedJob job : batch.jobs()) {
             dispatch.accept(job);
         }
-        plan(p, batch);
-    }
-
-    /** Chooses when to claim next from partition {@code p}, from what its claim reported. */
-    private void plan(int p, ClaimBatch b) {
-        ServerClock clock = clocks[p];
-        long now = System.nanoTime();
-        long idle = now + jitter(config.maxIdleSleep().toNanos(), 0.1);
-        if (b.nextDueMillis() == ClaimBatch.NOT_COMPUTED) {
-            targetNanos[p] = now; // more jobs are due: claim as soon as enough slots are free
-            needed = refill;
-            return;
-        }
-        needed = 1;
-        long target = idle;
-        if (b.nextDueMillis() >= 0) {
-            // Without lookahead, wake exactly at the due time. With it, wake that much earlier, but not sooner
-            // than half a lookahead after this claim: the claim took everything due within the lookahead, so
-            // waking at once would lease one job per call; waiting half of it leases half a window's worth.
-            // When another idle worker has promised to claim then, stand by a little longer in case it cannot.
-            long lookahead = config.lookahead().toNanos();
-            long due = Math.max(clock.nanosAt(b.nextDueMillis()) - lookahead, now + lookahead / 2);
-            target = Math.min(target, b.covered() ? due + config.standby().toNanos() : due);
-        }
-        if (b.nextLeaseExpiryMillis() >= 0) {
-            long expiry = clock.nanosAt(b.nextLeaseExpiryMillis());
-            target = Math.min(target, expiry + jitter(Math.min(TimeUnit.SECONDS.toNanos(1), config.lease().toNanos() / 10), 1.0));
-        }
-        long head = noticedHead.get(p);
-        if (head != NO_NOTICE) {
-            target = Math.min(target, clock.nanosAt(head));
-        }
-        targetNanos[p] = target;
+        needed = schedule.plan(p, batch) ? refill : 1;
     }
 
     /** Parks until {@link #slotFreed()} finds enough free slots, or for at most {@code nanos}. */
@@ -268,11 +201,6 @@ final class ClaimLoop implements Runnable {
         } finally {
             waitingForSlots = false;
         }
-    }
-
-    private static long jitter(long nanos, double fraction) {
-        long span = (long) (nanos * fraction);
-        return nanos - span + (span > 0 ? ThreadLocalRandom.current().nextLong(span + 1) : 0);
     }
 
     private void pause(long nanos) {

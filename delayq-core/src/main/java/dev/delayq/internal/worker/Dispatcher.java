@@ -1,15 +1,17 @@
 package dev.delayq.internal.worker;
 
 import dev.delayq.ClaimedJob;
-import dev.delayq.JobHandler;
 import dev.delayq.NonRetryableException;
 import dev.delayq.RetryLaterException;
 import dev.delayq.RetryPolicy;
 import dev.delayq.WorkerMetrics;
+import dev.delayq.internal.Validation;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -17,41 +19,48 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs claimed jobs on the executor: waits for a job's due time when it was leased ahead (never starting it
- * before Redis's clock reaches it), calls the handler, frees the slot, and routes the outcome (complete,
- * retry, dead) to the {@link Acker}. A handler that throws never harms the worker.
+ * before Redis's clock reaches it), calls the handler of the job's name, frees the slot, and routes the outcome
+ * (complete, retry, dead) to the {@link Acker}. A handler that throws never harms the worker; one that runs past
+ * its timeout is interrupted and its run fails at the deadline, whether or not the handler stops.
  */
 final class Dispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
     private static final int SUMMARY_FRAMES = 5;
 
     private final String queue;
-    private final JobHandler handler;
+    private final Routes routes;
     private final Executor executor;
     private final Semaphore slots;
     private final ServerClock[] clocks;
     private final InFlight inFlight;
     private final Acker acker;
+    private final WorkerConfig config;
     private final RetryPolicy policy;
     private final WorkerMetrics metrics;
     private final Runnable slotFreed;
     private final Consumer<Running> handBack;
     private final String worker;
+    private final Callbacks callbacks;
+    private final Deadlines deadlines;
 
-    Dispatcher(String queue, JobHandler handler, Executor executor, Semaphore slots, ServerClock[] clocks, InFlight inFlight,
-               Acker acker, RetryPolicy policy, WorkerMetrics metrics, Runnable slotFreed, Consumer<Running> handBack,
-               String worker) {
+    Dispatcher(String queue, Routes routes, Executor executor, Semaphore slots, ServerClock[] clocks, InFlight inFlight,
+               Acker acker, WorkerConfig config, WorkerMetrics metrics, Runnable slotFreed, Consumer<Running> handBack,
+               Callbacks callbacks, Deadlines deadlines) {
         this.queue = queue;
-        this.handler = handler;
+        this.routes = routes;
         this.executor = executor;
         this.slots = slots;
         this.clocks = clocks;
         this.inFlight = inFlight;
         this.acker = acker;
-        this.policy = policy;
+        this.config = config;
+        this.policy = config.retryPolicy();
         this.metrics = metrics;
         this.slotFreed = slotFreed;
         this.handBack = handBack;
-        this.worker = worker;
+        this.worker = config.name();
+        this.callbacks = callbacks;
+        this.deadlines = deadlines;
     }
 
     void dispatch(ClaimedJob job) {
@@ -59,14 +68,19 @@ final class Dispatcher {
         inFlight.add(r);
         try {
             executor.execute(() -> run(r));
-        } catch (RejectedExecutionException e) {
-            LOG.warn("worker {}: executor refused {}; handing it back", worker, r);
+        } catch (RuntimeException e) { // the user's executor is a callback too: it never stops the claim loop
+            if (e instanceof RejectedExecutionException) {
+                LOG.warn("worker {}: executor refused {}; handing it back", worker, r);
+            } else {
+                callbacks.failed("executor", e);
+            }
             freeSlot();
             handBack.accept(r);
         }
     }
 
     private void run(Running r) {
+        boolean ownsEnd = true; // false when the timeout ended the run: it sent the outcome and freed the slot
         try {
             if (!awaitDue(r)) {
                 return; // handed back before it was due (shutdown)
@@ -81,35 +95,72 @@ final class Dispatcher {
                 LOG.warn("worker {}: not starting {} in queue {}: its lease expired before it could start", worker, r, queue);
                 return;
             }
-            r.thread = Thread.currentThread();
             r.startNanos = System.nanoTime();
             if (!r.tryStart()) {
                 return; // handed back at shutdown an instant before it could start
             }
             metrics.started(queue, Math.max(0, clocks[r.job.partition()].nowMillis() - r.job.dueAtMillis()));
+            long timeout = r.job.timeoutMillis() > 0 ? r.job.timeoutMillis() : config.jobTimeout().toMillis();
+            ScheduledFuture<?> deadline = timeout > 0 ? deadlines.after(timeout, () -> timedOut(r, timeout)) : null;
             Outcome outcome = invoke(r);
-            r.thread = null;
+            if (deadline != null) {
+                deadline.cancel(false);
+            }
+            r.detach();
+            if (!r.tryReturn()) {
+                ownsEnd = false;
+                LOG.info("worker {}: the handler of {} in queue {} returned after its timeout; its run had failed already",
+                        worker, r, queue);
+                return;
+            }
             r.finishedNanos = System.nanoTime();
             // The outcome reaches the acknowledger before the job counts as finished, so that a shutdown
             // waiting for "nothing running and nothing unacknowledged" cannot slip in between.
             if (!r.released) { // a job handed back at shutdown: its outcome would be refused
-                r.acking = true;
-                if (outcome.error == null) {
-                    acker.complete(r);
-                } else {
-                    metrics.failed(queue, r.finishedNanos - r.startNanos);
-                    acker.fail(r, outcome.error, outcome.retryable, outcome.backoff);
-                }
+                send(r, outcome);
             }
         } finally {
-            r.thread = null;
-            if (r.finishedNanos == 0) {
-                r.finishedNanos = System.nanoTime();
-            }
-            r.finished = true;
+            r.detach();
             Thread.interrupted(); // never hand an interrupted thread back to the pool
-            freeSlot();
+            if (ownsEnd) {
+                end(r);
+            }
         }
+    }
+
+    private void send(Running r, Outcome outcome) {
+        r.acking = true;
+        if (outcome.error == null) {
+            acker.complete(r);
+        } else {
+            metrics.failed(queue, r.finishedNanos - r.startNanos);
+            acker.fail(r, outcome.error, outcome.retryable, outcome.backoff);
+        }
+    }
+
+    private void end(Running r) {
+        if (r.finishedNanos == 0) {
+            r.finishedNanos = System.nanoTime();
+        }
+        r.finished = true;
+        freeSlot();
+    }
+
+    /**
+     * The deadline of a run passed: its attempt fails now (retried per policy), its slot is freed, and its handler is
+     * interrupted. A handler that ignores the interrupt keeps its thread until it returns, but the job is no longer
+     * this worker's: its context reports the lease lost and whatever it returns is ignored.
+     */
+    private void timedOut(Running r, long timeoutMillis) {
+        if (r.released || !r.tryTimeOut()) {
+            return; // it returned in time, or was handed back at shutdown
+        }
+        r.finishedNanos = System.nanoTime();
+        String error = "timed out after " + Validation.human(Duration.ofMillis(timeoutMillis));
+        LOG.warn("worker {}: {} in queue {} {}: interrupting its handler and failing the attempt", worker, r, queue, error);
+        send(r, new Outcome(error, true, backoff(r)));
+        r.interrupt();
+        end(r);
     }
 
     private boolean awaitDue(Running r) {
@@ -117,7 +168,7 @@ final class Dispatcher {
         if (!clock.known()) {
             return !r.released;
         }
-        long dueNanos = clock.nanosAt(r.job.dueAtMillis());
+        long dueNanos = clock.nanosAt(r.job.dueAtMillis(), System.nanoTime());
         long wait;
         while (!r.released && (wait = dueNanos - System.nanoTime()) > 0) {
             LockSupport.parkNanos(this, wait);
@@ -126,9 +177,15 @@ final class Dispatcher {
     }
 
     private Outcome invoke(Running r) {
+        Routes.Route route = routes.find(r.name());
+        if (route == null) {
+            return new Outcome(routes.missing(r.name()), false, Duration.ZERO);
+        }
         try {
-            handler.handle(r);
+            route.run(r);
             return Outcome.OK;
+        } catch (Routes.Undecodable e) {
+            return new Outcome(e.getMessage(), false, Duration.ZERO); // retrying cannot fix the payload's bytes
         } catch (NonRetryableException e) {
             return new Outcome(summary(e), false, Duration.ZERO);
         } catch (RetryLaterException e) {
@@ -137,9 +194,12 @@ final class Dispatcher {
             if (LOG.isDebugEnabled()) {
                 LOG.debug("worker {}: handler failed on {} in queue {}", worker, r, queue, e);
             }
-            return new Outcome(summary(e), true, Duration.ofMillis(policy.backoffMillis(r.attempt(),
-                    java.util.concurrent.ThreadLocalRandom.current().nextDouble())));
+            return new Outcome(summary(e), true, backoff(r));
         }
+    }
+
+    private Duration backoff(Running r) {
+        return Duration.ofMillis(policy.backoffMillis(r.attempt(), ThreadLocalRandom.current().nextDouble()));
     }
 
     private void freeSlot() {

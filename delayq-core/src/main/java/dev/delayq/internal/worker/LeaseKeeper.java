@@ -8,8 +8,7 @@ import dev.delayq.JobQueue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -17,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Renews the lease of every job the worker holds, all in one script call per tick (a third of the lease
- * length), so a job that runs for many lease lengths is never recovered while it runs. A refused renewal
+ * length), so a job that runs for many lease lengths is never recovered while it runs. It has a thread of its own,
+ * so nothing else the worker does (a long retention purge, a busy acknowledger) can delay a renewal. A refused renewal
  * means the job was recovered and may run elsewhere: its context is marked lost so the handler can stop,
  * and its completion will be refused. When Redis cannot be reached, a job whose lease has passed by the
  * estimated Redis clock is marked lost too.
@@ -33,7 +33,7 @@ final class LeaseKeeper {
     private final String worker;
     private final OutageLog outage;
     private final AtomicBoolean busy = new AtomicBoolean();
-    private ScheduledFuture<?> task;
+    private ScheduledThreadPoolExecutor thread;
 
     LeaseKeeper(JobQueue queue, InFlight inFlight, ServerClock[] clocks, Duration lease, WorkerMetrics metrics, String worker) {
         this.queue = queue;
@@ -45,14 +45,20 @@ final class LeaseKeeper {
         this.outage = new OutageLog(LOG, "worker " + worker + " renewing leases in " + queue.name());
     }
 
-    void start(ScheduledExecutorService timer) {
+    /** Starts renewing on a thread of its own: renewal never waits behind another part of the worker. */
+    void start() {
+        thread = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, worker + "-leases");
+            t.setDaemon(true);
+            return t;
+        });
         long every = Math.max(10, lease.toMillis() / 3);
-        task = timer.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.MILLISECONDS);
+        thread.scheduleWithFixedDelay(this::tick, every, every, TimeUnit.MILLISECONDS);
     }
 
     void stop() {
-        if (task != null) {
-            task.cancel(false);
+        if (thread != null) {
+            thread.shutdownNow();
         }
     }
 

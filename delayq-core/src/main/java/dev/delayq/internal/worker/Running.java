@@ -4,9 +4,16 @@ import dev.delayq.ClaimedJob;
 import dev.delayq.JobContext;
 import dev.delayq.Lease;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** A job this worker holds, from claim to acknowledgement; the handler sees it as its {@link JobContext}. */
 final class Running implements JobContext {
+    private static final int WAITING = 0;
+    private static final int STARTED = 1;
+    private static final int HANDED_BACK_UNSTARTED = 2;
+    private static final int RETURNED = 3;
+    private static final int TIMED_OUT = 4;
+
     final ClaimedJob job;
     final String queue;
     final long claimedNanos;
@@ -14,14 +21,20 @@ final class Running implements JobContext {
     volatile boolean lost;
     volatile boolean released;
     volatile boolean started;
-    /** 0 waiting to start, 1 started, 2 handed back before it started: the one decision between those two. */
-    private final java.util.concurrent.atomic.AtomicInteger phase = new java.util.concurrent.atomic.AtomicInteger();
+    /**
+     * The one decision of each fork in a run's life: started or handed back before it started; then ended by its
+     * handler returning or by its timeout. Whoever wins sends the outcome and frees the slot; the other stands down.
+     */
+    private final AtomicInteger phase = new AtomicInteger(WAITING);
     volatile boolean finished;
     /** The handler has returned and its outcome is on its way to Redis. */
     volatile boolean acking;
+    /** The outcome was sent again after a call failed: that call may have applied, only its reply was lost. */
+    volatile boolean resent;
     volatile long startNanos;
     volatile long finishedNanos;
-    volatile Thread thread;
+    /** The handler's thread while it runs this job (guarded by this object's monitor). */
+    private Thread thread;
 
     Running(String queue, ClaimedJob job, long claimedNanos) {
         this.queue = queue;
@@ -34,9 +47,13 @@ final class Running implements JobContext {
         return job.lease();
     }
 
-    /** Claims the start of this job; false when it was handed back first (shutdown). */
+    /** Claims the start of this job on the current thread; false when it was handed back first (shutdown). */
     boolean tryStart() {
-        if (!phase.compareAndSet(0, 1)) {
+        synchronized (this) {
+            thread = Thread.currentThread();
+        }
+        if (!phase.compareAndSet(WAITING, STARTED)) {
+            detach();
             return false;
         }
         started = true;
@@ -45,11 +62,36 @@ final class Running implements JobContext {
 
     /** Hands this job back unless its handler started first; true when it was handed back. */
     boolean tryHandBackUnstarted() {
-        if (!phase.compareAndSet(0, 2)) {
+        if (!phase.compareAndSet(WAITING, HANDED_BACK_UNSTARTED)) {
             return false;
         }
         released = true;
         return true;
+    }
+
+    /** The handler returned; true unless the timeout ended the run first (then its outcome was sent already). */
+    boolean tryReturn() {
+        return phase.compareAndSet(STARTED, RETURNED);
+    }
+
+    /** The timeout ends the run; true unless the handler returned first. */
+    boolean tryTimeOut() {
+        return phase.compareAndSet(STARTED, TIMED_OUT);
+    }
+
+    /** The handler's thread leaves this job: from now on {@link #interrupt()} cannot reach it. */
+    synchronized void detach() {
+        thread = null;
+    }
+
+    /**
+     * Interrupts the handler, only while its thread still runs this job (never a pooled thread that has moved on to
+     * another job). The thread clears any interrupt left over when it leaves the job.
+     */
+    synchronized void interrupt() {
+        if (thread != null) {
+            thread.interrupt();
+        }
     }
 
     void markLost() {
@@ -113,7 +155,7 @@ final class Running implements JobContext {
 
     @Override
     public boolean leaseLost() {
-        return lost || released;
+        return lost || released || phase.get() == TIMED_OUT;
     }
 
     @Override

@@ -1,7 +1,8 @@
 package dev.delayq.internal.worker;
 
+import static dev.delayq.internal.Validation.human;
+
 import dev.delayq.Ack;
-import dev.delayq.JobHandler;
 import dev.delayq.JobListener;
 import dev.delayq.JobQueue;
 import dev.delayq.Lease;
@@ -12,10 +13,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -33,11 +34,12 @@ public final class WorkerEngine {
     private final JobQueue queue;
     private final List<SingleQueue> parts;
     private final WorkerConfig config;
-    private final WorkerMetrics metrics;
+    private final GuardedMetrics metrics;
+    private final WorkerMetrics userMetrics;
     private final Semaphore slots;
     private final ServerClock[] clocks;
     private final InFlight inFlight = new InFlight();
-    private final ScheduledExecutorService timer;
+    private final ScheduledExecutorService ackTimer;
     private final ThreadPoolExecutor ownExecutor;
     private final ClaimLoop claimLoop;
     private final LeaseKeeper leaseKeeper;
@@ -48,13 +50,19 @@ public final class WorkerEngine {
     private final List<AutoCloseable> subscriptions = new ArrayList<>();
 
     private final JobListener listener;
+    private final Callbacks callbacks;
+    private final Deadlines deadlines;
 
     /**
      * A worker of {@code queue}, whose partitions are {@code parts} (the queue itself when it has none).
      */
-    public WorkerEngine(JobQueue queue, List<SingleQueue> parts, JobHandler handler, Executor executor, WorkerConfig config,
+    public WorkerEngine(JobQueue queue, List<SingleQueue> parts, Routes routes, Executor executor, WorkerConfig config,
                         WorkerMetrics metrics, JobListener listener) {
-        this.listener = listener;
+        this.callbacks = new Callbacks(config.name(), queue.name());
+        this.userMetrics = metrics;
+        this.metrics = callbacks.metrics(metrics);
+        this.listener = callbacks.listener(listener);
+        this.deadlines = new Deadlines(config.name());
         this.queue = queue;
         this.parts = parts;
         this.clocks = new ServerClock[parts.size()];
@@ -62,24 +70,30 @@ public final class WorkerEngine {
             clocks[p] = new ServerClock(); // partitions may live on different servers, with different clocks
         }
         this.config = config;
-        this.metrics = metrics;
         this.slots = new Semaphore(config.concurrency());
-        this.timer = new ScheduledThreadPoolExecutor(1, threads(config.name() + "-timer", true));
-        this.ownExecutor = executor == null ? new ThreadPoolExecutor(config.concurrency(), config.concurrency(), 0,
-                TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), threads(config.name() + "-handler", false)) : null;
-        this.acker = new Acker(queue, parts, inFlight, timer, metrics, config.retryPolicy().maxAttempts(), config.name(),
-                config.ackLinger(), listener, progress::signal);
+        this.ackTimer = new ScheduledThreadPoolExecutor(1, threads(config.name() + "-acks", true));
+        // One thread per slot; a handler that ignored its timeout's interrupt keeps its thread, and the job taking its
+        // slot gets a new one (the slots, not the pool, bound how many handlers the worker runs).
+        this.ownExecutor = executor == null ? new ThreadPoolExecutor(config.concurrency(), Integer.MAX_VALUE, 60,
+                TimeUnit.SECONDS, new SynchronousQueue<>(), threads(config.name() + "-handler", false)) : null;
+        this.acker = new Acker(queue, parts, inFlight, ackTimer, this.metrics, config.retryPolicy().maxAttempts(), config.name(),
+                config.ackLinger(), this.listener, progress::signal);
         ClaimLoop[] loop = new ClaimLoop[1];
-        Dispatcher dispatcher = new Dispatcher(queue.name(), handler, executor != null ? executor : ownExecutor, slots, clocks,
-                inFlight, acker, config.retryPolicy(), metrics, () -> {
+        Dispatcher dispatcher = new Dispatcher(queue.name(), routes, executor != null ? executor : ownExecutor, slots, clocks,
+                inFlight, acker, config, this.metrics, () -> {
                     loop[0].slotFreed();
                     progress.signal();
-                }, this::handBack, config.name());
-        this.claimLoop = new ClaimLoop(parts, queue.name(), config, slots, clocks, dispatcher::dispatch, metrics);
+                }, this::handBack, callbacks, deadlines);
+        this.claimLoop = new ClaimLoop(parts, queue.name(), config, slots, clocks, dispatcher::dispatch, this.metrics);
         loop[0] = claimLoop;
-        this.leaseKeeper = new LeaseKeeper(queue, inFlight, clocks, config.lease(), metrics, config.name());
-        this.maintenance = new Maintenance(parts, config.purgeInterval(), metrics, config.name());
+        this.leaseKeeper = new LeaseKeeper(queue, inFlight, clocks, config.lease(), this.metrics, config.name());
+        this.maintenance = new Maintenance(parts, config.purgeInterval(), this.metrics, config.name());
         this.loopThread = threads(config.name() + "-claim", false).newThread(claimLoop);
+    }
+
+    /** User callbacks (listener, metrics, executor) that threw and were isolated. */
+    public long callbackFailures() {
+        return callbacks.failures();
     }
 
     private static ThreadFactory threads(String name, boolean daemon) {
@@ -93,6 +107,7 @@ public final class WorkerEngine {
 
     /** Subscribes to wake-up notices, then starts claiming, renewing and purging. */
     public void start() {
+        callbacks.useWorkerView(metrics, userMetrics, config.name());
         metrics.bind(queue.name(), inFlight::size, queue::stats);
         for (SingleQueue part : parts) {
             int p = part.partition();
@@ -115,11 +130,12 @@ public final class WorkerEngine {
         if (ownExecutor != null) {
             ownExecutor.prestartAllCoreThreads(); // not during the first burst of jobs
         }
-        leaseKeeper.start(timer);
-        maintenance.start(timer);
+        leaseKeeper.start();
+        maintenance.start();
         claimLoop.start(loopThread);
-        LOG.info("worker {} started on queue {} (concurrency {}, batch {}, lease {})", config.name(), queue.name(),
-                config.concurrency(), config.batch(), config.lease());
+        LOG.info("worker {} started on queue {} (concurrency {}, batch {}, lease {}{})", config.name(), queue.name(),
+                config.concurrency(), config.batch(), human(config.lease()),
+                config.jobTimeout().isZero() ? "" : ", job timeout " + human(config.jobTimeout()));
     }
 
     /** Jobs leased and not yet acknowledged. */
@@ -134,11 +150,12 @@ public final class WorkerEngine {
      */
     public void close() throws InterruptedException {
         claimLoop.stop();
+        maintenance.stop();
         subscriptions.forEach(WorkerEngine::closeQuietly);
         claimLoop.join(config.lease().toMillis() + 10_000);
         handBackNotStarted();
         acker.drain();
-        progress.awaitUntil(() -> running() == 0, System.nanoTime() + config.shutdownGrace().toNanos());
+        progress.awaitUntil(() -> running() == 0, System.nanoTime() + Nanos.of(config.shutdownGrace()));
         List<Running> unfinished = new ArrayList<>();
         for (Running r : inFlight.all()) {
             // A job whose handler has returned (acking) is not handed back: its outcome is on its way to Redis.
@@ -148,25 +165,21 @@ public final class WorkerEngine {
         }
         if (!unfinished.isEmpty()) {
             LOG.warn("worker {}: {} job(s) of queue {} still running after the {} grace period: handing them back",
-                    config.name(), unfinished.size(), queue.name(), config.shutdownGrace());
+                    config.name(), unfinished.size(), queue.name(), human(config.shutdownGrace()));
             handBack(unfinished);
-            unfinished.forEach(r -> {
-                Thread t = r.thread;
-                if (t != null) {
-                    t.interrupt();
-                }
-            });
+            unfinished.forEach(Running::interrupt);
         }
+        deadlines.stop();
         if (!progress.awaitUntil(acker::idle, System.nanoTime() + TimeUnit.SECONDS.toNanos(10))) {
             LOG.warn("worker {}: some outcomes of queue {} were not acknowledged by Redis before shutdown; those jobs "
                     + "return when their leases expire", config.name(), queue.name());
         }
         leaseKeeper.stop();
-        maintenance.stop();
-        timer.shutdownNow();
+        ackTimer.shutdownNow();
         if (ownExecutor != null) {
             ownExecutor.shutdownNow();
         }
+        metrics.unbind(queue.name());
         LOG.info("worker {} stopped on queue {}", config.name(), queue.name());
     }
 
