@@ -24,8 +24,10 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(name = "enqueue", mixinStandardHelpOptions = true,
         description = {"Enqueue a job and print 'created <id>', or 'duplicate <id>' (the id of the job that exists) "
-                + "when the id or the dedupe key is taken; when that job has ended or no longer exists the line says so, "
-                + "e.g. 'duplicate X (dedupe key held until 2026-12-01T10:00:00Z by done job X)'.",
+                + "when the id or the dedupe key is taken.",
+                "When that job has ended or no longer exists the line says so, e.g. 'duplicate X (dedupe key held "
+                        + "until 2026-12-01T10:00:00Z by done job X)'; --json adds the keys ownerState (the owner's state, "
+                        + "'gone' when it no longer exists) and heldUntil.",
                 "With --jsonl, enqueue one job per line of a JSON Lines file (keys: id, name, payload, delay or at, "
                         + "maxAttempts, dedupeKey, dedupeTtl; a payload that is a JSON object, array, number or boolean "
                         + "is stored as its JSON text), streaming one result line per job in file order; "

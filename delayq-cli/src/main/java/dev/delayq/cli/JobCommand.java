@@ -9,8 +9,9 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code delayq job QUEUE ID}: every field of one job. */
 @Command(name = "job", mixinStandardHelpOptions = true,
-        description = {"Show every field of one job: state, attempts made, due time, lease, last error, payload, name, "
-                + "enqueue time, stalls (expired leases), dedupe key and until when it holds, whether the record is corrupt.",
+        description = {"Show every field of one job: state, attempts made, due time, lease, last error, payload, name.",
+                "Also when it was enqueued, its stalls (expired leases), its dedupe key and until when that holds after "
+                        + "the job ended, and whether the record is corrupt; --json has the keys of the dashboard's API.",
                 "A record that cannot be decoded is shown with 'corrupt true', its raw bytes as the payload and the "
                         + "state of the index it was found in, and a warning on stderr.",
                 "Exit status 1 when there is no such job."},

@@ -74,7 +74,8 @@ public final class WorkCommand implements Callable<Integer> {
     Duration shutdownGrace;
 
     @Option(names = "--exit-when-idle", paramLabel = "DUR", converter = Durations.DurationConverter.class,
-            description = "Exit 0 once no job has been claimed or running for this long, counted from the start.")
+            description = "Exit once no job has been claimed or running for this long, counted from the start: 0, "
+                    + "or 3 when claims failed during the run.")
     Duration exitWhenIdle;
 
     @Option(names = "--job-timeout", paramLabel = "DUR", converter = Durations.DurationConverter.class,
