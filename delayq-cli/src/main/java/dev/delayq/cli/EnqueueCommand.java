@@ -25,14 +25,18 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "enqueue", mixinStandardHelpOptions = true,
         description = {"Enqueue a job and print 'created <id>', or 'duplicate <id>' (the id of the job that exists) "
                 + "when the id or the dedupe key is taken.",
-                "With --jsonl, enqueue one job per line of a JSON Lines file (keys: id, payload, delay or at, "
-                        + "maxAttempts, dedupeKey, dedupeTtl), streaming one result line per job in file order; "
+                "When that job has ended or no longer exists the line says so, e.g. 'duplicate X (dedupe key held "
+                        + "until 2026-12-01T10:00:00Z by done job X)'; --json adds the keys ownerState (the owner's state, "
+                        + "'gone' when it no longer exists) and heldUntil.",
+                "With --jsonl, enqueue one job per line of a JSON Lines file (keys: id, name, payload, delay or at, "
+                        + "maxAttempts, dedupeKey, dedupeTtl; a payload that is a JSON object, array, number or boolean "
+                        + "is stored as its JSON text), streaming one result line per job in file order; "
                         + "a bad line is reported on stderr by its number and the others are enqueued (exit 1).",
                 "Durations: 250ms, 30s, 5m, 2h, 7d, 1h30m or ISO-8601 (PT30S); instants: ISO-8601 with a zone."},
         footer = {"", "Examples:",
                 "  delayq enqueue orders --id order-731 --delay 30m --payload '{\"order\":731}'",
-                "  cat mail.eml | delayq enqueue mail --at 2026-12-01T09:00:00Z --payload -",
-                "  delayq enqueue orders --jsonl jobs.jsonl   # {\"id\":\"a\",\"delay\":\"5m\"} a line"})
+                "  cat mail.eml | delayq enqueue mail --name welcome --at 2026-12-01T09:00:00Z --payload -",
+                "  delayq enqueue orders --jsonl jobs.jsonl   # {\"id\":\"a\",\"delay\":\"5m\",\"payload\":{\"n\":1}} a line"})
 public final class EnqueueCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
@@ -44,6 +48,11 @@ public final class EnqueueCommand implements Callable<Integer> {
             description = "Stable business id (e.g. order-731:timeout); enqueueing it again reports a duplicate. "
                     + "Default: a generated id.")
     String id;
+
+    @Option(names = "--name", paramLabel = "NAME",
+            description = "The job's name, i.e. its type (e.g. email): a worker with a handler per name runs it with "
+                    + "that handler; 'work --exec' passes it as $DELAYQ_JOB_NAME. Default: none.")
+    String name;
 
     @ArgGroup(exclusive = true)
     When when;
@@ -111,6 +120,9 @@ public final class EnqueueCommand implements Callable<Integer> {
         if (id != null) {
             b.id(id);
         }
+        if (name != null) {
+            b.name(name);
+        }
         if (when != null && when.delay != null) {
             b.delay(when.delay);
         } else if (when != null) {
@@ -170,16 +182,17 @@ public final class EnqueueCommand implements Callable<Integer> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("result", r.created() ? "created" : "duplicate");
             m.put("id", r.id());
+            Duplicates.put(m, r);
             main.out().println(Json.line(m));
         } else {
-            main.out().println((r.created() ? "created " : "duplicate ") + r.id());
+            main.out().println((r.created() ? "created " : "duplicate ") + r.id() + Duplicates.note(r));
         }
     }
 
     private int enqueueLines() throws IOException {
-        if (id != null || when != null || payload != null || maxAttempts != null || dedupe != null) {
+        if (id != null || name != null || when != null || payload != null || maxAttempts != null || dedupe != null) {
             throw new IllegalArgumentException("--jsonl takes every job from the file: it cannot be combined with "
-                    + "--id, --delay, --at, --payload, --payload-file, --max-attempts or --dedupe-key/--dedupe-ttl");
+                    + "--id, --name, --delay, --at, --payload, --payload-file, --max-attempts or --dedupe-key/--dedupe-ttl");
         }
         InputStream in = jsonl.equals("-") ? System.in : open(Path.of(jsonl));
         try (in) {

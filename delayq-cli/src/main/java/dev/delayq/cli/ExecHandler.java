@@ -170,10 +170,12 @@ final class ExecHandler implements JobHandler {
         env.values().removeIf(v -> secrets.stream().anyMatch(s -> v.equals(s) || (s.length() >= 3 && v.contains(s))));
         env.put("DELAYQ_QUEUE", job.queue());
         env.put("DELAYQ_JOB_ID", job.id());
+        env.put("DELAYQ_JOB_NAME", job.name() != null ? job.name() : ""); // set even when empty: safe under set -u
         env.put("DELAYQ_ATTEMPT", Integer.toString(job.attempt()));
         env.put("DELAYQ_MAX_ATTEMPTS", Integer.toString(job.maxAttempts()));
         env.put("DELAYQ_TOKEN", Long.toString(job.token()));
         env.put("DELAYQ_DUE_AT", job.dueAt().toString());
+        env.put("DELAYQ_STALLS", Integer.toString(job.stalls()));
     }
 
     /** Waits for the command; stops it at its deadline, when the worker hands the job back, or the lease is lost. */

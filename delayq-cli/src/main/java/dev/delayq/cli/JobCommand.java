@@ -9,7 +9,11 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code delayq job QUEUE ID}: every field of one job. */
 @Command(name = "job", mixinStandardHelpOptions = true,
-        description = {"Show every field of one job: state, attempts made, due time, lease, last error, payload.",
+        description = {"Show every field of one job: state, attempts made, due time, lease, last error, payload, name.",
+                "Also when it was enqueued, its stalls (expired leases), its dedupe key and until when that holds after "
+                        + "the job ended, and whether the record is corrupt; --json has the keys of the dashboard's API.",
+                "A record that cannot be decoded is shown with 'corrupt true', its raw bytes as the payload and the "
+                        + "state of the index it was found in, and a warning on stderr.",
                 "Exit status 1 when there is no such job."},
         footer = {"", "Examples:", "  delayq job orders order-731:timeout",
                 "  delayq job orders order-731:timeout --json | jq -r .error"})
@@ -27,6 +31,12 @@ public final class JobCommand implements Callable<Integer> {
     public Integer call() {
         JobInfo job = main.queue(queue).get(id).orElseThrow(() -> Jobs.noJob(queue, id));
         Map<String, Object> fields = Json.job(job);
+        if (job.corrupt()) {
+            main.err().println("delayq: warning: the stored record of job '" + id + "' cannot be decoded ("
+                    + Text.oneLine(job.lastError(), 200) + "): shown with its raw bytes as the payload; workers move such "
+                    + "records to dead when they meet them, 'delayq delete QUEUE ID' removes it");
+            main.err().flush();
+        }
         if (main.json()) {
             main.out().println(Json.line(fields));
             return Exit.OK;

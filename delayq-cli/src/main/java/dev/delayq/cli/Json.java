@@ -24,7 +24,12 @@ public final class Json {
         }
     }
 
-    /** Stats as {@code {queue, scheduled, processing, done, dead, totals: {...}}}. */
+    /**
+     * Stats as {@code {queue, scheduled, processing, done, dead, totals: {...}, paused, oldestDueAt, oldestDueLagMillis}}:
+     * {@code oldestDueAt} is the due time of the earliest scheduled job (ISO-8601, null when none), and
+     * {@code oldestDueLagMillis} how long it has been due by Redis's clock (0 when nothing is due yet), the dashboard's
+     * keys.
+     */
     public static Map<String, Object> stats(QueueStats s) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("queue", s.queue());
@@ -33,6 +38,9 @@ public final class Json {
         m.put("done", s.done());
         m.put("dead", s.dead());
         m.put("totals", new LinkedHashMap<>(s.totals()));
+        m.put("paused", s.paused());
+        m.put("oldestDueAt", instant(s.oldestDueAtMillis()));
+        m.put("oldestDueLagMillis", s.oldestDueLagMillis());
         return m;
     }
 
@@ -40,7 +48,10 @@ public final class Json {
      * Every field of a job: {@code id, state, attempt} (attempts made so far), {@code maxAttempts} (null when the
      * worker's policy decides), {@code dueAt, leaseUntil, finishedAt} (ISO-8601 or null), {@code token},
      * {@code error} (last error summary or null), {@code payload} (UTF-8 text, or null when not valid UTF-8),
-     * {@code payloadBase64}, {@code payloadBytes}.
+     * {@code payloadBase64}, {@code payloadBytes}; then, with the dashboard's keys, {@code name} (null when none),
+     * {@code enqueuedAt} (null when not recorded), {@code stalls} (expired leases), {@code dedupeKey},
+     * {@code dedupeHeldUntil} (after the job ended: until when its dedupe key holds, else null) and {@code corrupt}
+     * (the record could not be decoded: the payload holds its raw bytes, the state is the index it was found in).
      */
     public static Map<String, Object> job(JobInfo j) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -56,6 +67,16 @@ public final class Json {
         m.put("payload", Text.utf8OrNull(j.payload()));
         m.put("payloadBase64", java.util.Base64.getEncoder().encodeToString(j.payload()));
         m.put("payloadBytes", j.payload().length);
+        m.put("name", j.name());
+        m.put("enqueuedAt", instant(j.enqueuedAtMillis()));
+        m.put("stalls", j.stalls());
+        m.put("dedupeKey", j.dedupeKey());
+        m.put("dedupeHeldUntil", instant(j.dedupeHeldUntilMillis()));
+        m.put("corrupt", j.corrupt());
         return m;
+    }
+
+    private static String instant(long millis) {
+        return millis >= 0 ? java.time.Instant.ofEpochMilli(millis).toString() : null;
     }
 }

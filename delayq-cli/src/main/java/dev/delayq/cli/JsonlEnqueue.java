@@ -1,10 +1,5 @@
 package dev.delayq.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
 import dev.delayq.DelayQTimeoutException;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
@@ -38,12 +33,8 @@ final class JsonlEnqueue {
     static final int BATCH = 500;
     /** Batches in flight at once (sent, not yet printed). */
     static final int WINDOW = 8;
-    private static final String FIELDS = "id, payload, delay, at, maxAttempts, dedupeKey, dedupeTtl";
-    private static final ObjectReader READER = Json.MAPPER.reader()
-            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
-
     private final JobQueue queue;
+    private final JsonlJob parser;
     private final int maxPayloadBytes;
     private final String limitHint;
     private final Duration timeout;
@@ -60,6 +51,7 @@ final class JsonlEnqueue {
     JsonlEnqueue(JobQueue queue, int maxPayloadBytes, String limitHint, Duration timeout, String server, boolean json,
                  PrintWriter out, PrintWriter err) {
         this.queue = queue;
+        this.parser = new JsonlJob(maxPayloadBytes, limitHint);
         this.maxPayloadBytes = maxPayloadBytes;
         this.limitHint = limitHint;
         this.timeout = timeout;
@@ -217,92 +209,8 @@ final class JsonlEnqueue {
         if (text.isBlank()) {
             return new Line(number, null, null, null);
         }
-        JsonNode node;
-        try {
-            node = READER.readTree(text);
-        } catch (JsonProcessingException e) {
-            return new Line(number, null, null, "invalid JSON: " + e.getOriginalMessage());
-        }
-        JsonNode id = node == null ? null : node.get("id");
-        String requested = id != null && id.isTextual() ? id.textValue() : null;
-        try {
-            Job job = job(node);
-            return new Line(number, job, job.id(), null);
-        } catch (IllegalArgumentException e) {
-            return new Line(number, null, requested, e.getMessage());
-        }
-    }
-
-    private Job job(JsonNode node) {
-        if (node == null || !node.isObject()) {
-            throw new IllegalArgumentException("expected a JSON object with the keys " + FIELDS);
-        }
-        Job.Builder b = Job.builder();
-        String dedupeKey = null;
-        Duration dedupeTtl = null;
-        boolean timed = false;
-        for (Map.Entry<String, JsonNode> f : node.properties()) {
-            JsonNode v = f.getValue();
-            if (v.isNull()) {
-                continue; // null means "not given"
-            }
-            switch (f.getKey()) {
-                case "id" -> b.id(text(f.getKey(), v));
-                case "payload" -> {
-                    byte[] payload = text(f.getKey(), v).getBytes(StandardCharsets.UTF_8);
-                    if (payload.length > maxPayloadBytes) {
-                        throw new IllegalArgumentException("payload is " + payload.length + " bytes: " + limitHint);
-                    }
-                    b.payload(payload);
-                }
-                case "delay", "at" -> {
-                    if (timed) {
-                        throw new IllegalArgumentException("give either delay or at, not both");
-                    }
-                    timed = true;
-                    if (f.getKey().equals("delay")) {
-                        b.delay(duration(f.getKey(), v));
-                    } else {
-                        try {
-                            b.runAt(Durations.parseInstant(text(f.getKey(), v)));
-                        } catch (IllegalArgumentException e) {
-                            throw new IllegalArgumentException("at: " + e.getMessage());
-                        }
-                    }
-                }
-                case "maxAttempts" -> {
-                    if (!v.isIntegralNumber() || !v.canConvertToInt()) {
-                        throw new IllegalArgumentException("maxAttempts must be a whole number, got " + v);
-                    }
-                    b.maxAttempts(v.intValue());
-                }
-                case "dedupeKey" -> dedupeKey = text(f.getKey(), v);
-                case "dedupeTtl" -> dedupeTtl = duration(f.getKey(), v);
-                default -> throw new IllegalArgumentException("unknown key '" + f.getKey() + "': use " + FIELDS);
-            }
-        }
-        if ((dedupeKey == null) != (dedupeTtl == null)) {
-            throw new IllegalArgumentException(dedupeKey != null ? "dedupeKey needs a dedupeTtl" : "dedupeTtl needs a dedupeKey");
-        }
-        if (dedupeKey != null) {
-            b.dedupe(dedupeKey, dedupeTtl);
-        }
-        return b.build();
-    }
-
-    private static String text(String key, JsonNode v) {
-        if (!v.isTextual()) {
-            throw new IllegalArgumentException(key + " must be a string, got " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
-        }
-        return v.textValue();
-    }
-
-    private static Duration duration(String key, JsonNode v) {
-        try {
-            return Durations.parse(text(key, v));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + ": " + e.getMessage());
-        }
+        JsonlJob.Parsed p = parser.parse(text);
+        return new Line(number, p.job(), p.requested(), p.error());
     }
 
     // ---- printing (calling thread) ---------------------------------------------------------------------
@@ -353,9 +261,10 @@ final class JsonlEnqueue {
 
     /**
      * The result line of one input line: {@code created <id>}, {@code duplicate <owner id>} (with
-     * {@code requested=<id>} when the owner is another job), {@code error <line> <message>}, or
-     * {@code skipped <line> blank line}; with --json one object with the keys {@code line, id} (requested),
-     * {@code result, owner, error}.
+     * {@code requested=<id>} when the owner is another job, then what became of an owner that ended or no longer
+     * exists, see {@link Duplicates#note}), {@code error <line> <message>}, or {@code skipped <line> blank line};
+     * with --json one object with the keys {@code line, id} (requested), {@code result, owner, error, ownerState,
+     * heldUntil}.
      */
     private String format(Line line, EnqueueResult r, String error) {
         String result = error != null ? "error" : r == null ? "skipped" : r.created() ? "created" : "duplicate";
@@ -366,13 +275,15 @@ final class JsonlEnqueue {
             m.put("result", result);
             m.put("owner", r != null && error == null ? r.id() : null);
             m.put("error", error != null ? Text.oneLine(error, 500) : null);
+            Duplicates.put(m, error == null ? r : null);
             return Json.line(m);
         }
         return switch (result) {
             case "error" -> "error " + line.number() + " " + Text.oneLine(error, 500);
             case "skipped" -> "skipped " + line.number() + " blank line";
             default -> result + " " + r.id()
-                    + (line.requested() != null && !line.requested().equals(r.id()) ? " requested=" + line.requested() : "");
+                    + (line.requested() != null && !line.requested().equals(r.id()) ? " requested=" + line.requested() : "")
+                    + Duplicates.note(r);
         };
     }
 

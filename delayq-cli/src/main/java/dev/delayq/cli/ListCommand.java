@@ -1,5 +1,6 @@
 package dev.delayq.cli;
 
+import dev.delayq.JobInfo;
 import dev.delayq.JobState;
 import dev.delayq.JobQueue;
 import java.util.concurrent.Callable;
@@ -12,7 +13,10 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = {"List the jobs in one state, in index order: scheduled by due time, processing by lease "
                 + "expiry, done and dead by finish time.",
-                "Text: a table ID STATE ATTEMPT DUE ERROR; --json: one job object per line."},
+                "Text: a table ID STATE ATTEMPT DUE ERROR, with the column the list is sorted by before ERROR for the "
+                        + "other states (processing: LEASE UNTIL; done, dead: FINISHED, when the job completed or died); "
+                        + "a record that cannot be decoded is flagged in the ERROR column ('[corrupt record, N raw "
+                        + "bytes]'). --json: one job object per line (the keys of 'delayq job --json')."},
         footer = {"", "Examples:", "  delayq list orders --state dead",
                 "  delayq list orders --state scheduled --limit 500000 --json > scheduled.jsonl"})
 public final class ListCommand implements Callable<Integer> {
@@ -40,24 +44,47 @@ public final class ListCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--limit is " + limit + ": it must be at least 1");
         }
         JobQueue q = main.queue(queue);
+        String sortedBy = switch (s) {
+            case SCHEDULED -> null; // the DUE column
+            case PROCESSING -> "LEASE UNTIL";
+            case DONE, DEAD -> "FINISHED";
+        };
         if (!main.json()) {
-            main.out().printf("%-30s  %-10s  %7s  %-24s  %s%n", "ID", "STATE", "ATTEMPT", "DUE", "ERROR");
+            main.out().printf("%-30s  %-10s  %7s  %-24s  %s%s%n", "ID", "STATE", "ATTEMPT", "DUE",
+                    sortedBy == null ? "" : String.format("%-24s  ", sortedBy), "ERROR");
         }
         // JobQueue.stream reads page by page (merging the partitions of a partitioned queue), so any --limit works
         // in little memory; lines are flushed every page.
         long[] printed = {0};
+        long[] corrupt = {0};
         q.stream(s).limit(limit).forEach(j -> {
+            if (j.corrupt()) {
+                corrupt[0]++;
+            }
             if (main.json()) {
                 main.out().println(Json.line(Json.job(j)));
             } else {
-                main.out().printf("%-30s  %-10s  %7d  %-24s  %s%n", j.id(), j.state().label(), j.attempt(),
-                        j.dueAt() == null ? "-" : j.dueAt(), Text.oneLine(j.lastError(), 100));
+                java.time.Instant sort = s == JobState.PROCESSING ? j.leaseUntil() : j.finishedAt();
+                main.out().printf("%-30s  %-10s  %7d  %-24s  %s%s%n", j.id(), j.state().label(), j.attempt(),
+                        j.dueAt() == null ? "-" : j.dueAt(),
+                        sortedBy == null ? "" : String.format("%-24s  ", sort == null ? "-" : sort), error(j));
             }
             if (++printed[0] % PAGE == 0) {
                 main.out().flush();
             }
         });
         main.out().flush();
+        if (corrupt[0] > 0) {
+            main.err().println("delayq: warning: " + corrupt[0] + " of the jobs listed have a stored record that cannot be "
+                    + "decoded (flagged corrupt): workers move such records to dead when they meet them");
+            main.err().flush();
+        }
         return Exit.OK;
+    }
+
+    /** The ERROR column: the last error on one line; a corrupt record flagged first. */
+    private static String error(JobInfo j) {
+        String error = Text.oneLine(j.lastError(), 100);
+        return j.corrupt() ? "[corrupt record, " + j.payload().length + " raw bytes] " + error : error;
     }
 }

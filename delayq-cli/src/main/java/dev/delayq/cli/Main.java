@@ -32,6 +32,7 @@ import picocli.CommandLine.ScopeType;
                 JobCommand.class,
                 ListCommand.class,
                 CancelCommand.class,
+                DeleteCommand.class,
                 RescheduleCommand.class,
                 RetryCommand.class,
                 PurgeCommand.class,
@@ -95,7 +96,7 @@ public final class Main implements Callable<Integer> {
     java.nio.file.Path passwordFile;
 
     @Option(names = "--max-payload", scope = ScopeType.INHERIT, paramLabel = "BYTES", converter = Bytes.Converter.class,
-            description = "Largest payload accepted, in bytes; 512k or 4m also work (default: 1m = 1048576, "
+            description = "Largest payload accepted, in bytes; 512k or 4m also work (default: 256k = 262144, "
                     + "at most 256m).")
     Integer maxPayload;
 

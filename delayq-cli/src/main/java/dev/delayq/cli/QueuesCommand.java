@@ -1,7 +1,11 @@
 package dev.delayq.cli;
 
+import dev.delayq.DelayQConfigurationException;
+import dev.delayq.DelayQConnectionException;
+import dev.delayq.DelayQException;
+import dev.delayq.DelayQTimeoutException;
 import dev.delayq.QueueStats;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -10,7 +14,10 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code delayq queues}: every queue under the prefix with its counts. */
 @Command(name = "queues", mixinStandardHelpOptions = true,
-        description = "List the queues that have had jobs under the prefix, with their jobs per state.",
+        description = {"List the queues that have had jobs under the prefix, with their jobs per state.",
+                "A registry entry that cannot be shown (a name that is not a valid queue name, a queue whose counts "
+                        + "cannot be read) is flagged in its row with the reason ('--json': 'error'), the others are "
+                        + "still listed, and the exit status is 1."},
         footer = {"", "Examples:", "  delayq queues", "  delayq queues --prefix myapp --json"})
 public final class QueuesCommand implements Callable<Integer> {
     @ParentCommand
@@ -19,21 +26,46 @@ public final class QueuesCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<String> names = main.client().queues();
-        List<QueueStats> all = new ArrayList<>();
-        for (String n : names) {
-            all.add(main.client().queue(n).stats()); // listed from the registry: known by definition
-        }
-        if (main.json()) {
-            for (QueueStats s : all) {
-                Map<String, Object> m = Json.stats(s);
-                main.out().println(Json.line(m));
-            }
-        } else {
+        if (!main.json()) {
             main.out().printf("%-30s %10s %10s %10s %10s%n", "QUEUE", "SCHEDULED", "PROCESSING", "DONE", "DEAD");
-            for (QueueStats s : all) {
+        }
+        int bad = 0;
+        for (String n : names) {
+            QueueStats s;
+            try {
+                s = main.client().queue(n).stats(); // listed from the registry: known by definition
+            } catch (DelayQConnectionException | DelayQTimeoutException | DelayQConfigurationException e) {
+                throw e; // Redis itself fails: no other queue would fare better (exit 3)
+            } catch (IllegalArgumentException | DelayQException e) {
+                bad++;
+                flag(n, Durations.humanizeIso(e.getMessage()));
+                continue;
+            }
+            if (main.json()) {
+                main.out().println(Json.line(Json.stats(s)));
+            } else {
                 main.out().printf("%-30s %10d %10d %10d %10d%n", s.queue(), s.scheduled(), s.processing(), s.done(), s.dead());
             }
         }
+        main.out().flush();
+        if (bad > 0) {
+            main.err().println("delayq: " + bad + " of " + names.size() + " queue(s) under prefix '" + main.prefix()
+                    + "' could not be shown (flagged above)");
+            return Exit.FAILED;
+        }
         return Exit.OK;
+    }
+
+    /** A row for a registry entry that cannot be shown: {@code NAME  ! <reason>}, or {@code {queue, error}}. */
+    private void flag(String name, String reason) {
+        String oneLine = Text.oneLine(reason, 300);
+        if (main.json()) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("queue", name);
+            m.put("error", oneLine);
+            main.out().println(Json.line(m));
+        } else {
+            main.out().printf("%-30s ! %s%n", Text.oneLine(name, 200), oneLine);
+        }
     }
 }

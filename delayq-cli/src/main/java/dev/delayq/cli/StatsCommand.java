@@ -7,7 +7,11 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code delayq stats QUEUE}: counts per state and totals. */
-@Command(name = "stats", mixinStandardHelpOptions = true, description = "Show a queue's jobs per state and its running totals.",
+@Command(name = "stats", mixinStandardHelpOptions = true,
+        description = {"Show a queue's jobs per state and its running totals.",
+                "Also whether it is paused and its oldest due job: when it fell due and how long it has waited past "
+                        + "that by Redis's clock (a lag that grows means too few workers). --json keys: queue, scheduled, "
+                        + "processing, done, dead, totals, paused, oldestDueAt, oldestDueLagMillis."},
         footer = {"", "Examples:", "  delayq stats orders", "  delayq stats orders --json | jq .scheduled"})
 public final class StatsCommand implements Callable<Integer> {
     @ParentCommand
@@ -25,9 +29,15 @@ public final class StatsCommand implements Callable<Integer> {
             main.out().printf("queue       %s%n", s.queue());
             main.out().printf("scheduled   %d%nprocessing  %d%ndone        %d%ndead        %d%n",
                     s.scheduled(), s.processing(), s.done(), s.dead());
+            main.out().printf("paused      %s%n", s.paused() ? "yes" : "no");
+            main.out().printf("oldest due  %s%n", s.oldestDueAtMillis() < 0 ? "-"
+                    : java.time.Instant.ofEpochMilli(s.oldestDueAtMillis()) + (s.oldestDueLagMillis() > 0
+                            ? " (due " + Durations.format(java.time.Duration.ofMillis(s.oldestDueLagMillis())) + " ago)"
+                            : " (not due yet)"));
             main.out().println("totals");
             for (String t : QueueStats.TOTALS) {
-                main.out().printf("  %-10s%d%n", t, s.total(t));
+                // A name of 10 characters or more (quarantined) still gets a space before its number.
+                main.out().printf("  %-10s%s%d%n", t, t.length() >= 10 ? " " : "", s.total(t));
             }
         }
         return Exit.OK;

@@ -28,6 +28,8 @@ final class WorkActivity implements WorkerMetrics, ExecHandler.Listener, JobList
     private final java.util.concurrent.atomic.AtomicLongArray outcomes =
             new java.util.concurrent.atomic.AtomicLongArray(Outcome.values().length);
     private final java.util.concurrent.atomic.AtomicLong recovered = new java.util.concurrent.atomic.AtomicLong();
+    /** Claims that failed (Redis unreachable, timed out or refusing), retried by the worker with backoff. */
+    private final java.util.concurrent.atomic.AtomicLong failedClaims = new java.util.concurrent.atomic.AtomicLong();
 
     WorkActivity(java.io.PrintWriter status) {
         this.status = status;
@@ -92,6 +94,18 @@ final class WorkActivity implements WorkerMetrics, ExecHandler.Listener, JobList
     @Override
     public void recovered(String queue, int n) {
         recovered.addAndGet(n);
+    }
+
+    @Override
+    public void redisError(String queue, String operation) {
+        if (operation.equals("claim")) {
+            failedClaims.incrementAndGet();
+        }
+    }
+
+    /** How many claims failed since the worker started. */
+    long failedClaims() {
+        return failedClaims.get();
     }
 
     /**

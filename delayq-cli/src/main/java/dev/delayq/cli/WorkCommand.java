@@ -13,17 +13,23 @@ import picocli.CommandLine.ParentCommand;
 /** {@code delayq work QUEUE --exec COMMAND}: a worker that runs each due job as a shell command. */
 @Command(name = "work", mixinStandardHelpOptions = true,
         description = {"Run a worker that runs each due job of the queue as 'sh -c COMMAND', the payload on stdin "
-                + "and the job in the environment: DELAYQ_QUEUE, DELAYQ_JOB_ID, DELAYQ_ATTEMPT, DELAYQ_MAX_ATTEMPTS, "
-                + "DELAYQ_TOKEN, DELAYQ_DUE_AT (ISO-8601).",
+                + "and the job in the environment: DELAYQ_QUEUE, DELAYQ_JOB_ID, DELAYQ_JOB_NAME (empty when the job has "
+                + "no name), DELAYQ_ATTEMPT, DELAYQ_MAX_ATTEMPTS, DELAYQ_STALLS (expired leases so far), DELAYQ_TOKEN, "
+                + "DELAYQ_DUE_AT (ISO-8601).",
                 "Exit 0 completes the job; exit 100 sends it straight to dead; any other exit fails the attempt "
                         + "(retried with exponential backoff until --max-attempts), the tail of its stderr kept as the "
                         + "job's error. The commands' stdout and stderr go to the worker's.",
                 "SIGTERM or Ctrl-C stops claiming, lets running commands finish within --shutdown-grace, then stops "
                         + "them and hands their jobs back (commands ignore SIGINT so that Ctrl-C does not kill them "
                         + "mid-job). --verbose prints on stderr a line per finished command and a line per outcome "
-                        + "Redis recorded: 'completed|retry_scheduled|dead|refused|handed_back ID attempt A/MAX token T'."},
+                        + "Redis recorded: 'completed|retry_scheduled|dead|refused|handed_back ID attempt A/MAX token T'.",
+                "With --exit-when-idle the exit status is 0 only if every claim succeeded: when claims failed during "
+                        + "the run (Redis unreachable or refusing), the worker says how many and exits 3.",
+                "--metrics-port serves the worker's own meters (jobs claimed, completed, failed, retried, dead, "
+                        + "dispatch lag and run time histograms, jobs in flight, Redis errors) in the Prometheus text "
+                        + "format at http://ADDRESS:PORT/metrics."},
         footer = {"", "Examples:",
-                "  delayq work orders --exec './handle-order.sh' --concurrency 8",
+                "  delayq work orders --exec './handle-order.sh' --concurrency 8 --metrics-port 9400",
                 "  delayq work mail --exec 'sendmail -t' --max-attempts 10 --backoff-cap 6h",
                 "  delayq work reports --exec './report.sh \"$DELAYQ_JOB_ID\"' --exit-when-idle 5s"})
 public final class WorkCommand implements Callable<Integer> {
@@ -68,13 +74,30 @@ public final class WorkCommand implements Callable<Integer> {
     Duration shutdownGrace;
 
     @Option(names = "--exit-when-idle", paramLabel = "DUR", converter = Durations.DurationConverter.class,
-            description = "Exit 0 once no job has been claimed or running for this long, counted from the start.")
+            description = "Exit once no job has been claimed or running for this long, counted from the start: 0, "
+                    + "or 3 when claims failed during the run.")
     Duration exitWhenIdle;
 
     @Option(names = "--job-timeout", paramLabel = "DUR", converter = Durations.DurationConverter.class,
             description = "Stop a command that runs longer than this (its whole process group) and fail the attempt "
                     + "with the error 'timed out after DUR' (retried like any failure). Default: no limit.")
     Duration jobTimeout;
+
+    @Option(names = "--max-stalls", paramLabel = "N", defaultValue = "5",
+            description = "How many expired leases (a worker died, or a claim's reply was lost) a job survives before "
+                    + "it goes to dead with the error 'lease expired N times'; they do not use up attempts (default: "
+                    + "${DEFAULT-VALUE}; 0 to " + MAX_STALLS + ").")
+    int maxStalls;
+
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Serve this worker's meters for Prometheus at http://ADDRESS:PORT/metrics (0 = any free port; "
+                    + "the start line names it). Default: not served.")
+    Integer metricsPort;
+
+    @Option(names = "--metrics-bind", paramLabel = "ADDRESS",
+            description = "Address of --metrics-port (default: 127.0.0.1, this machine only; 0.0.0.0 for a Prometheus "
+                    + "server elsewhere: the meters carry queue names, no job data, and no token is asked).")
+    String metricsBind;
 
     @Option(names = "--max-jobs", paramLabel = "N",
             description = "Exit 0 after this many jobs have finished (completed or failed); no job starts after "
@@ -87,6 +110,8 @@ public final class WorkCommand implements Callable<Integer> {
     static final Duration MAX_BACKOFF = Duration.ofDays(30);
     /** The longest --job-timeout and --shutdown-grace. */
     static final Duration MAX_RUN = Duration.ofDays(30);
+    /** The most --max-stalls (the core's bound). */
+    static final int MAX_STALLS = 1000;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -101,6 +126,7 @@ public final class WorkCommand implements Callable<Integer> {
         if (maxJobs != null && maxJobs < 1) {
             throw new IllegalArgumentException("--max-jobs is " + maxJobs + ": it must be at least 1");
         }
+        WorkMetricsEndpoint endpoint = WorkMetricsEndpoint.of(metricsPort, metricsBind);
         // With --max-jobs, never lease more jobs than may still run: the rest would only be handed back.
         int slots = maxJobs != null ? (int) Math.min(concurrency, maxJobs) : concurrency;
         int claim = maxJobs != null ? (int) Math.min(batch, maxJobs) : batch;
@@ -115,13 +141,14 @@ public final class WorkCommand implements Callable<Integer> {
         ExecHandler handler = new ExecHandler(exec, jobTimeout, target.secrets(), main.out(), main.err(), activity);
         JobQueue q = main.client().queue(queue, main.partitions());
         Worker.Builder builder = Worker.builder(q, handler).concurrency(slots).batchSize(claim).leaseDuration(lease)
-                .retryPolicy(policy).shutdownGrace(shutdownGrace).metrics(activity).listener(activity);
+                .retryPolicy(policy).shutdownGrace(shutdownGrace).metrics(endpoint.metrics(activity)).listener(activity);
         LimitedExecutor limited = maxJobs != null ? new LimitedExecutor(slots, activity::finishedRuns, maxJobs) : null;
         if (limited != null) {
             builder.executor(limited);
         }
         Worker worker = builder.build();
         String unknown = main.warnIfUnknown(queue, false); // after the settings were checked: bad ones come first
+        endpoint.start(); // before the worker: a port in use stops the command before any job is claimed
         worker.start();
         // Idleness counts from here, not from the JVM's start: connecting and loading classes can take seconds
         // on a busy machine, and a claim issued just as the idle limit ran out would be cut short.
@@ -129,7 +156,7 @@ public final class WorkCommand implements Callable<Integer> {
         // The JVM runs this on SIGTERM and Ctrl-C; on a normal exit it is removed and the same steps run below.
         java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
         Thread hook = new Thread(() -> {
-            int left = stop(worker, handler, limited, activity, true, stopped);
+            int left = stop(worker, handler, limited, activity, endpoint, true, stopped);
             if (Main.standalone()) {
                 // Stopped gracefully by a signal: exit 0 (3 if outcomes were left unacknowledged) rather than with
                 // the signal's status, which shells report as "Terminated" and scripts as a failure.
@@ -137,10 +164,11 @@ public final class WorkCommand implements Callable<Integer> {
             }
         }, "delayq-work-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        main.err().printf("delayq: working on queue '%s'%s: concurrency %d, lease %s, Redis %s, %s%s%s%n", queue,
+        main.err().printf("delayq: working on queue '%s'%s: concurrency %d, lease %s, Redis %s, %s%s%s%s%n", queue,
                 main.prefix().equals("dq") ? "" : " (prefix '" + main.prefix() + "')", slots, Durations.format(lease),
                 target.display(), handler.isolation(),
                 jobTimeout != null ? ", job timeout " + Durations.format(jobTimeout) : "",
+                endpoint.url() != null ? ", metrics " + endpoint.url() : "",
                 unknown != null ? "; the queue is not known yet (see the warning above)" : "");
         if (main.verbose) {
             main.err().printf("delayq: worker %s on queue '%s': concurrency %d, lease %s, %d attempts, backoff %s to %s%n",
@@ -152,7 +180,7 @@ public final class WorkCommand implements Callable<Integer> {
         try {
             idle = activity.awaitStop(exitWhenIdle, maxJobs, worker::inFlight);
         } finally {
-            unacknowledged = stop(worker, handler, limited, activity, false, stopped);
+            unacknowledged = stop(worker, handler, limited, activity, endpoint, false, stopped);
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {
@@ -164,8 +192,14 @@ public final class WorkCommand implements Callable<Integer> {
                     + main.client().server() + " before the worker stopped: those jobs run again when their leases expire");
         }
         if (idle) {
-            // Claims that fail (Redis down) also look idle: exit 0 only if Redis answers, so that a script's
-            // "drain, then exit" does not report success while the queue could not be read.
+            // Claims that fail (Redis down) also look idle: exit 0 only if every claim succeeded and Redis answers
+            // now, so that a script's "drain, then exit" never reports success while the queue could not be read.
+            long failed = activity.failedClaims();
+            if (failed > 0) {
+                throw new CliException(Exit.REDIS, failed + " claim(s) failed during the run (Redis at "
+                        + main.client().server() + " unreachable or refusing; see the log above): the queue may still "
+                        + "hold due jobs this worker could not claim");
+            }
             q.stats();
         }
         return Exit.OK;
@@ -184,15 +218,19 @@ public final class WorkCommand implements Callable<Integer> {
         if (jobTimeout != null) {
             Durations.check("--job-timeout", jobTimeout, Duration.ofMillis(1), MAX_RUN);
         }
-        return RetryPolicy.builder().maxAttempts(maxAttempts).base(backoffBase).cap(backoffCap).build();
+        if (maxStalls < 0 || maxStalls > MAX_STALLS) {
+            throw new IllegalArgumentException("--max-stalls is " + maxStalls + ": it must be between 0 and " + MAX_STALLS);
+        }
+        return RetryPolicy.builder().maxAttempts(maxAttempts).base(backoffBase).cap(backoffCap).maxStalls(maxStalls)
+                .build();
     }
 
     /**
      * Closes the worker gracefully, once (a signal and the normal end may both ask) and prints the summary line;
      * returns how many of its jobs Redis has not acknowledged (0 normally).
      */
-    private int stop(Worker worker, ExecHandler handler, LimitedExecutor limited, WorkActivity activity, boolean signalled,
-                     java.util.concurrent.atomic.AtomicBoolean stopped) {
+    private int stop(Worker worker, ExecHandler handler, LimitedExecutor limited, WorkActivity activity,
+                     WorkMetricsEndpoint endpoint, boolean signalled, java.util.concurrent.atomic.AtomicBoolean stopped) {
         if (!stopped.compareAndSet(false, true)) {
             return worker.inFlight();
         }
@@ -211,6 +249,7 @@ public final class WorkCommand implements Callable<Integer> {
         // then would leave that job processing until its lease expires and run it twice: wait for in-flight
         // jobs to be acknowledged, bounded by the Redis timeout.
         activity.awaitDrained(worker::inFlight, main.timeout().plusSeconds(5));
+        endpoint.close(); // after the last outcome: a final scrape during the grace period still sees it
         main.err().println("delayq: worker stopped: " + activity.summary());
         main.err().flush();
         return worker.inFlight();

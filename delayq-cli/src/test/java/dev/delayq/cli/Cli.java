@@ -72,6 +72,13 @@ final class Cli {
             }
         }
 
+        /** What it has printed on stderr so far. */
+        String err() {
+            synchronized (err) {
+                return err.toString(StandardCharsets.UTF_8);
+            }
+        }
+
         /** Whether it has ended. */
         boolean done() {
             return result.isDone();

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.delayq.ClaimOptions;
+import dev.delayq.ClaimedJob;
 import dev.delayq.DelayQ;
 import dev.delayq.JobInfo;
 import dev.delayq.JobState;
@@ -204,10 +206,10 @@ class EnqueueCommandTest {
                 "enqueue", "orders", "--jsonl", "-", "--json");
         assertThat(r.exit()).isZero();
         assertThat(r.lines()).containsExactly(
-                "{\"line\":1,\"id\":\"a\",\"result\":\"created\",\"owner\":\"a\",\"error\":null}",
-                "{\"line\":2,\"id\":null,\"result\":\"skipped\",\"owner\":null,\"error\":null}",
-                "{\"line\":3,\"id\":\"b\",\"result\":\"created\",\"owner\":\"b\",\"error\":null}",
-                "{\"line\":4,\"id\":\"a\",\"result\":\"duplicate\",\"owner\":\"a\",\"error\":null}");
+                "{\"line\":1,\"id\":\"a\",\"result\":\"created\",\"owner\":\"a\",\"error\":null,\"ownerState\":null,\"heldUntil\":null}",
+                "{\"line\":2,\"id\":null,\"result\":\"skipped\",\"owner\":null,\"error\":null,\"ownerState\":null,\"heldUntil\":null}",
+                "{\"line\":3,\"id\":\"b\",\"result\":\"created\",\"owner\":\"b\",\"error\":null,\"ownerState\":null,\"heldUntil\":null}",
+                "{\"line\":4,\"id\":\"a\",\"result\":\"duplicate\",\"owner\":\"a\",\"error\":null,\"ownerState\":\"scheduled\",\"heldUntil\":null}");
 
         Cli.Result missing = cli.run("enqueue", "orders", "--jsonl", dir.resolve("missing.jsonl").toString());
         assertThat(missing.exit()).isEqualTo(Exit.USAGE);
@@ -235,8 +237,10 @@ class EnqueueCommandTest {
             nodes.add(Json.MAPPER.readTree(l));
         }
         assertThat(nodes).hasSize(3);
-        assertThat(nodes.get(0).toString()).isEqualTo("{\"line\":1,\"id\":\"j50\",\"result\":\"duplicate\",\"owner\":\"j50\",\"error\":null}");
-        assertThat(nodes.get(1).toString()).isEqualTo("{\"line\":2,\"id\":\"j150\",\"result\":\"duplicate\",\"owner\":\"j50\",\"error\":null}");
+        assertThat(nodes.get(0).toString()).isEqualTo("{\"line\":1,\"id\":\"j50\",\"result\":\"duplicate\",\"owner\":\"j50\","
+                + "\"error\":null,\"ownerState\":\"scheduled\",\"heldUntil\":null}");
+        assertThat(nodes.get(1).toString()).isEqualTo("{\"line\":2,\"id\":\"j150\",\"result\":\"duplicate\",\"owner\":\"j50\","
+                + "\"error\":null,\"ownerState\":\"scheduled\",\"heldUntil\":null}");
         assertThat(nodes.get(2).get("line").asInt()).isEqualTo(3);
         assertThat(nodes.get(2).get("id").asText()).isEqualTo("j151");
         assertThat(nodes.get(2).get("result").asText()).isEqualTo("error");
@@ -263,5 +267,103 @@ class EnqueueCommandTest {
         Cli.Result r = run.await(Duration.ofSeconds(60));
         assertThat(r.exit()).isZero();
         assertThat(r.lines()).containsExactly("created first", "created second");
+    }
+
+    /** Claims every due job and completes it. */
+    private void completeDueJobs() {
+        for (ClaimedJob j : q.leases().claim(ClaimOptions.of(100, Duration.ofMinutes(1))).jobs()) {
+            q.leases().complete(j.lease());
+        }
+    }
+
+    @Test
+    void namesFromTheOptionAndFromJsonlAndJsonPayloadsStoredAsTheirJsonText() throws Exception {
+        Cli.Result named = cli.run("enqueue", "orders", "--id", "n1", "--name", "email", "--payload", "hi");
+        assertThat(named.exit()).isZero();
+        assertThat(q.get("n1").orElseThrow().name()).isEqualTo("email");
+        assertThat(q.get("n1").orElseThrow().payloadUtf8()).isEqualTo("hi");
+
+        String input = String.join("\n",
+                "{\"id\":\"obj\",\"name\":\"sms\",\"payload\": {\"a\": 1, \"b\": [true, null, \"x\"]}}",
+                "{\"id\":\"arr\",\"payload\":[1, 2.50, \"z\"]}",
+                "{\"id\":\"num\",\"payload\":1.50}",
+                "{\"id\":\"big\",\"payload\":123456789012345678901234567890}",
+                "{\"id\":\"bool\",\"payload\":false}",
+                "{\"id\":\"str\",\"payload\":\"{\\\"a\\\": 1}\"}",
+                "{\"id\":\"none\",\"name\":null,\"payload\":null}",
+                "{\"id\":\"badname\",\"name\":5}",
+                "{\"id\":\"emptyname\",\"name\":\"\"}") + "\n";
+        Cli.Result r = cli.run(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), "enqueue", "orders",
+                "--jsonl", "-");
+        assertThat(r.exit()).isEqualTo(Exit.FAILED);
+        assertThat(r.lines()).containsExactly("created obj", "created arr", "created num", "created big", "created bool",
+                "created str", "created none", "error 8 name must be a string, got number",
+                "error 9 job name must not be empty: use 1-128 bytes of UTF-8 text");
+        JobInfo obj = q.get("obj").orElseThrow();
+        assertThat(obj.name()).isEqualTo("sms");
+        assertThat(obj.payloadUtf8()).isEqualTo("{\"a\":1,\"b\":[true,null,\"x\"]}");
+        assertThat(q.get("arr").orElseThrow().payloadUtf8()).isEqualTo("[1,2.50,\"z\"]");
+        assertThat(q.get("num").orElseThrow().payloadUtf8()).isEqualTo("1.50");
+        assertThat(q.get("big").orElseThrow().payloadUtf8()).isEqualTo("123456789012345678901234567890");
+        assertThat(q.get("bool").orElseThrow().payloadUtf8()).isEqualTo("false");
+        assertThat(q.get("str").orElseThrow().payloadUtf8()).isEqualTo("{\"a\": 1}"); // a string: its text, as given
+        JobInfo none = q.get("none").orElseThrow();
+        assertThat(none.name()).isNull();
+        assertThat(none.payload()).isEmpty();
+
+        Cli.Result mixed = cli.run("enqueue", "orders", "--jsonl", "-", "--name", "x");
+        assertThat(mixed.exit()).isEqualTo(Exit.USAGE);
+        assertThat(mixed.err()).contains("--name");
+
+        // A JSON payload over the limit is measured as the text stored.
+        String big = "{\"id\":\"huge\",\"payload\":{\"k\":\"" + "y".repeat(600) + "\"}}\n";
+        Cli.Result limited = cli.run(new ByteArrayInputStream(big.getBytes(StandardCharsets.UTF_8)), "enqueue", "orders",
+                "--jsonl", "-", "--max-payload", "512");
+        assertThat(limited.exit()).isEqualTo(Exit.FAILED);
+        assertThat(limited.out()).startsWith("error 1 payload is 608 bytes: the payload limit is");
+    }
+
+    @Test
+    void aDuplicateWhoseOwnerEndedOrIsGoneSaysSo() throws Exception {
+        assertThat(cli.run("enqueue", "orders", "--id", "a", "--dedupe-key", "k", "--dedupe-ttl", "1h").out())
+                .isEqualTo("created a\n");
+        completeDueJobs();
+        long heldMillis = q.get("a").orElseThrow().dedupeHeldUntilMillis();
+        assertThat(heldMillis).isPositive();
+        Instant held = Instant.ofEpochMilli(heldMillis);
+
+        Cli.Result done = cli.run("enqueue", "orders", "--id", "b", "--dedupe-key", "k", "--dedupe-ttl", "1h");
+        assertThat(done.exit()).isZero();
+        assertThat(done.out()).isEqualTo("duplicate a (dedupe key held until " + held + " by done job a)\n");
+
+        q.purge(Duration.ZERO); // the record goes, the dedupe key keeps holding for its TTL
+        assertThat(q.get("a")).isEmpty();
+        Cli.Result gone = cli.run("enqueue", "orders", "--id", "b", "--dedupe-key", "k", "--dedupe-ttl", "1h");
+        assertThat(gone.out()).isEqualTo("duplicate a (dedupe key held until " + held + " by job a, which no longer exists)\n");
+
+        JsonNode json = Json.MAPPER.readTree(cli.run("--json", "enqueue", "orders", "--id", "b", "--dedupe-key", "k",
+                "--dedupe-ttl", "1h").out());
+        assertThat(json.get("result").asText()).isEqualTo("duplicate");
+        assertThat(json.get("id").asText()).isEqualTo("a");
+        assertThat(json.get("ownerState").asText()).isEqualTo("gone");
+        assertThat(Instant.parse(json.get("heldUntil").asText())).isEqualTo(held);
+
+        String input = "{\"id\":\"c\",\"dedupeKey\":\"k\",\"dedupeTtl\":\"1h\"}\n{\"id\":\"x\"}\n{\"id\":\"x\"}\n";
+        Cli.Result lines = cli.run(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), "enqueue", "orders",
+                "--jsonl", "-");
+        assertThat(lines.lines()).containsExactly(
+                "duplicate a requested=c (dedupe key held until " + held + " by job a, which no longer exists)",
+                "created x", "duplicate x");
+        Cli.Result jsonLines = cli.run(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), "enqueue",
+                "orders", "--jsonl", "-", "--json");
+        JsonNode first = Json.MAPPER.readTree(jsonLines.lines().get(0));
+        assertThat(first.get("owner").asText()).isEqualTo("a");
+        assertThat(first.get("ownerState").asText()).isEqualTo("gone");
+        assertThat(first.get("heldUntil").asText()).isEqualTo(held.toString());
+        assertThat(Json.MAPPER.readTree(jsonLines.lines().get(1)).get("ownerState").asText()).isEqualTo("scheduled");
+
+        // An id taken by a job that has finished: the line says the job is done.
+        completeDueJobs();
+        assertThat(cli.run("enqueue", "orders", "--id", "x").out()).isEqualTo("duplicate x (job x is done)\n");
     }
 }

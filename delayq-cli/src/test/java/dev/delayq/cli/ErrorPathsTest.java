@@ -112,7 +112,7 @@ class ErrorPathsTest {
     @Test
     void everyCommandHasHelpWithExamples() {
         Cli cli = new Cli("redis://127.0.0.1:1", "x");
-        for (String name : List.of("enqueue", "work", "job", "list", "cancel", "reschedule", "retry", "purge", "check")) {
+        for (String name : List.of("enqueue", "work", "job", "list", "cancel", "delete", "reschedule", "retry", "purge", "check")) {
             Cli.Result r = cli.run(name, "--help");
             assertThat(r.exit()).as(name).isZero();
             assertThat(r.out()).as(name).contains("Usage: delayq " + name).contains("Examples:");

@@ -251,4 +251,153 @@ class JobCommandsTest {
         assertThat(n.get("entries").asLong()).isEqualTo(2);
         assertThat(n.get("problems").get(0).asText()).startsWith("a: ");
     }
+
+    @Test
+    void jobShowsNameEnqueueTimeStallsAndTheDedupeKeyWithTheDashboardsKeys() throws Exception {
+        q.enqueue(Job.builder().id("n1").name("email").payload("hi").dedupe("order-7", Duration.ofHours(2)).build());
+        Instant enqueued = q.get("n1").orElseThrow().enqueuedAt();
+        assertThat(enqueued).isNotNull();
+        for (ClaimedJob j : q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs()) {
+            q.leases().complete(j.lease()); // n1 is done: its dedupe key now holds until enqueue time + 2 h
+        }
+        JsonNode json = Json.MAPPER.readTree(cli.run("job", "orders", "n1", "--json").out());
+        assertThat(json.get("name").asText()).isEqualTo("email");
+        assertThat(Instant.parse(json.get("enqueuedAt").asText())).isEqualTo(enqueued);
+        assertThat(json.get("stalls").asInt()).isZero();
+        assertThat(json.get("dedupeKey").asText()).isEqualTo("order-7");
+        Instant held = Instant.parse(json.get("dedupeHeldUntil").asText());
+        assertThat(held).isEqualTo(Instant.ofEpochMilli(q.get("n1").orElseThrow().dedupeHeldUntilMillis()));
+        // The enqueue time is kept in whole seconds; the hold counts from the exact millisecond.
+        assertThat(Duration.between(enqueued, held)).isBetween(Duration.ofHours(2), Duration.ofHours(2).plusSeconds(1));
+        assertThat(json.get("corrupt").asBoolean()).isFalse();
+        // Every key of the dashboard's job JSON but its payload preview keys.
+        List<String> keys = new ArrayList<>();
+        json.fieldNames().forEachRemaining(keys::add);
+        assertThat(keys).containsExactly("id", "state", "attempt", "maxAttempts", "dueAt", "leaseUntil", "finishedAt", "token",
+                "error", "payload", "payloadBase64", "payloadBytes", "name", "enqueuedAt", "stalls", "dedupeKey",
+                "dedupeHeldUntil", "corrupt");
+
+        Cli.Result text = cli.run("job", "orders", "n1");
+        assertThat(text.exit()).isZero();
+        assertThat(text.lines()).contains("name          email", "enqueuedAt    " + enqueued, "stalls        0",
+                "dedupeKey     order-7", "dedupeHeldUntil " + held, "corrupt       false");
+
+        q.enqueue(Job.builder().id("plain").build());
+        JsonNode plain = Json.MAPPER.readTree(cli.run("job", "orders", "plain", "--json").out());
+        assertThat(plain.get("name").isNull()).isTrue();
+        assertThat(plain.get("dedupeKey").isNull()).isTrue();
+        assertThat(plain.get("dedupeHeldUntil").isNull()).isTrue();
+        assertThat(cli.run("job", "orders", "plain").lines()).contains("name          -", "dedupeKey     -");
+    }
+
+    @Test
+    void listShowsTheColumnItSortsByAndFlagsCorruptRecords() throws Exception {
+        killJobs("boom", "d1");
+        Instant died = q.get("d1").orElseThrow().finishedAt();
+        Cli.Result dead = cli.run("list", "orders", "--state", "dead");
+        assertThat(dead.lines().get(0)).matches("ID +STATE +ATTEMPT +DUE +FINISHED +ERROR");
+        assertThat(dead.lines().get(1)).startsWith("d1 ").contains(" dead ").contains(" " + died + " ").endsWith("boom");
+
+        q.enqueue(Job.builder().id("p1").build());
+        Instant leaseUntil = Instant.ofEpochMilli(q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs().get(0)
+                .leaseUntilMillis());
+        Cli.Result processing = cli.run("list", "orders", "--state", "processing");
+        assertThat(processing.lines().get(0)).matches("ID +STATE +ATTEMPT +DUE +LEASE UNTIL +ERROR");
+        assertThat(processing.lines().get(1)).startsWith("p1 ").contains(" " + leaseUntil + " ");
+
+        // A record that cannot be decoded is listed, flagged, between the healthy ones.
+        for (String id : List.of("s1", "s2", "s3")) {
+            q.enqueue(Job.builder().id(id).delay(Duration.ofHours(1)).build());
+        }
+        String jobsKey = new String(new Keys(REDIS.prefix(), "orders").jobs(), StandardCharsets.UTF_8);
+        REDIS.server().call("HSET", jobsKey, "s2", "\u0007garbage");
+        Cli.Result scheduled = cli.run("list", "orders", "--state", "scheduled");
+        assertThat(scheduled.exit()).isZero();
+        assertThat(scheduled.lines()).hasSize(4);
+        assertThat(scheduled.lines().get(0)).matches("ID +STATE +ATTEMPT +DUE +ERROR");
+        assertThat(scheduled.lines().get(2)).startsWith("s2 ").contains("[corrupt record, 8 raw bytes]");
+        assertThat(scheduled.lines().get(3)).startsWith("s3 ").doesNotContain("corrupt");
+        assertThat(scheduled.err()).contains("1 of the jobs listed have a stored record that cannot be decoded");
+        List<JsonNode> json = new ArrayList<>();
+        for (String line : cli.run("list", "orders", "--state", "scheduled", "--json").lines()) {
+            json.add(Json.MAPPER.readTree(line));
+        }
+        assertThat(json).extracting(n -> n.get("corrupt").asBoolean()).containsExactly(false, true, false);
+        assertThat(json.get(1).get("state").asText()).isEqualTo("scheduled");
+
+        Cli.Result job = cli.run("job", "orders", "s2");
+        assertThat(job.exit()).isZero();
+        assertThat(job.lines()).contains("corrupt       true", "payload       \u0007garbage");
+        assertThat(job.err()).startsWith("delayq: warning: the stored record of job 's2' cannot be decoded");
+    }
+
+    @Test
+    void deleteRemovesAJobInAnyStateButRunning() {
+        q.enqueue(Job.builder().id("later").delay(Duration.ofHours(1)).dedupe("k", Duration.ofHours(1)).build());
+        Cli.Result scheduled = cli.run("delete", "orders", "later");
+        assertThat(scheduled.exit()).isZero();
+        assertThat(scheduled.out()).isEqualTo("deleted later\n");
+        assertThat(q.get("later")).isEmpty();
+        // The dedupe key went with it: a new job may take it at once.
+        assertThat(q.enqueue(Job.builder().id("again").dedupe("k", Duration.ofHours(1)).build()).created()).isTrue();
+
+        killJobs("boom", "d1");
+        completeJobs("c1");
+        assertThat(cli.run("delete", "orders", "d1").out()).isEqualTo("deleted d1\n");
+        assertThat(cli.run("--json", "delete", "orders", "c1").out()).isEqualTo("{\"result\":\"deleted\",\"id\":\"c1\"}\n");
+        assertThat(q.get("d1")).isEmpty();
+        assertThat(q.get("c1")).isEmpty();
+
+        q.enqueue(Job.builder().id("busy").build());
+        assertThat(q.leases().claim(ClaimOptions.of(10, Duration.ofMinutes(1))).jobs()).extracting(ClaimedJob::id)
+                .contains("busy");
+        Cli.Result running = cli.run("delete", "orders", "busy");
+        assertThat(running.exit()).isEqualTo(Exit.FAILED);
+        assertThat(running.out()).isEmpty();
+        assertThat(running.err()).isEqualTo("delayq: job 'busy' is processing: a worker is running it, and only "
+                + "scheduled, done or dead jobs can be deleted\n");
+        assertThat(q.get("busy").orElseThrow().state()).isEqualTo(JobState.PROCESSING);
+
+        // A record that cannot be decoded can be deleted too.
+        q.enqueue(Job.builder().id("junk").delay(Duration.ofHours(1)).build());
+        REDIS.server().call("HSET", new String(new Keys(REDIS.prefix(), "orders").jobs(), StandardCharsets.UTF_8), "junk", "");
+        assertThat(cli.run("delete", "orders", "junk").out()).isEqualTo("deleted junk\n");
+        assertThat(q.get("junk")).isEmpty();
+
+        Cli.Result missing = cli.run("delete", "orders", "nope");
+        assertThat(missing.exit()).isEqualTo(Exit.FAILED);
+        assertThat(missing.err()).isEqualTo("delayq: no job 'nope' in queue 'orders'\n");
+        assertThat(cli.run("delete", "orders").exit()).isEqualTo(Exit.USAGE);
+    }
+
+    @Test
+    void cancelByDedupeKeyCancelsTheJobHoldingIt() {
+        q.enqueue(Job.builder().id("r1").delay(Duration.ofHours(1)).dedupe("reminder:42", Duration.ofDays(1)).build());
+        Cli.Result ok = cli.run("cancel", "orders", "--dedupe-key", "reminder:42");
+        assertThat(ok.exit()).isZero();
+        assertThat(ok.out()).isEqualTo("cancelled r1\n");
+        assertThat(q.get("r1")).isEmpty();
+
+        Cli.Result none = cli.run("cancel", "orders", "--dedupe-key", "reminder:42");
+        assertThat(none.exit()).isEqualTo(Exit.FAILED);
+        assertThat(none.err()).isEqualTo("delayq: no job holds dedupe key 'reminder:42' in queue 'orders'\n");
+
+        q.enqueue(Job.builder().id("r2").dedupe("reminder:43", Duration.ofDays(1)).build());
+        q.leases().claim(ClaimOptions.of(10, Duration.ofMinutes(1)));
+        Cli.Result running = cli.run("cancel", "orders", "--dedupe-key", "reminder:43");
+        assertThat(running.exit()).isEqualTo(Exit.FAILED);
+        assertThat(running.err()).isEqualTo("delayq: the job holding dedupe key 'reminder:43' is processing: only "
+                + "scheduled jobs can be cancelled\n");
+
+        q.enqueue(Job.builder().id("r3").delay(Duration.ofHours(1)).dedupe("reminder:44", Duration.ofDays(1)).build());
+        assertThat(cli.run("--json", "cancel", "orders", "--dedupe-key", "reminder:44").out())
+                .isEqualTo("{\"result\":\"cancelled\",\"id\":\"r3\"}\n");
+
+        Cli.Result neither = cli.run("cancel", "orders");
+        assertThat(neither.exit()).isEqualTo(Exit.USAGE);
+        assertThat(neither.err()).isEqualTo("delayq: give the id of the job to cancel, or --dedupe-key KEY\n");
+        Cli.Result both = cli.run("cancel", "orders", "r1", "--dedupe-key", "k");
+        assertThat(both.exit()).isEqualTo(Exit.USAGE);
+        assertThat(both.err()).isEqualTo("delayq: give either a job id or --dedupe-key, not both\n");
+    }
 }

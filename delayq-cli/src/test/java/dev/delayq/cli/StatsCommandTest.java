@@ -5,9 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.delayq.DelayQ;
 import dev.delayq.Job;
+import dev.delayq.JobQueue;
+import dev.delayq.internal.Keys;
 import dev.delayq.testkit.RedisExtension;
 import dev.delayq.testkit.RedisServer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -58,5 +64,78 @@ class StatsCommandTest {
 
         Cli.Result verbose = new Cli("redis://127.0.0.1:" + port, "x").run("stats", "q", "--verbose", "--timeout", "2s");
         assertThat(verbose.err()).contains("\tat ");
+    }
+
+    @Test
+    void statsShowWhetherTheQueueIsPausedAndItsOldestDueJob() throws Exception {
+        Cli cli = new Cli(REDIS.uri(), REDIS.prefix());
+        try (DelayQ dq = DelayQ.builder().redis(REDIS.uri()).prefix(REDIS.prefix()).build()) {
+            JobQueue q = dq.queue("orders");
+            q.enqueue(Job.builder().id("later").delay(Duration.ofHours(1)).build());
+            JsonNode waiting = Json.MAPPER.readTree(cli.run("--json", "stats", "orders").out());
+            assertThat(waiting.get("paused").asBoolean()).isFalse();
+            assertThat(Instant.parse(waiting.get("oldestDueAt").asText())).isEqualTo(q.get("later").orElseThrow().dueAt());
+            assertThat(waiting.get("oldestDueLagMillis").asLong()).isZero(); // not due yet
+            assertThat(waiting.get("totals").get("enqueued").asLong()).isEqualTo(1); // the keys there were stay
+            assertThat(cli.run("stats", "orders").lines()).contains("  enqueued  1", "  quarantined 0", "paused      no",
+                    "oldest due  " + q.get("later").orElseThrow().dueAt() + " (not due yet)");
+
+            q.enqueue(Job.builder().id("overdue").runAt(Instant.now().minus(Duration.ofMinutes(5))).build());
+            q.pause();
+            JsonNode lagging = Json.MAPPER.readTree(cli.run("--json", "stats", "orders").out());
+            assertThat(lagging.get("paused").asBoolean()).isTrue();
+            assertThat(Instant.parse(lagging.get("oldestDueAt").asText())).isEqualTo(q.get("overdue").orElseThrow().dueAt());
+            assertThat(lagging.get("oldestDueLagMillis").asLong()).isGreaterThanOrEqualTo(Duration.ofMinutes(5).toMillis());
+            Cli.Result text = cli.run("stats", "orders");
+            assertThat(text.lines()).contains("paused      yes");
+            assertThat(text.out()).containsPattern("oldest due  \\S+ \\(due 5m[0-9sm]* ago\\)");
+
+            JobQueue empty = dq.queue("empty");
+            empty.enqueue(Job.builder().id("x").build());
+            empty.cancel("x");
+            JsonNode none = Json.MAPPER.readTree(cli.run("--json", "stats", "empty").out());
+            assertThat(none.get("oldestDueAt").isNull()).isTrue();
+            assertThat(none.get("oldestDueLagMillis").asLong()).isZero();
+            assertThat(cli.run("stats", "empty").lines()).contains("oldest due  -");
+        }
+    }
+
+    @Test
+    void queuesFlagsABadRegistryEntryAndListsTheOthers() throws Exception {
+        try (DelayQ dq = DelayQ.builder().redis(REDIS.uri()).prefix(REDIS.prefix()).build()) {
+            dq.queue("alpha").enqueue(Job.builder().id("a").build());
+            dq.queue("gamma").enqueue(Job.builder().id("g").build());
+            dq.queue("beta").enqueue(Job.builder().id("b").build());
+        }
+        String registry = new String(Keys.registry(REDIS.prefix()), StandardCharsets.UTF_8);
+        REDIS.server().call("SADD", registry, "{bad}");
+        // A queue whose counts cannot be read: its due set is not a sorted set.
+        String betaDue = new String(new Keys(REDIS.prefix(), "beta").due(), StandardCharsets.UTF_8);
+        REDIS.server().call("DEL", betaDue);
+        REDIS.server().call("SET", betaDue, "not a sorted set");
+
+        Cli cli = new Cli(REDIS.uri(), REDIS.prefix());
+        Cli.Result text = cli.run("queues");
+        assertThat(text.exit()).isEqualTo(Exit.FAILED);
+        assertThat(text.lines()).hasSize(5);
+        assertThat(text.lines().get(0)).startsWith("QUEUE ");
+        assertThat(text.lines().get(1)).startsWith("alpha ").endsWith(" 0");
+        assertThat(text.lines().get(2)).startsWith("beta ").contains(" ! ").contains("WRONGTYPE");
+        assertThat(text.lines().get(3)).startsWith("gamma ");
+        assertThat(text.lines().get(4)).startsWith("{bad} ").contains(" ! ").contains("queue name '{bad}' is invalid");
+        assertThat(text.err()).isEqualTo("delayq: 2 of 4 queue(s) under prefix '" + REDIS.prefix()
+                + "' could not be shown (flagged above)\n");
+
+        Cli.Result json = cli.run("queues", "--json");
+        assertThat(json.exit()).isEqualTo(Exit.FAILED);
+        List<JsonNode> rows = new ArrayList<>();
+        for (String line : json.lines()) {
+            rows.add(Json.MAPPER.readTree(line));
+        }
+        assertThat(rows).extracting(n -> n.get("queue").asText()).containsExactly("alpha", "beta", "gamma", "{bad}");
+        assertThat(rows.get(0).get("scheduled").asLong()).isEqualTo(1);
+        assertThat(rows.get(0).has("error")).isFalse();
+        assertThat(rows.get(1).get("error").asText()).contains("WRONGTYPE");
+        assertThat(rows.get(3).get("error").asText()).contains("queue name '{bad}' is invalid");
     }
 }

@@ -1,7 +1,10 @@
 package dev.delayq.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.delayq.ClaimOptions;
+import dev.delayq.ClaimedJob;
 import dev.delayq.DelayQ;
 import dev.delayq.Job;
 import dev.delayq.JobInfo;
@@ -9,6 +12,10 @@ import dev.delayq.JobState;
 import dev.delayq.JobQueue;
 import dev.delayq.testkit.RedisExtension;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -190,5 +197,129 @@ class WorkCommandTest {
         Cli.Result noExec = cli.run("work", "jobs");
         assertThat(noExec.exit()).isEqualTo(Exit.USAGE);
         assertThat(noExec.err()).contains("--exec");
+    }
+
+    private static Map<String, String> env(List<String> lines) {
+        Map<String, String> vars = new HashMap<>();
+        for (String line : lines) {
+            int eq = line.indexOf('=');
+            vars.put(line.substring(0, eq), line.substring(eq + 1));
+        }
+        return vars;
+    }
+
+    @Test
+    void environmentHasTheJobsNameEmptyWhenItHasNoneAndItsStalls() throws Exception {
+        q.enqueue(Job.builder().id("stalled").build());
+        // "stalled" is leased by a worker that dies: its lease expires and this worker recovers it.
+        ClaimedJob lost = q.leases().claim(ClaimOptions.of(1, Duration.ofMillis(300))).jobs().get(0);
+        assertThat(lost.id()).isEqualTo("stalled");
+        q.enqueue(Job.builder().id("named").name("email").build());
+        q.enqueue(Job.builder().id("plain").build());
+        Cli.Result r = work("env | grep '^DELAYQ_' > " + dir + "/$DELAYQ_JOB_ID.env", "--exit-when-idle", "2s",
+                "--backoff-base", "10ms", "--backoff-cap", "10ms");
+        assertThat(r.exit()).isZero();
+        assertThat(r.err()).contains(" 1 recovered");
+        Map<String, String> named = env(lines(dir.resolve("named.env")));
+        assertThat(named).containsEntry("DELAYQ_JOB_NAME", "email").containsEntry("DELAYQ_STALLS", "0");
+        Map<String, String> plain = env(lines(dir.resolve("plain.env")));
+        assertThat(plain).containsEntry("DELAYQ_JOB_NAME", "").containsEntry("DELAYQ_STALLS", "0");
+        Map<String, String> stalled = env(lines(dir.resolve("stalled.env")));
+        assertThat(stalled).containsEntry("DELAYQ_STALLS", "1").containsEntry("DELAYQ_ATTEMPT", "1");
+    }
+
+    @Test
+    void maxStallsSendsAJobWhoseLeasesKeepExpiringToDead() throws Exception {
+        q.enqueue(Job.builder().id("stalls").build());
+        q.leases().claim(ClaimOptions.of(1, Duration.ofMillis(300)));
+        Path ran = dir.resolve("ran.txt");
+        Cli.Result r = work("echo $DELAYQ_JOB_ID >> " + ran, "--max-stalls", "0", "--exit-when-idle", "2s");
+        assertThat(r.exit()).isZero();
+        assertThat(lines(ran)).isEmpty(); // it never ran again
+        JobInfo job = q.get("stalls").orElseThrow();
+        assertThat(job.state()).isEqualTo(JobState.DEAD);
+        assertThat(job.lastError()).contains("lease expired");
+        assertThat(job.stalls()).isEqualTo(1);
+
+        Cli.Result bad = work("true", "--max-stalls", "1001");
+        assertThat(bad.exit()).isEqualTo(Exit.USAGE);
+        assertThat(bad.err()).isEqualTo("delayq: --max-stalls is 1001: it must be between 0 and 1000\n");
+    }
+
+    /** GET {@code url}: the body, or {@code null} when nothing listens. */
+    private static String scrape(String url) throws Exception {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        try {
+            HttpResponse<String> rsp = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(rsp.statusCode()).isEqualTo(200);
+            assertThat(rsp.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
+            return rsp.body();
+        } catch (java.net.ConnectException e) {
+            return null;
+        }
+    }
+
+    /** The value of the sample {@code name{queue="jobs"...}} in a scrape, or -1 when absent. */
+    private static double sample(String scrape, String name) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + java.util.regex.Pattern.quote(name)
+                + "\\{queue=\"jobs\"[^}]*\\} ([0-9.eE+-]+)$").matcher(scrape);
+        return m.find() ? Double.parseDouble(m.group(1)) : -1;
+    }
+
+    @Test
+    void metricsPortServesTheWorkersMetersWhileItRuns() throws Exception {
+        for (String id : List.of("ok1", "ok2", "ok3", "bad", "slow")) {
+            q.enqueue(Job.builder().id(id).build());
+        }
+        Path go = dir.resolve("go");
+        String command = "case $DELAYQ_JOB_ID in bad) exit 100;; slow) while [ ! -e " + go + " ]; do sleep 0.05; done;; esac";
+        Cli.Running run = cli.start(new java.io.ByteArrayInputStream(new byte[0]), "work", "jobs", "--exec", command,
+                "--metrics-port", "0", "--exit-when-idle", "1s", "--max-attempts", "1");
+        java.util.regex.Pattern started = java.util.regex.Pattern.compile("metrics (http://127\\.0\\.0\\.1:[0-9]+/metrics)");
+        await().atMost(Duration.ofSeconds(60)).until(() -> started.matcher(run.err()).find());
+        java.util.regex.Matcher m = started.matcher(run.err());
+        assertThat(m.find()).isTrue();
+        String url = m.group(1);
+
+        // While "slow" runs: 3 completed, 1 failed (dead), 1 in flight, a lag sample per job started.
+        String[] last = {""};
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+            last[0] = scrape(url);
+            assertThat(sample(last[0], "delayq_jobs_completed_total")).isEqualTo(3.0);
+            assertThat(sample(last[0], "delayq_jobs_failed_total")).isEqualTo(1.0);
+            assertThat(sample(last[0], "delayq_jobs_dead_total")).isEqualTo(1.0);
+            assertThat(sample(last[0], "delayq_jobs_in_flight")).isEqualTo(1.0);
+            assertThat(sample(last[0], "delayq_dispatch_lag_seconds_count")).isEqualTo(5.0);
+        });
+        assertThat(last[0]).contains("delayq_dispatch_lag_seconds_bucket{queue=\"jobs\",le=")
+                .contains("delayq_processing_time_seconds_bucket{queue=\"jobs\",le=")
+                .contains("delayq_jobs_claimed_total{queue=\"jobs\"} 5.0");
+        assertThat(run.done()).isFalse();
+
+        Files.createFile(go);
+        Cli.Result r = run.await(Duration.ofSeconds(60));
+        assertThat(r.exit()).isZero();
+        assertThat(q.stats().done()).isEqualTo(4);
+        assertThat(scrape(url)).isNull(); // it stopped listening with the worker
+    }
+
+    @Test
+    void invalidMetricsSettingsAreExitTwo() throws Exception {
+        Cli.Result range = work("true", "--metrics-port", "70000");
+        assertThat(range.exit()).isEqualTo(Exit.USAGE);
+        assertThat(range.err()).isEqualTo("delayq: --metrics-port is 70000: it must be 0 to 65535 (0 = any free port)\n");
+
+        Cli.Result bindOnly = work("true", "--metrics-bind", "0.0.0.0");
+        assertThat(bindOnly.exit()).isEqualTo(Exit.USAGE);
+        assertThat(bindOnly.err()).startsWith("delayq: --metrics-bind 0.0.0.0 needs --metrics-port PORT");
+
+        q.enqueue(Job.builder().id("untouched").build());
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Cli.Result inUse = work("true", "--metrics-port", Integer.toString(taken.getLocalPort()), "--exit-when-idle", "1s");
+            assertThat(inUse.exit()).isEqualTo(Exit.USAGE);
+            assertThat(inUse.err()).contains("--metrics-port: cannot listen on 127.0.0.1:" + taken.getLocalPort());
+        }
+        assertThat(q.get("untouched").orElseThrow().state()).isEqualTo(JobState.SCHEDULED); // no job was claimed
     }
 }

@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.delayq.DelayQ;
+import dev.delayq.Job;
 import dev.delayq.testkit.RedisServer;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -195,6 +197,35 @@ class WorkProcessIT {
                 + "job can be as JSON): the payload limit is 262144 bytes (256 KiB); raise it with --max-payload BYTES "
                 + "(up to 256m)", "created fine");
         assertThat(r.err()).doesNotContain("OutOfMemoryError");
+    }
+
+    @Test
+    void aWorkerWhoseClaimsFailedDoesNotExitZeroWhenItStopsForIdleness() throws Exception {
+        try (RedisServer flaky = RedisServer.start()) {
+            Process w = start("cf-work", List.of(), Map.of(), "work", "cf", "--exec", "true", "--exit-when-idle", "8s",
+                    "--redis", flaky.uri());
+            Path err = dir.resolve("cf-work.err");
+            try {
+                await().atMost(DEADLINE).until(() -> read(err).contains("delayq: working on queue 'cf'"));
+                // A job due in 3 s: its notice wakes the idle worker, which then waits for the due time (or, had the
+                // notice come after the kill below, fails its claim at once).
+                try (DelayQ dq = DelayQ.builder().redis(flaky.uri()).prefix("it" + ProcessHandle.current().pid()).build()) {
+                    dq.queue("cf").enqueue(Job.builder().id("soon").delay(Duration.ofSeconds(3)).build());
+                }
+                flaky.kill();
+                await().atMost(DEADLINE).until(() -> read(err).contains("claiming from cf: Redis call failed"));
+                flaky.restart(); // Redis answers again (empty) before the worker stops for idleness
+            } catch (RuntimeException | AssertionError e) {
+                w.destroyForcibly();
+                throw e;
+            }
+            Ran r = finish("cf-work", w);
+            assertThat(r.exit()).as(r.err()).isEqualTo(Exit.REDIS);
+            assertThat(r.err()).containsPattern("delayq: worker stopped: .*\n")
+                    .containsPattern("delayq: [1-9][0-9]* claim\\(s\\) failed during the run \\(Redis at redis://127\\.0\\.0\\.1:"
+                            + flaky.port() + " unreachable or refusing; see the log above\\): the queue may still hold due "
+                            + "jobs this worker could not claim");
+        }
     }
 
     @Test
