@@ -51,6 +51,18 @@ public interface JobContext {
     boolean leaseLost();
 
     /**
+     * Reports the job's progress as a percentage (0 to 100), shown by {@code JobQueue.get}, {@code delayq job} and the
+     * dashboard while it runs (and in the event stream). Does not wait: the returned stage completes with
+     * {@link Ack#OK}, or {@link Ack#STALE} once the lease is lost.
+     *
+     * @throws IllegalArgumentException when {@code percent} is outside 0 to 100
+     */
+    java.util.concurrent.CompletableFuture<Ack> progress(int percent);
+
+    /** Reports the job's progress as a small text (e.g. JSON {@code {"rows":1200}}), at most 4 KiB; see {@link #progress(int)}. */
+    java.util.concurrent.CompletableFuture<Ack> progress(String progress);
+
+    /**
      * Throws when {@link #leaseLost()}; call it at safe points of long work.
      *
      * @throws LeaseLostException when the lease is lost

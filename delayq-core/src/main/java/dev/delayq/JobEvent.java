@@ -12,8 +12,9 @@ import java.util.Map;
  *                retried) or {@code progress}
  * @param jobId   the job
  * @param at      when it happened (Redis clock, from the entry id)
- * @param fields  the rest: {@code attempt}, {@code token}, {@code at} (a due time, epoch ms), {@code stalls},
- *                {@code progress}, as the change has them
+ * @param fields  the rest: {@code attempt}, {@code token}, {@code at} (epoch ms: the new due time, or for
+ *                {@code started} the time the claim handed the job out), {@code stalls}, {@code progress}, as the
+ *                change has them
  */
 public record JobEvent(String eventId, String type, String jobId, Instant at, Map<String, String> fields) {
 }

@@ -226,4 +226,40 @@ class FlowControlTest {
         assertThat(q.leases().claim(ClaimOptions.of(5, Duration.ofMinutes(1))).jobs()).hasSize(3)
                 .allSatisfy(j -> q.leases().complete(j.lease()));
     }
+
+    @Test
+    void workersUnderARateLimitNeverExceedItAndAHandlerReportsItsProgress() {
+        q.limits(Limits.rate(20, Duration.ofMillis(500)));
+        q.events(true);
+        enqueueDue(60);
+        List<String> progressSeen = new CopyOnWriteArrayList<>();
+        List<Worker> workers = new ArrayList<>();
+        try {
+            for (int w = 0; w < 3; w++) {
+                JobQueue mine = t.client().queue("flow");
+                workers.add(Worker.builder(mine, ctx -> {
+                    if (ctx.id().equals("j0007")) {
+                        assertThat(ctx.progress(40).join()).isEqualTo(Ack.OK);
+                        progressSeen.add(mine.get(ctx.id()).orElseThrow().progress());
+                    }
+                }).concurrency(10).build().start());
+            }
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> q.stats().done() == 60);
+        } finally {
+            workers.forEach(Worker::close);
+        }
+        assertThat(progressSeen).containsExactly("40");
+        assertThat(q.get("j0007").orElseThrow().progress()).as("progress goes with the run").isNull();
+        // The limit counts jobs handed out, at the claim's time on Redis's clock (the entry's own id is written a little
+        // later in the same script).
+        List<Long> starts = q.events().read("0", 10_000).stream().filter(e -> e.type().equals("started"))
+                .map(e -> Long.parseLong(e.fields().get("at"))).sorted().toList();
+        assertThat(starts).hasSize(60);
+        for (int i = 0; i < starts.size(); i++) {
+            long end = starts.get(i);
+            long inWindow = starts.stream().filter(at -> at > end - 500 && at <= end).count();
+            assertThat(inWindow).as("jobs handed out in the 500 ms window ending at %d", end).isLessThanOrEqualTo(20);
+        }
+        assertThat(starts.get(59) - starts.get(0)).as("60 jobs at 20 per 500 ms span at least two windows").isGreaterThanOrEqualTo(1000);
+    }
 }

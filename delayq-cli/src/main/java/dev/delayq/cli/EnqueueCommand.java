@@ -57,6 +57,16 @@ public final class EnqueueCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true)
     When when;
 
+    @Option(names = "--priority", paramLabel = "N",
+            description = "0 (default) to 9: among the queue's due jobs, higher priorities are claimed first; a job that "
+                    + "is not due yet never runs early for its priority.")
+    Integer priority;
+
+    @Option(names = "--job-timeout", paramLabel = "DUR", converter = Durations.DurationConverter.class,
+            description = "How long one run may take (up to 1 day) before the worker stops it and counts a failure "
+                    + "'timed out after DUR'. Default: the worker's --job-timeout.")
+    Duration timeout;
+
     /** When the job falls due: after a delay or at an instant (default: at once). */
     static final class When {
         @Option(names = "--delay", paramLabel = "DUR", converter = Durations.DurationConverter.class,
@@ -131,6 +141,12 @@ public final class EnqueueCommand implements Callable<Integer> {
         if (maxAttempts != null) {
             b.maxAttempts(maxAttempts);
         }
+        if (priority != null) {
+            b.priority(priority);
+        }
+        if (timeout != null) {
+            b.timeout(timeout);
+        }
         if (dedupe != null) {
             b.dedupe(dedupe.key, dedupe.ttl);
         }
@@ -190,9 +206,11 @@ public final class EnqueueCommand implements Callable<Integer> {
     }
 
     private int enqueueLines() throws IOException {
-        if (id != null || name != null || when != null || payload != null || maxAttempts != null || dedupe != null) {
+        if (id != null || name != null || when != null || payload != null || maxAttempts != null || dedupe != null
+                || priority != null || timeout != null) {
             throw new IllegalArgumentException("--jsonl takes every job from the file: it cannot be combined with "
-                    + "--id, --name, --delay, --at, --payload, --payload-file, --max-attempts or --dedupe-key/--dedupe-ttl");
+                    + "--id, --name, --delay, --at, --payload, --payload-file, --max-attempts, --priority, --job-timeout or "
+                    + "--dedupe-key/--dedupe-ttl");
         }
         InputStream in = jsonl.equals("-") ? System.in : open(Path.of(jsonl));
         try (in) {

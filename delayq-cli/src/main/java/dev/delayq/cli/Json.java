@@ -41,6 +41,9 @@ public final class Json {
         m.put("paused", s.paused());
         m.put("oldestDueAt", instant(s.oldestDueAtMillis()));
         m.put("oldestDueLagMillis", s.oldestDueLagMillis());
+        m.put("rate", s.limits().rateJobs() > 0 ? s.limits().rateJobs() + "/" + Durations.format(s.limits().ratePer()) : null);
+        m.put("concurrency", s.limits().concurrency() > 0 ? s.limits().concurrency() : null);
+        m.put("events", s.eventsCap() > 0 ? s.eventsCap() : null);
         return m;
     }
 

@@ -19,7 +19,7 @@ import java.util.Map;
  * A key whose value is {@code null} counts as not given.
  */
 final class JsonlJob {
-    static final String FIELDS = "id, name, payload, delay, at, maxAttempts, dedupeKey, dedupeTtl";
+    static final String FIELDS = "id, name, payload, delay, at, maxAttempts, priority, timeout, dedupeKey, dedupeTtl";
     // Floats as BigDecimal: a payload number is stored with the digits it was written with, never rounded to a double.
     private static final ObjectReader READER = Json.MAPPER.reader()
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -99,6 +99,13 @@ final class JsonlJob {
                     }
                     b.maxAttempts(v.intValue());
                 }
+                case "priority" -> {
+                    if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+                        throw new IllegalArgumentException("priority must be a whole number from 0 to 9, got " + v);
+                    }
+                    b.priority(v.intValue());
+                }
+                case "timeout" -> b.timeout(duration(f.getKey(), v));
                 case "dedupeKey" -> dedupeKey = text(f.getKey(), v);
                 case "dedupeTtl" -> dedupeTtl = duration(f.getKey(), v);
                 default -> throw new IllegalArgumentException("unknown key '" + f.getKey() + "': use " + FIELDS);

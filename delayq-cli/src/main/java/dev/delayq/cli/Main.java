@@ -33,6 +33,8 @@ import picocli.CommandLine.ScopeType;
                 ListCommand.class,
                 CancelCommand.class,
                 DeleteCommand.class,
+                LimitCommand.class,
+                EventsCommand.class,
                 RescheduleCommand.class,
                 RetryCommand.class,
                 PurgeCommand.class,

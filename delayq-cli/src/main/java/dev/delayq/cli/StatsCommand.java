@@ -11,7 +11,8 @@ import picocli.CommandLine.ParentCommand;
         description = {"Show a queue's jobs per state and its running totals.",
                 "Also whether it is paused and its oldest due job: when it fell due and how long it has waited past "
                         + "that by Redis's clock (a lag that grows means too few workers). --json keys: queue, scheduled, "
-                        + "processing, done, dead, totals, paused, oldestDueAt, oldestDueLagMillis."},
+                        + "processing, done, dead, totals, paused, oldestDueAt, oldestDueLagMillis, rate (e.g. 50/1s, or "
+                        + "null), concurrency (or null), events (the event stream's cap while it is on, or null)."},
         footer = {"", "Examples:", "  delayq stats orders", "  delayq stats orders --json | jq .scheduled"})
 public final class StatsCommand implements Callable<Integer> {
     @ParentCommand
@@ -30,6 +31,8 @@ public final class StatsCommand implements Callable<Integer> {
             main.out().printf("scheduled   %d%nprocessing  %d%ndone        %d%ndead        %d%n",
                     s.scheduled(), s.processing(), s.done(), s.dead());
             main.out().printf("paused      %s%n", s.paused() ? "yes" : "no");
+            main.out().printf("limits      %s%n", LimitCommand.describe(s.limits()));
+            main.out().printf("events      %s%n", s.eventsCap() > 0 ? "on (keeps the last " + s.eventsCap() + ")" : "off");
             main.out().printf("oldest due  %s%n", s.oldestDueAtMillis() < 0 ? "-"
                     : java.time.Instant.ofEpochMilli(s.oldestDueAtMillis()) + (s.oldestDueLagMillis() > 0
                             ? " (due " + Durations.format(java.time.Duration.ofMillis(s.oldestDueLagMillis())) + " ago)"

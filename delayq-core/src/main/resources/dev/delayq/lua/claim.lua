@@ -172,7 +172,7 @@ if allowed > 0 then
         claimed = claimed + 1
         local b = lag_bucket(now - due_at)
         lags[b] = (lags[b] or 0) + 1
-        emit(k.events, cfg, 'started', id, 'attempt', r.attempt, 'token', token)
+        emit(k.events, cfg, 'started', id, 'attempt', r.attempt, 'token', token, 'at', int(now))
       end
     end
     if claimed > 0 then

@@ -106,7 +106,11 @@ final class ClaimSchedule {
             return true;
         }
         long wait = jitter(Nanos.of(config.maxIdleSleep()), 0.1);
-        if (b.nextDueMillis() >= 0) {
+        if (b.limited() && b.nextDueMillis() >= 0) {
+            // A rate limit refused the claim: come back exactly when its window frees a grant, not a lookahead sooner
+            // (which would only be refused again), so a refused worker never claims faster than the limit.
+            wait = Math.min(wait, clock.nanosUntil(b.nextDueMillis(), now));
+        } else if (b.nextDueMillis() >= 0) {
             // Without lookahead, wake exactly at the due time. With it, wake that much earlier, but not sooner
             // than half a lookahead after this claim: the claim took everything due within the lookahead, so
             // waking at once would lease one job per call; waiting half of it leases half a window's worth.

@@ -42,10 +42,12 @@ final class Dispatcher {
     private final String worker;
     private final Callbacks callbacks;
     private final Deadlines deadlines;
+    private final Running.ProgressSink progressSink;
 
     Dispatcher(String queue, Routes routes, Executor executor, Semaphore slots, ServerClock[] clocks, InFlight inFlight,
                Acker acker, WorkerConfig config, WorkerMetrics metrics, Runnable slotFreed, Consumer<Running> handBack,
-               Callbacks callbacks, Deadlines deadlines) {
+               Callbacks callbacks, Deadlines deadlines, Running.ProgressSink progressSink) {
+        this.progressSink = progressSink;
         this.queue = queue;
         this.routes = routes;
         this.executor = executor;
@@ -64,7 +66,7 @@ final class Dispatcher {
     }
 
     void dispatch(ClaimedJob job) {
-        Running r = new Running(queue, job, System.nanoTime());
+        Running r = new Running(queue, job, System.nanoTime(), progressSink);
         inFlight.add(r);
         try {
             executor.execute(() -> run(r));

@@ -36,11 +36,32 @@ final class Running implements JobContext {
     /** The handler's thread while it runs this job (guarded by this object's monitor). */
     private Thread thread;
 
-    Running(String queue, ClaimedJob job, long claimedNanos) {
+    /** Sends a job's progress to Redis, fenced by its lease. */
+    interface ProgressSink {
+        java.util.concurrent.CompletableFuture<dev.delayq.Ack> send(Lease lease, String progress);
+    }
+
+    private final ProgressSink progressSink;
+
+    Running(String queue, ClaimedJob job, long claimedNanos, ProgressSink progressSink) {
         this.queue = queue;
         this.job = job;
         this.claimedNanos = claimedNanos;
         this.leaseUntilMillis = job.leaseUntilMillis();
+        this.progressSink = progressSink;
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<dev.delayq.Ack> progress(int percent) {
+        if (percent < 0 || percent > 100) {
+            throw new IllegalArgumentException("progress is " + percent + ": a percentage must be between 0 and 100");
+        }
+        return progressSink.send(lease(), Integer.toString(percent));
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<dev.delayq.Ack> progress(String progress) {
+        return progressSink.send(lease(), progress);
     }
 
     Lease lease() {

@@ -83,7 +83,7 @@ public final class WorkerEngine {
                 inFlight, acker, config, this.metrics, () -> {
                     loop[0].slotFreed();
                     progress.signal();
-                }, this::handBack, callbacks, deadlines);
+                }, this::handBack, callbacks, deadlines, (lease, text) -> parts.get(lease.partition()).progressAsync(lease, text));
         this.claimLoop = new ClaimLoop(parts, queue.name(), config, slots, clocks, dispatcher::dispatch, this.metrics);
         loop[0] = claimLoop;
         this.leaseKeeper = new LeaseKeeper(queue, inFlight, clocks, config.lease(), this.metrics, config.name());

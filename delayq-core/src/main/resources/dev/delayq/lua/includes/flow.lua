@@ -46,9 +46,11 @@ end
 
 -- Events: one stream entry per state change, appended in the same script, capped at exactly cfg.events entries (the
 -- oldest go first). Fields: type, id, then what the change did (attempt, token, at).
-local function emit(k_events, cfg, kind, id, a1, v1, a2, v2)
+local function emit(k_events, cfg, kind, id, a1, v1, a2, v2, a3, v3)
   if not cfg.events then return end
-  if a2 then
+  if a3 then
+    redis.call('XADD', k_events, 'MAXLEN', int(cfg.events), '*', 'type', kind, 'id', id, a1, v1, a2, v2, a3, v3)
+  elseif a2 then
     redis.call('XADD', k_events, 'MAXLEN', int(cfg.events), '*', 'type', kind, 'id', id, a1, v1, a2, v2)
   elseif a1 then
     redis.call('XADD', k_events, 'MAXLEN', int(cfg.events), '*', 'type', kind, 'id', id, a1, v1)

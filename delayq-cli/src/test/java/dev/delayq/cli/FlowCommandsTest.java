@@ -1,0 +1,98 @@
+package dev.delayq.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.delayq.ClaimOptions;
+import dev.delayq.ClaimedJob;
+import dev.delayq.DelayQ;
+import dev.delayq.JobInfo;
+import dev.delayq.testkit.RedisExtension;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code limit}, {@code events}, and the priority and timeout of {@code enqueue}. */
+class FlowCommandsTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = RedisExtension.shared();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void limitShowsSetsAndClearsAQueuesLimitsAndStatsShowThem() throws Exception {
+        Cli cli = new Cli(REDIS.uri(), REDIS.prefix());
+        assertThat(cli.run("limit", "mail").out()).isEqualTo("limits mail: none\n");
+        Cli.Result set = cli.run("limit", "mail", "--rate", "50/1s", "--concurrency", "10");
+        assertThat(set.exit()).as(set.err()).isZero();
+        assertThat(set.out()).isEqualTo("limits mail: rate 50/1s, concurrency 10\n");
+        assertThat(cli.run("limit", "mail", "--rate", "5/250ms").out()).isEqualTo("limits mail: rate 5/250ms, concurrency 10\n");
+        JsonNode stats = Json.MAPPER.readTree(cli.run("--json", "stats", "mail").out());
+        assertThat(stats.get("rate").asText()).isEqualTo("5/250ms");
+        assertThat(stats.get("concurrency").asInt()).isEqualTo(10);
+        assertThat(stats.get("events").isNull()).isTrue();
+        assertThat(cli.run("stats", "mail").out()).contains("limits      rate 5/250ms, concurrency 10");
+        assertThat(cli.run("limit", "mail", "--clear", "--concurrency", "3").out()).isEqualTo("limits mail: concurrency 3\n");
+        assertThat(cli.run("limit", "mail", "--clear").out()).isEqualTo("limits mail: none\n");
+
+        Cli.Result bad = cli.run("limit", "mail", "--rate", "fifty");
+        assertThat(bad.exit()).isEqualTo(Exit.USAGE);
+        assertThat(bad.err()).isEqualTo("delayq: --rate 'fifty' is invalid: use N/DUR, e.g. 50/1s or 1000/1m\n");
+        Cli.Result zero = cli.run("limit", "mail", "--concurrency", "0");
+        assertThat(zero.exit()).isEqualTo(Exit.USAGE);
+        assertThat(zero.err()).contains("concurrency limit is 0: it must be between 1 and 1000000000");
+    }
+
+    @Test
+    void eventsAreTurnedOnPrintedAsLinesOrJsonAndTurnedOff() throws Exception {
+        Cli cli = new Cli(REDIS.uri(), REDIS.prefix());
+        assertThat(cli.run("events", "ev", "--enable", "--cap", "50").exit()).isZero();
+        assertThat(cli.run("enqueue", "ev", "--id", "a", "--priority", "7", "--job-timeout", "30s", "--delay", "1h").exit()).isZero();
+        assertThat(cli.run("cancel", "ev", "a").exit()).isZero();
+        Cli.Result lines = cli.run("events", "ev");
+        assertThat(lines.exit()).isZero();
+        assertThat(lines.lines()).hasSize(2);
+        assertThat(lines.lines().get(0)).matches("\\d+-\\d+ enqueued a at=\\d+");
+        assertThat(lines.lines().get(1)).matches("\\d+-\\d+ cancelled a");
+        Cli.Result json = cli.run("--json", "events", "ev");
+        JsonNode first = Json.MAPPER.readTree(json.lines().get(0));
+        assertThat(first.get("type").asText()).isEqualTo("enqueued");
+        assertThat(first.get("id").asText()).isEqualTo("a");
+        String after = first.get("eventId").asText();
+        assertThat(cli.run("events", "ev", "--from", after).lines()).hasSize(1);
+        assertThat(Json.MAPPER.readTree(cli.run("--json", "stats", "ev").out()).get("events").asLong()).isEqualTo(50);
+        assertThat(cli.run("events", "ev", "--disable").exit()).isZero();
+        Cli.Result off = cli.run("events", "ev");
+        assertThat(off.out()).isEmpty();
+        assertThat(off.err()).contains("events of queue 'ev' are off");
+        assertThat(cli.run("events", "ev", "--from", "yesterday").exit()).isEqualTo(Exit.USAGE);
+    }
+
+    @Test
+    void enqueueTakesAPriorityAndATimeoutFromOptionsAndFromJsonl() throws Exception {
+        Cli cli = new Cli(REDIS.uri(), REDIS.prefix());
+        assertThat(cli.run("enqueue", "pri", "--id", "low").exit()).isZero();
+        assertThat(cli.run("enqueue", "pri", "--id", "high", "--priority", "9", "--job-timeout", "2m").exit()).isZero();
+        Path jsonl = dir.resolve("jobs.jsonl");
+        Files.writeString(jsonl, "{\"id\":\"mid\",\"priority\":5,\"timeout\":\"45s\"}\n{\"id\":\"bad\",\"priority\":10}\n",
+                StandardCharsets.UTF_8);
+        Cli.Result bulk = cli.run("enqueue", "pri", "--jsonl", jsonl.toString());
+        assertThat(bulk.lines()).containsExactly("created mid", "error 2 priority is 10: it must be between 0 and 9");
+        Cli.Result badPriority = cli.run("enqueue", "pri", "--priority", "10");
+        assertThat(badPriority.exit()).isEqualTo(Exit.USAGE);
+        try (DelayQ dq = DelayQ.builder().redis(REDIS.uri()).prefix(REDIS.prefix()).build()) {
+            List<ClaimedJob> claimed = dq.queue("pri").leases().claim(ClaimOptions.of(3, Duration.ofMinutes(1))).jobs();
+            assertThat(claimed).extracting(ClaimedJob::id).containsExactly("high", "mid", "low");
+            assertThat(claimed).extracting(ClaimedJob::timeoutMillis).containsExactly(120_000L, 45_000L, 0L);
+            claimed.forEach(j -> dq.queue("pri").leases().complete(j.lease()));
+            JobInfo high = dq.queue("pri").get("high").orElseThrow();
+            assertThat(high.priority()).isEqualTo(9);
+        }
+    }
+}
