@@ -39,6 +39,7 @@ import picocli.CommandLine.ScopeType;
                 RetryCommand.class,
                 PurgeCommand.class,
                 CheckCommand.class,
+                AclCommand.class,
                 DashboardCommand.class,
                 BenchCommand.class,
                 CommandLine.HelpCommand.class,

@@ -53,6 +53,7 @@ import java.util.stream.Stream;
  * input, then runs one script per operation ({@code internal.ops}); holds no job state of its own.
  */
 public final class SingleQueue extends SyncQueue {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SingleQueue.class);
 
     /** Events kept per queue unless a cap is given. */
     static final int DEFAULT_EVENTS_CAP = 10_000;
@@ -167,7 +168,15 @@ public final class SingleQueue extends SyncQueue {
 
     private void register() {
         if (!registered) {
-            redis.sadd(Keys.registry(keys.prefix()), name.getBytes(StandardCharsets.UTF_8)).thenRun(() -> registered = true);
+            // The registry only feeds listings (DelayQ.queues, the dashboard): a failure is logged, never the enqueue's.
+            redis.sadd(Keys.registry(keys.prefix()), name.getBytes(StandardCharsets.UTF_8)).whenComplete((n, e) -> {
+                if (e == null) {
+                    registered = true;
+                } else {
+                    LOG.warn("queue {} could not be recorded in {}:queues (it will not be listed): {}", name,
+                            keys.prefix(), e.getMessage());
+                }
+            });
         }
     }
 

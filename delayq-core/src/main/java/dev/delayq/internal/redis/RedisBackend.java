@@ -155,11 +155,6 @@ public final class RedisBackend implements AutoCloseable {
         return wrap(async.sadd(key, member).toCompletableFuture(), "sadd");
     }
 
-    /** SREM. */
-    public CompletableFuture<Long> srem(byte[] key, byte[] member) {
-        return wrap(async.srem(key, member).toCompletableFuture(), "srem");
-    }
-
     /** SMEMBERS, decoded as UTF-8. */
     public CompletableFuture<List<String>> smembersUtf8(byte[] key) {
         return wrap(async.smembers(key).toCompletableFuture().thenApply(set -> {
