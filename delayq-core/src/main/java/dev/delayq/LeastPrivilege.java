@@ -13,9 +13,8 @@ import java.util.Objects;
  * with which a client warns about an evicting Redis, is refused too: the check is then skipped, and Redis's
  * {@code ACL LOG} shows one refused {@code config|get} per client.)
  *
- * <pre>{@code
- * redis-cli ACL SETUSER orders-app on '>secret' $(delayq acl --prefix dq --rules-only)
- * }</pre>
+ * <p>From the command line: {@code delayq acl orders-app --prefix dq | redis-cli}, then
+ * {@code redis-cli ACL SETUSER orders-app '>secret'}.
  *
  * <p>On a cluster, ACL users are per node: run the same {@code ACL SETUSER} on every node (or share an ACL file).
  */
@@ -74,7 +73,7 @@ public final class LeastPrivilege {
 
     /**
      * The whole command for {@code redis-cli}: {@code ACL SETUSER <user> on ><password> <rules...>}. Quote it for
-     * your shell as needed (the rules hold {@code ~ & | { *}).
+     * your shell as needed (the rules hold <code>~ &amp; | { *</code>).
      */
     public static String setUser(String user, String password, String prefix, String redisVersion) {
         if (user == null || user.isEmpty() || !user.chars().allMatch(c -> c > ' ' && c < 127)) {

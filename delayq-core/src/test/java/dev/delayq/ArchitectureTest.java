@@ -2,6 +2,7 @@ package dev.delayq;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -53,6 +54,31 @@ class ArchitectureTest {
             List<String> big = files.filter(f -> f.toString().endsWith(".java")).filter(f -> lines(f) > 400)
                     .map(f -> root.relativize(f) + " (" + lines(f) + " lines)").toList();
             assertThat(big).as("main classes over 400 lines").isEmpty();
+        }
+    }
+
+    /**
+     * The dependency tree is chosen: Lettuce's beta token-auth artifact is excluded (the whole suite runs without it)
+     * and Micrometer is optional (no class outside dev.delayq.micrometer needs it).
+     */
+    @Test
+    void excludedAndOptionalDependenciesStayThat() throws IOException {
+        assertThatThrownBy(() -> Class.forName("redis.clients.authentication.core.TokenManager"))
+                .isInstanceOf(ClassNotFoundException.class);
+        Path root = Path.of("src/main/java");
+        try (Stream<Path> files = Files.walk(root)) {
+            List<String> users = files.filter(f -> f.toString().endsWith(".java"))
+                    .filter(f -> !f.startsWith(root.resolve("dev/delayq/micrometer")))
+                    .filter(f -> read(f).contains("io.micrometer")).map(f -> root.relativize(f).toString()).toList();
+            assertThat(users).as("classes outside dev.delayq.micrometer that use Micrometer").isEmpty();
+        }
+    }
+
+    private static String read(Path f) {
+        try {
+            return Files.readString(f);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -53,7 +53,6 @@ import java.util.stream.Stream;
  * input, then runs one script per operation ({@code internal.ops}); holds no job state of its own.
  */
 public final class SingleQueue extends SyncQueue {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SingleQueue.class);
 
     /** Events kept per queue unless a cap is given. */
     static final int DEFAULT_EVENTS_CAP = 10_000;
@@ -66,7 +65,7 @@ public final class SingleQueue extends SyncQueue {
     private final String name;
     private final int partition;
     private final ClientLifecycle lifecycle;
-    private volatile boolean registered;
+    private final Registration registration;
 
     /** A queue without partitions. */
     public SingleQueue(RedisBackend redis, Keys keys, ClientSettings settings, ClientLifecycle lifecycle) {
@@ -85,6 +84,7 @@ public final class SingleQueue extends SyncQueue {
         this.name = name;
         this.partition = partition;
         this.lifecycle = lifecycle;
+        this.registration = new Registration(redis, keys.prefix(), name);
     }
 
     /** This queue's operations over another connection of the client ({@link RedisBackend#sibling()}). */
@@ -162,22 +162,8 @@ public final class SingleQueue extends SyncQueue {
         if (jobs.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
-        register();
+        registration.ensure();
         return EnqueueBatches.send(redis, keys, settings.durability(), jobs, ids);
-    }
-
-    private void register() {
-        if (!registered) {
-            // The registry only feeds listings (DelayQ.queues, the dashboard): a failure is logged, never the enqueue's.
-            redis.sadd(Keys.registry(keys.prefix()), name.getBytes(StandardCharsets.UTF_8)).whenComplete((n, e) -> {
-                if (e == null) {
-                    registered = true;
-                } else {
-                    LOG.warn("queue {} could not be recorded in {}:queues (it will not be listed): {}", name,
-                            keys.prefix(), e.getMessage());
-                }
-            });
-        }
     }
 
     // ---- the worker's primitives ------------------------------------------------------------------------------
