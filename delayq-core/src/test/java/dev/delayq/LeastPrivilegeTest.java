@@ -95,6 +95,35 @@ class LeastPrivilegeTest {
         }
     }
 
+    /**
+     * A worker whose wake channel is refused fails to start, saying why; once the channel is granted, the next worker
+     * subscribes for real (the refused subscriber was not left registered) and is woken by an enqueue at once, long
+     * before its idle sleep would end.
+     */
+    @Test
+    void aWorkerRefusedItsWakeChannelFailsToStartAndTheNextOneIsWokenOnceGranted() {
+        try (RedisServer server = RedisServer.start()) {
+            String version = server.info("server").get("redis_version");
+            List<String> cmd = new ArrayList<>(List.of("ACL", "SETUSER", "nochan", "on", ">" + PASSWORD));
+            cmd.addAll(LeastPrivilege.rules("lp", version));
+            cmd.add("resetchannels");
+            assertThat(server.call(cmd.toArray(String[]::new))).isEqualTo("OK");
+            try (DelayQ dq = DelayQ.builder().redis("redis://nochan:" + PASSWORD + "@127.0.0.1:" + server.port())
+                    .prefix("lp").timeout(Duration.ofSeconds(10)).build()) {
+                JobQueue q = dq.queue("wake");
+                List<String> ran = new CopyOnWriteArrayList<>();
+                Worker refused = Worker.builder(q, job -> ran.add(job.id())).maxIdleSleep(Duration.ofMinutes(2)).build();
+                assertThatThrownBy(refused::start).isInstanceOf(DelayQException.class).hasMessageContaining("NOPERM");
+                assertThat(server.call("ACL", "SETUSER", "nochan", "&lp:{*")).isEqualTo("OK");
+                try (Worker w = Worker.builder(q, job -> ran.add(job.id())).maxIdleSleep(Duration.ofMinutes(2)).build()
+                        .start()) {
+                    q.enqueue(Job.builder().id("woken").delay(Duration.ofMillis(300)).build());
+                    Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> ran.contains("woken"));
+                }
+            }
+        }
+    }
+
     /** Every command and script delayq has, through the public API, as the restricted user. */
     private static void exercise(DelayQ dq, String name, int partitions) {
         JobQueue q = dq.queue(name, partitions);
