@@ -54,7 +54,8 @@ public final class Json {
      * {@code payloadBase64}, {@code payloadBytes}; then, with the dashboard's keys, {@code name} (null when none),
      * {@code enqueuedAt} (null when not recorded), {@code stalls} (expired leases), {@code dedupeKey},
      * {@code dedupeHeldUntil} (after the job ended: until when its dedupe key holds, else null) and {@code corrupt}
-     * (the record could not be decoded: the payload holds its raw bytes, the state is the index it was found in).
+     * (the record could not be decoded: the payload holds its raw bytes, the state is the index it was found in);
+     * {@code priority} (0-9) and {@code progress} (what a running handler last reported, else null).
      */
     public static Map<String, Object> job(JobInfo j) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -76,6 +77,8 @@ public final class Json {
         m.put("dedupeKey", j.dedupeKey());
         m.put("dedupeHeldUntil", instant(j.dedupeHeldUntilMillis()));
         m.put("corrupt", j.corrupt());
+        m.put("priority", j.priority());
+        m.put("progress", j.progress());
         return m;
     }
 

@@ -3,6 +3,7 @@ package dev.delayq.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.delayq.Ack;
 import dev.delayq.ClaimOptions;
 import dev.delayq.ClaimedJob;
 import dev.delayq.DelayQ;
@@ -253,6 +254,23 @@ class JobCommandsTest {
     }
 
     @Test
+    void jobShowsThePriorityAndWhatARunningHandlerLastReported() throws Exception {
+        q.enqueue(Job.builder().id("urgent").priority(7).build());
+        JsonNode before = Json.MAPPER.readTree(cli.run("job", "orders", "urgent", "--json").out());
+        assertThat(before.get("priority").asInt()).isEqualTo(7);
+        assertThat(before.get("progress").isNull()).isTrue();
+        ClaimedJob running = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs().get(0);
+        assertThat(q.leases().progressAsync(running.lease(), "{\"step\":2,\"of\":5}").join()).isEqualTo(Ack.OK);
+        JsonNode during = Json.MAPPER.readTree(cli.run("job", "orders", "urgent", "--json").out());
+        assertThat(during.get("progress").asText()).isEqualTo("{\"step\":2,\"of\":5}");
+        assertThat(cli.run("job", "orders", "urgent").lines()).contains("priority      7",
+                "progress      {\"step\":2,\"of\":5}");
+        q.leases().complete(running.lease());
+        assertThat(Json.MAPPER.readTree(cli.run("job", "orders", "urgent", "--json").out()).get("progress").isNull())
+                .as("progress is cleared when the run ends").isTrue();
+    }
+
+    @Test
     void jobShowsNameEnqueueTimeStallsAndTheDedupeKeyWithTheDashboardsKeys() throws Exception {
         q.enqueue(Job.builder().id("n1").name("email").payload("hi").dedupe("order-7", Duration.ofHours(2)).build());
         Instant enqueued = q.get("n1").orElseThrow().enqueuedAt();
@@ -275,7 +293,7 @@ class JobCommandsTest {
         json.fieldNames().forEachRemaining(keys::add);
         assertThat(keys).containsExactly("id", "state", "attempt", "maxAttempts", "dueAt", "leaseUntil", "finishedAt", "token",
                 "error", "payload", "payloadBase64", "payloadBytes", "name", "enqueuedAt", "stalls", "dedupeKey",
-                "dedupeHeldUntil", "corrupt");
+                "dedupeHeldUntil", "corrupt", "priority", "progress");
 
         Cli.Result text = cli.run("job", "orders", "n1");
         assertThat(text.exit()).isZero();

@@ -17,7 +17,8 @@ import java.util.Map;
  * that {@code payload} and {@code payloadBase64} hold at most {@link Dashboard#PAYLOAD_PREVIEW_BYTES} bytes:
  * {@code payloadBytes} is the full size and {@code payloadTruncated} says whether the preview is shorter. Then the
  * rest of {@link JobInfo}: {@code name}, {@code enqueuedAt}, {@code stalls}, {@code dedupeKey},
- * {@code dedupeHeldUntil}, {@code corrupt}.
+ * {@code dedupeHeldUntil}, {@code corrupt}, {@code priority} (0-9), {@code progress} (what a running handler last
+ * reported, else null).
  */
 final class JobJson {
     private JobJson() {
@@ -55,6 +56,8 @@ final class JobJson {
         m.put("dedupeKey", j.dedupeKey());
         m.put("dedupeHeldUntil", instant(j.dedupeHeldUntilMillis()));
         m.put("corrupt", j.corrupt());
+        m.put("priority", j.priority());
+        m.put("progress", j.progress());
         return m;
     }
 

@@ -26,7 +26,8 @@ class ApiReadTest {
 
     /** The keys of {@code delayq job --json}, which a job of the API carries too. */
     static final List<String> CLI_JOB_KEYS = List.of("id", "state", "attempt", "maxAttempts", "dueAt", "leaseUntil",
-            "finishedAt", "token", "error", "payload", "payloadBase64", "payloadBytes");
+            "finishedAt", "token", "error", "payload", "payloadBase64", "payloadBytes", "name", "enqueuedAt", "stalls",
+            "dedupeKey", "dedupeHeldUntil", "corrupt", "priority", "progress");
 
     private Served s;
     private JobQueue orders;
@@ -149,6 +150,19 @@ class ApiReadTest {
         assertThat(j.get("stalls").asInt()).isZero();
         assertThat(j.get("corrupt").asBoolean()).isFalse();
         assertThat(Instant.parse(j.get("enqueuedAt").asText())).isBeforeOrEqualTo(s.dq.serverTime());
+    }
+
+    @Test
+    void aRunningJobShowsItsPriorityAndProgress() {
+        orders.enqueue(Job.builder().id("r1").priority(4).build());
+        dev.delayq.ClaimedJob running = orders.leases().claim(dev.delayq.ClaimOptions.of(1, Duration.ofMinutes(1)))
+                .jobs().get(0);
+        orders.leases().progressAsync(running.lease(), "40").join();
+        JsonNode j = s.http.get("/api/queues/orders/jobs/r1").json();
+        assertThat(j.get("priority").asInt()).isEqualTo(4);
+        assertThat(j.get("progress").asText()).isEqualTo("40");
+        orders.leases().complete(running.lease());
+        assertThat(s.http.get("/api/queues/orders/jobs/r1").json().get("progress").isNull()).isTrue();
     }
 
     @Test

@@ -535,6 +535,8 @@
         ['Finished at', timeEl('span', j.finishedAt)], ['Payload size', fmtBytes(j.payloadBytes)]];
       if (j.name != null) fields.unshift(['Name', j.name]);
       fields.push(['Enqueued at', timeEl('span', j.enqueuedAt)], ['Stalls', fmtInt(j.stalls)]);
+      if (j.priority) fields.push(['Priority', String(j.priority)]);
+      if (j.progress != null) fields.push(['Progress', j.progress]);
       if (j.dedupeKey != null) fields.push(['Dedupe key', j.dedupeKey]);
       if (j.dedupeHeldUntil) fields.push(['Dedupe key held until', timeEl('span', j.dedupeHeldUntil)]);
       const shown = j.payloadPreviewBytes;
