@@ -19,8 +19,8 @@ public interface JobHandler {
     /**
      * Runs the job.
      *
-     * @param job the job and its lease
+     * @param ctx the job and its lease
      * @throws Exception to fail this attempt
      */
-    void handle(JobContext job) throws Exception;
+    void handle(JobContext ctx) throws Exception;
 }

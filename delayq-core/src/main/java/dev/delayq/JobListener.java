@@ -28,8 +28,8 @@ public interface JobListener {
     /**
      * One run's outcome.
      *
-     * @param job     the job as its handler saw it (id, attempt, token)
+     * @param ctx     the job as its handler saw it (id, attempt, token)
      * @param outcome what Redis recorded
      */
-    void onOutcome(JobContext job, Outcome outcome);
+    void onOutcome(JobContext ctx, Outcome outcome);
 }

@@ -13,7 +13,7 @@ import org.springframework.core.annotation.AliasFor;
  *
  * <pre>{@code
  * @DelayqListener(queue = "orders", concurrency = "${orders.workers:4}")
- * void onTimeout(OrderTimeout timeout, JobContext job) {
+ * void onTimeout(OrderTimeout timeout, JobContext ctx) {
  *     orders.cancelIfUnpaid(timeout.orderId());
  * }
  * }</pre>

@@ -59,19 +59,19 @@ final class ListenerMethod implements JobHandler {
     }
 
     @Override
-    public void handle(JobContext job) throws Exception {
+    public void handle(JobContext ctx) throws Exception {
         Object[] args = new Object[payloadTypes.length];
         for (int i = 0; i < args.length; i++) {
             if (payloadTypes[i] == null) {
-                args[i] = job;
+                args[i] = ctx;
                 continue;
             }
             try {
-                args[i] = converter.read(job.payload(), payloadTypes[i]);
+                args[i] = converter.read(ctx.payload(), payloadTypes[i]);
             } catch (IllegalArgumentException e) {
                 // The same bytes will never read better: no retry.
                 throw new NonRetryableException("@DelayqListener " + name + " cannot read the payload of job "
-                        + job.id() + ": " + e.getMessage(), e);
+                        + ctx.id() + ": " + e.getMessage(), e);
             }
         }
         try {
