@@ -44,6 +44,7 @@ public final class WorkerEngine {
     private final ClaimLoop claimLoop;
     private final LeaseKeeper leaseKeeper;
     private final Maintenance maintenance;
+    private final ScheduleTicker schedules;
     private final Acker acker;
     private final Thread loopThread;
     private final Signal progress = new Signal();
@@ -88,6 +89,7 @@ public final class WorkerEngine {
         loop[0] = claimLoop;
         this.leaseKeeper = new LeaseKeeper(queue, inFlight, clocks, config.lease(), this.metrics, config.name());
         this.maintenance = new Maintenance(parts, config.purgeInterval(), this.metrics, config.name());
+        this.schedules = new ScheduleTicker(parts, this.metrics, config.name());
         this.loopThread = threads(config.name() + "-claim", false).newThread(claimLoop);
     }
 
@@ -132,6 +134,7 @@ public final class WorkerEngine {
         }
         leaseKeeper.start();
         maintenance.start();
+        schedules.start();
         claimLoop.start(loopThread);
         LOG.info("worker {} started on queue {} (concurrency {}, batch {}, lease {}{})", config.name(), queue.name(),
                 config.concurrency(), config.batch(), human(config.lease()),
@@ -151,6 +154,7 @@ public final class WorkerEngine {
     public void close() throws InterruptedException {
         claimLoop.stop();
         maintenance.stop();
+        schedules.stop();
         subscriptions.forEach(WorkerEngine::closeQuietly);
         claimLoop.join(config.lease().toMillis() + 10_000);
         handBackNotStarted();
