@@ -46,9 +46,19 @@ final class ScheduleTicker {
     }
 
     void start() {
-        List<SingleQueue> own = new ArrayList<>();
+        try {
+            subscribe();
+        } catch (RuntimeException e) {
+            stop();
+            throw e;
+        }
+        thread = new Thread(this::loop, worker + "-schedules");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void subscribe() {
         for (SingleQueue part : parts) {
-            own.add(part.on(part.backend().sibling()));
             subscriptions.add(part.backend().subscribe(part.keys().schedulesChannel(), new RedisBackend.Subscriber() {
                 @Override
                 public void onMessage(byte[] message) {
@@ -61,15 +71,12 @@ final class ScheduleTicker {
                 }
             }));
         }
-        thread = new Thread(() -> loop(own), worker + "-schedules");
-        thread.setDaemon(true);
-        thread.start();
     }
 
     /** Stops at once (a pass under way is interrupted; whatever it wrote is whole, each write being one script). */
     void stop() {
         stopping = true;
-        for (AutoCloseable s : subscriptions) {
+        for (AutoCloseable s : List.copyOf(subscriptions)) {
             try {
                 s.close();
             } catch (Exception e) {
@@ -88,12 +95,17 @@ final class ScheduleTicker {
         }
     }
 
-    private void loop(List<SingleQueue> own) {
+    private void loop() {
+        List<SingleQueue> own = new ArrayList<>();
         while (!stopping) {
             long sleep = POLL_MS;
             try {
                 synchronized (monitor) {
                     woken = false;
+                }
+                // The maintenance connection, opened on first use (so a failure to open it is one pass's failure).
+                for (int p = own.size(); p < parts.size(); p++) {
+                    own.add(parts.get(p).on(parts.get(p).backend().sibling()));
                 }
                 for (SingleQueue part : own) {
                     QueueSchedules.Pass pass = QueueSchedules.tick(part);

@@ -129,12 +129,18 @@ public final class WorkerEngine {
                 }
             }));
         }
+        try {
+            schedules.start(); // subscribes to the schedules channel: refused like the wake channel, before anything runs
+        } catch (RuntimeException e) {
+            subscriptions.forEach(WorkerEngine::closeQuietly);
+            subscriptions.clear();
+            throw e;
+        }
         if (ownExecutor != null) {
             ownExecutor.prestartAllCoreThreads(); // not during the first burst of jobs
         }
         leaseKeeper.start();
         maintenance.start();
-        schedules.start();
         claimLoop.start(loopThread);
         LOG.info("worker {} started on queue {} (concurrency {}, batch {}, lease {}{})", config.name(), queue.name(),
                 config.concurrency(), config.batch(), human(config.lease()),
