@@ -184,26 +184,32 @@ public final class Schedule {
         return cron != null ? cron : "every " + Validation.human(every);
     }
 
+    /** The payload of every tick's job (empty by default). */
     public String payload() {
         return payload;
     }
 
+    /** Attempts of each tick's job; 0 leaves it to the worker's retry policy. */
     public int maxAttempts() {
         return maxAttempts;
     }
 
+    /** The missed-tick policy. */
     public Missed missed() {
         return missed;
     }
 
+    /** No tick before this instant (null: none). */
     public Instant start() {
         return start;
     }
 
+    /** No tick after this instant (null: none). */
     public Instant end() {
         return end;
     }
 
+    /** Whether a tick waits for the previous tick's job to end. */
     public boolean noOverlap() {
         return noOverlap;
     }

@@ -140,6 +140,24 @@ class ScheduleTest {
     }
 
     @Test
+    void aStoredScheduleThatCannotBeReadIsNamedSkippedByTicksAndRepairedByUpsertOrRemove() {
+        q.schedules().upsert(Schedule.every("good", Duration.ofSeconds(1)));
+        String key = REDIS.prefix() + ":{sched}:schedules";
+        t.target().call("HSET", key, "bad", "garbage");
+        assertThatThrownBy(() -> q.schedules().list()).isInstanceOf(DelayQException.class)
+                .hasMessageContaining("stored schedule 'bad' cannot be read").hasMessageContaining("remove it");
+        assertThatThrownBy(() -> q.schedules().get("bad")).hasMessageContaining("'bad'");
+        long first = q.schedules().get("good").orElseThrow().nextTick().toEpochMilli();
+        t.awaitRedisTime(first);
+        assertThat(q.schedules().tick()).as("the good schedule ticks, the bad one is skipped").isEqualTo(1);
+        assertThat(q.schedules().upsert(Schedule.every("bad", Duration.ofMinutes(1)))).as("replaced").isFalse();
+        assertThat(q.schedules().list()).hasSize(2);
+        t.target().call("HSET", key, "bad", "garbage");
+        assertThat(q.schedules().remove("bad")).isTrue();
+        assertThat(q.schedules().list()).extracting(i -> i.schedule().name()).containsExactly("good");
+    }
+
+    @Test
     void schedulesSurviveARedisRestartWithAofAndGoOnTicking() {
         try (RedisServer server = RedisServer.builder().config("appendonly", "yes").config("appendfsync", "always").start();
              DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(2)).build()) {

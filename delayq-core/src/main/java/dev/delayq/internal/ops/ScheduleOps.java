@@ -30,8 +30,18 @@ public final class ScheduleOps {
     private ScheduleOps() {
     }
 
-    /** A stored schedule: its definition, its next and last tick (-1: none) and the exact stored bytes. */
-    public record Stored(Schedule schedule, long next, long last, byte[] raw) {
+    /**
+     * A stored schedule: its definition, its next and last tick (-1: none) and the exact stored bytes; a value that
+     * cannot be read has no schedule and says why in {@code problem} (it can still be removed: its bytes are known).
+     */
+    public record Stored(String name, Schedule schedule, long next, long last, byte[] raw, String problem) {
+        /** The schedule, or an exception naming it and how to repair it. */
+        public Schedule readable() {
+            if (schedule == null) {
+                throw new DelayQException(problem);
+            }
+            return schedule;
+        }
     }
 
     /** What the schedules read at once: Redis's time (ms) and the schedules. */
@@ -64,7 +74,13 @@ public final class ScheduleOps {
                 .thenApply(r -> {
                     List<Stored> out = new ArrayList<>();
                     for (int i = 1; i + 1 < r.size(); i += 2) {
-                        out.add(decode(Reply.str(r.get(i)), (byte[]) r.get(i + 1)));
+                        String n = Reply.str(r.get(i));
+                        byte[] raw = (byte[]) r.get(i + 1);
+                        try {
+                            out.add(decode(n, raw));
+                        } catch (DelayQException e) {
+                            out.add(new Stored(n, null, -1, -1, raw, e.getMessage()));
+                        }
                     }
                     return new Snapshot(Reply.asLong(r.get(0)), out);
                 });
@@ -141,7 +157,8 @@ public final class ScheduleOps {
             }).maxAttempts(Integer.parseInt(f[5])).noOverlap(f[6].equals("1")).payload(f[11]);
             s = s.start(f[7].isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(f[7])));
             s = s.end(f[8].isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(f[8])));
-            return new Stored(s, f[9].isEmpty() ? -1 : Long.parseLong(f[9]), f[10].isEmpty() ? -1 : Long.parseLong(f[10]), raw);
+            return new Stored(name, s, f[9].isEmpty() ? -1 : Long.parseLong(f[9]), f[10].isEmpty() ? -1 : Long.parseLong(f[10]),
+                    raw, null);
         } catch (RuntimeException e) {
             throw new DelayQException("stored schedule '" + name + "' cannot be read (" + e.getMessage()
                     + "): remove it and add it again");

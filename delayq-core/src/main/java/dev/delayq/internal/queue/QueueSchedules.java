@@ -54,6 +54,7 @@ public final class QueueSchedules implements Schedules {
             Snapshot snap = home.backend().await(ScheduleOps.read(home.backend(), home.keys(), s.name()), "schedule upsert");
             Stored cur = snap.schedules().isEmpty() ? null : snap.schedules().get(0);
             long now = snap.nowMillis();
+            // A stored value that cannot be read is replaced whole (its next tick, unknown, is not cancelled).
             String drop = null;
             long first;
             long last;
@@ -101,7 +102,7 @@ public final class QueueSchedules implements Schedules {
         List<ScheduleInfo> out = new ArrayList<>();
         for (SingleQueue p : parts) {
             p.backend().await(ScheduleOps.read(p.backend(), p.keys(), null), "schedule list").schedules()
-                    .forEach(st -> out.add(info(st)));
+                    .forEach(st -> out.add(info(st))); // a value that cannot be read fails the listing, naming it
         }
         out.sort(Comparator.comparing(i -> i.schedule().name()));
         return out;
@@ -137,8 +138,8 @@ public final class QueueSchedules implements Schedules {
         long wake = Long.MAX_VALUE;
         for (Stored st : snap.schedules()) {
             long now = snap.nowMillis();
-            if (st.next() < 0) {
-                continue; // ended
+            if (st.schedule() == null || st.next() < 0) {
+                continue; // ended, or a value that cannot be read (list and get name it; upsert or remove repair it)
             }
             if (st.next() > now) {
                 wake = Math.min(wake, st.next());
@@ -192,7 +193,7 @@ public final class QueueSchedules implements Schedules {
     }
 
     private static ScheduleInfo info(Stored st) {
-        return new ScheduleInfo(st.schedule(), st.next() >= 0 ? Instant.ofEpochMilli(st.next()) : null,
+        return new ScheduleInfo(st.readable(), st.next() >= 0 ? Instant.ofEpochMilli(st.next()) : null,
                 st.last() >= 0 ? Instant.ofEpochMilli(st.last()) : null);
     }
 }

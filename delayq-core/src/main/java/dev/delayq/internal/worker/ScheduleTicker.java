@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
  * schedules channel, which wakes the ticker at once; otherwise it looks again at the latest after {@link #POLL_MS}
  * (a lost notice costs at most that). Ticks go on while the queue is paused: their jobs wait like any other.
  *
- * <p>It runs on its own thread and the worker's maintenance connection, so a slow tick never delays claims or
- * acknowledgements; a failed pass is logged once per outage and retried with backoff.
+ * <p>It runs on its own thread, on the worker's connection: a pass is one small read and, when a tick is due, one small
+ * script (a sibling connection, as maintenance uses, would still be connecting at the worker's start on a cluster, and
+ * buys nothing for calls this small and this rare). A failed pass is logged once per outage and retried with backoff.
  */
 final class ScheduleTicker {
     private static final Logger LOG = LoggerFactory.getLogger(ScheduleTicker.class);
@@ -96,18 +97,13 @@ final class ScheduleTicker {
     }
 
     private void loop() {
-        List<SingleQueue> own = new ArrayList<>();
         while (!stopping) {
             long sleep = POLL_MS;
             try {
                 synchronized (monitor) {
                     woken = false;
                 }
-                // The maintenance connection, opened on first use (so a failure to open it is one pass's failure).
-                for (int p = own.size(); p < parts.size(); p++) {
-                    own.add(parts.get(p).on(parts.get(p).backend().sibling()));
-                }
-                for (SingleQueue part : own) {
+                for (SingleQueue part : parts) {
                     QueueSchedules.Pass pass = QueueSchedules.tick(part);
                     if (pass.wakeAtMillis() != Long.MAX_VALUE) {
                         sleep = Math.min(sleep, Math.max(0, pass.wakeAtMillis() - pass.nowMillis()));
