@@ -28,8 +28,8 @@ public final class Schedule {
     public static final int MAX_CATCH_UP = 100;
     /** The shortest interval of {@link #every(String, Duration)}. */
     public static final Duration MIN_EVERY = Duration.ofSeconds(1);
-    /** The longest schedule name, in UTF-8 bytes (so that a tick's id stays within the 512 bytes of a job id). */
-    public static final int MAX_NAME_BYTES = 200;
+    /** The longest schedule name, in UTF-8 bytes: a job name's limit, since each tick's job is named after it. */
+    public static final int MAX_NAME_BYTES = Bounds.MAX_NAME_BYTES;
     /** The largest payload of a schedule's ticks, in UTF-8 bytes. */
     public static final int MAX_PAYLOAD_BYTES = 64 * 1024;
 
@@ -159,7 +159,7 @@ public final class Schedule {
         }
     }
 
-    /** The schedule's name (1-200 bytes, no {@code @}, no control characters). */
+    /** The schedule's name (1-128 bytes, no {@code @}, no control characters). */
     public String name() {
         return name;
     }

@@ -116,6 +116,9 @@ class ScheduleTimesTest {
         assertThatThrownBy(() -> Schedule.cron("x", "0 0 30 2 *", BERLIN)).hasMessageContaining("never matches");
         assertThatThrownBy(() -> Schedule.cron("a@b", "* * * * *", BERLIN)).hasMessageContaining("contains '@'");
         assertThatThrownBy(() -> Schedule.cron("a\nb", "* * * * *", BERLIN)).hasMessageContaining("control character");
+        assertThatThrownBy(() -> Schedule.every("n".repeat(129), Duration.ofMinutes(1)))
+                .hasMessageContaining("schedule name is 129 bytes long: the limit is 128");
+        assertThat(Schedule.every("n".repeat(128), Duration.ofMinutes(1)).name()).hasSize(128);
         assertThatThrownBy(() -> Schedule.every("x", Duration.ofMillis(500))).hasMessageContaining("use 1s to 100 years");
         assertThatThrownBy(() -> Schedule.every("x", Duration.ofSeconds(-1))).hasMessageContaining("use 1s");
         assertThatThrownBy(() -> Schedule.every("x", Duration.ofMinutes(1)).start(Instant.parse("2026-01-02T00:00:00Z"))

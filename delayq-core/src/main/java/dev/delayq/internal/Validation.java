@@ -55,7 +55,7 @@ public final class Validation {
     }
 
     /**
-     * Schedule names: 1-200 UTF-8 bytes, no control characters, no {@code @} (a tick's job id is {@code <name>@<ms>},
+     * Schedule names: 1-128 UTF-8 bytes (a job name's limit), no control characters, no {@code @} (a tick's job id is {@code <name>@<ms>},
      * which is how a partitioned queue routes it to its schedule's partition).
      */
     public static String scheduleName(String name) {
