@@ -130,6 +130,29 @@ class ScheduleTest {
     }
 
     @Test
+    void changingAScheduleReplacesItsPendingTickAndKeepsItsHistory() {
+        Schedules s = q.schedules();
+        assertThat(s.upsert(Schedule.cron("daily", "0 3 * * *", ZoneId.of("UTC")))).isTrue();
+        ScheduleInfo before = s.get("daily").orElseThrow();
+        String oldTick = ScheduleInfo.tickId("daily", before.nextTick());
+        assertThat(q.get(oldTick)).isPresent();
+        assertThat(s.upsert(Schedule.cron("daily", "0 4 * * *", ZoneId.of("UTC")).payload("v2"))).isFalse();
+        ScheduleInfo after = s.get("daily").orElseThrow();
+        assertThat(after.nextTick()).isNotEqualTo(before.nextTick());
+        assertThat(after.nextTick().atZone(ZoneId.of("UTC")).getHour()).isEqualTo(4);
+        assertThat(q.get(oldTick)).as("the old pending tick cancelled").isEmpty();
+        assertThat(new String(q.get(ScheduleInfo.tickId("daily", after.nextTick())).orElseThrow().payload(),
+                java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("v2");
+        assertThat(q.stats().scheduled()).isEqualTo(1);
+        assertThat(q.stats().total("cancelled")).isEqualTo(1);
+        // Past its end, a schedule stays listed with no next tick and nothing pending.
+        java.time.Instant end = java.time.Instant.ofEpochMilli(t.redisNow() - 1000);
+        s.upsert(Schedule.every("over", Duration.ofSeconds(1)).start(end.minusSeconds(60)).end(end));
+        assertThat(s.get("over").orElseThrow().nextTick()).isNull();
+        assertThat(ticks(q, "over")).isEmpty();
+    }
+
+    @Test
     void badInputIsRefusedAtTheEdge() {
         assertThatThrownBy(() -> q.schedules().upsert(null)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("Schedule.cron");
