@@ -44,6 +44,15 @@ public interface JobQueue {
     /** {@link #enqueueAll} without blocking. */
     CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs);
 
+    // ---- recurring schedules ----------------------------------------------------------------------------
+
+    /**
+     * The queue's recurring schedules: each tick becomes one job of this queue with the id
+     * {@code <schedule name>@<tick ms>}, enqueued ahead by whichever worker of the queue gets there first (exactly one
+     * job per tick, whatever the number of workers).
+     */
+    Schedules schedules();
+
     // ---- the worker's primitives ------------------------------------------------------------------------
 
     /**

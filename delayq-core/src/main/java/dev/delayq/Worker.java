@@ -41,7 +41,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Idle workers sleep until the next due time, woken early by a notice when an enqueue makes an earlier
  * job the head of the queue; they cost Redis a claim per due time, not a poll per interval. Expired leases
  * of dead workers are recovered inside claims. Done and dead jobs past retention are purged periodically
- * by one worker per queue. Redis outages are survived with bounded backoff and logged once.
+ * by one worker per queue. Redis outages are survived with bounded backoff and logged once. Every worker also ticks
+ * the queue's recurring {@link JobQueue#schedules() schedules} (one job per tick, however many workers tick; a tick's
+ * job is named after its schedule, so {@code handle("nightly", ...)} runs the ticks of schedule {@code nightly}).
  */
 public final class Worker implements AutoCloseable {
     private final WorkerEngine engine;

@@ -74,6 +74,19 @@ class ArchitectureTest {
         }
     }
 
+    /**
+     * cron-utils is a deliberate dependency with nothing behind it: its pom's javax.validation, javax.el and lombok are
+     * "provided" (never on our classpath), and only ScheduleTimes uses it, so replacing it touches one class.
+     */
+    @Test
+    void cronUtilsStaysBehindOneClassAndBringsNothingElse() {
+        assertThatThrownBy(() -> Class.forName("javax.el.ELContext")).isInstanceOf(ClassNotFoundException.class);
+        assertThatThrownBy(() -> Class.forName("javax.validation.Validator")).isInstanceOf(ClassNotFoundException.class);
+        noClasses().that().doNotHaveFullyQualifiedName("dev.delayq.internal.ScheduleTimes")
+                .should().dependOnClassesThat().resideInAPackage("com.cronutils..")
+                .check(main);
+    }
+
     private static String read(Path f) {
         try {
             return Files.readString(f);

@@ -174,6 +174,15 @@ class LeastPrivilegeTest {
             assertThat(q.retryDead("bad").changed()).isTrue();
             Awaitility.await().atMost(WAIT).until(() -> ran.stream().filter("bad"::equals).count() == 2
                     && q.stats().dead() == 1);
+            // Schedules: upsert (the compare-and-set script), the worker's ticker (its notice channel, the advance with
+            // the no-overlap check), list, tick by hand, remove.
+            assertThat(q.schedules().upsert(Schedule.every("beat", Duration.ofSeconds(1)))).isTrue();
+            assertThat(q.schedules().upsert(Schedule.every("beat", Duration.ofSeconds(1)).noOverlap(true))).isFalse();
+            Awaitility.await().atMost(WAIT).until(() -> ran.stream().filter(id -> id.startsWith("beat@")).count() >= 2);
+            assertThat(q.schedules().list()).hasSize(1);
+            assertThat(q.schedules().tick()).isNotNegative();
+            assertThat(q.schedules().remove("beat")).isTrue();
+            Awaitility.await().atMost(WAIT).until(() -> q.stats().processing() == 0);
         }
         assertThat(q.retryAllDead()).isEqualTo(1);
         assertThat(q.check().clean()).isTrue();

@@ -897,4 +897,71 @@ abstract class QueueContract {
         assertThat(none).isEmpty();
         assertThat(dq.queues()).doesNotContain("never-used");
     }
+
+    /**
+     * A schedule and its tick jobs live in one key set (on a partitioned queue, the partition of the schedule's name,
+     * where ids {@code <name>@<digits>} are routed), so on a cluster one script advances it and enqueues its tick; ticks
+     * racing from many callers enqueue one job per tick; lookups by a tick's id find it.
+     */
+    @Test
+    void schedulesTickOnceInTheKeySetOfTheirNameWhateverTheNumberOfTickers() throws Exception {
+        Schedules schedules = q.schedules();
+        Schedule s = Schedule.every("heartbeat", Duration.ofSeconds(1)).payload("beat").maxAttempts(3);
+        assertThat(schedules.upsert(s)).isTrue();
+        ScheduleInfo first = schedules.get("heartbeat").orElseThrow();
+        long n1 = first.nextTick().toEpochMilli();
+        assertThat(first.schedule()).isEqualTo(s);
+        assertThat(first.lastTick()).isNull();
+        String id1 = "heartbeat@" + n1;
+        JobInfo tick = q.get(id1).orElseThrow();
+        assertThat(tick.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(tick.dueAtMillis()).isEqualTo(n1);
+        assertThat(tick.name()).isEqualTo("heartbeat");
+        assertThat(tick.maxAttempts()).isEqualTo(3);
+        assertThat(new String(tick.payload(), StandardCharsets.UTF_8)).isEqualTo("beat");
+        assertThat(t.target().call("EXISTS", key(q, "heartbeat", "schedules"))).isEqualTo(1L);
+        assertThat(byPartition(q, List.of("heartbeat", id1, "heartbeat@" + (n1 + 1000)))).hasSize(1);
+
+        assertThat(schedules.upsert(s.payload("beat 2"))).as("updated, not created").isFalse();
+        assertThat(q.stats().scheduled()).as("the pending tick replaced, not doubled").isEqualTo(1);
+        assertThat(new String(q.get(id1).orElseThrow().payload(), StandardCharsets.UTF_8)).isEqualTo("beat 2");
+
+        // Before the tick is due nothing advances; once it is, eight racing tickers enqueue exactly the next one.
+        assertThat(schedules.tick()).isZero();
+        t.awaitRedisTime(n1);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            CyclicBarrier start = new CyclicBarrier(8);
+            List<Future<Integer>> calls = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                JobQueue mine = t.client().queue("q");
+                calls.add(pool.submit(() -> {
+                    start.await();
+                    return mine.schedules().tick();
+                }));
+            }
+            int created = 0;
+            for (Future<Integer> c : calls) {
+                created += c.get(30, TimeUnit.SECONDS);
+            }
+            assertThat(created).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
+        ScheduleInfo second = schedules.get("heartbeat").orElseThrow();
+        assertThat(second.lastTick()).isEqualTo(first.nextTick());
+        long n2 = second.nextTick().toEpochMilli();
+        assertThat(n2).isGreaterThan(n1).isEqualTo(n2 / 1000 * 1000);
+        assertThat(q.get("heartbeat@" + n2)).isPresent();
+        assertThat(q.list(JobState.SCHEDULED, 0, 10)).extracting(JobInfo::id).containsExactlyInAnyOrder(id1, "heartbeat@" + n2);
+        assertThat(schedules.list()).extracting(i -> i.schedule().name()).containsExactly("heartbeat");
+
+        // Lookups by a tick's id are routed to it: cancel finds it; removal cancels the pending tick.
+        assertThat(q.cancel(id1).status()).isEqualTo(ChangeResult.Status.CHANGED);
+        assertThat(schedules.remove("heartbeat")).isTrue();
+        assertThat(schedules.remove("heartbeat")).isFalse();
+        assertThat(q.get("heartbeat@" + n2)).isEmpty();
+        assertThat(schedules.list()).isEmpty();
+        assertThat(schedules.get("heartbeat")).isEmpty();
+    }
 }

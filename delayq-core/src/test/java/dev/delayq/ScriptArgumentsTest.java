@@ -95,6 +95,36 @@ class ScriptArgumentsTest {
         }
     }
 
+    /**
+     * schedule.lua: malformed arguments, a stale expected value (compare-and-set), a change not yet due and a previous
+     * tick still running (no overlap) all leave every key as it was.
+     */
+    @Test
+    void scheduleWritesNothingUnlessItsArgumentsAndItsExpectedStateHold() throws IOException {
+        List<byte[]> keys = List.of(k.schedules(), k.jobs(), k.due(), k.meta(), k.history(), k.prio(), k.events(), k.dedupe(),
+                k.dedupeHolds());
+        String ch = s(k.wakeChannel());
+        String sc = s(k.schedulesChannel());
+        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "", "v1", "0", "", "", "0")).isEqualTo(List.of(1L, 0L));
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "1", "s1@1", "x", "due", "");
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "1", "s1@1", "x", "1", "0");
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "2", "s1@1", "x", "1", "");
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "1", "", "x", "1", "");
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "", "v1", "v2", "0", "", "", "0");
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "-1", "", "", "0");
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "102");
+
+        Map<String, String> before = snapshot();
+        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "v0", "v2", "0", "", "", "1", "s1@1", "x", "1", ""))
+                .as("stale expected value").isEqualTo(List.of(-4L));
+        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "", "v2", "0", "", "", "0")).as("expected none").isEqualTo(List.of(-4L));
+        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "253402300799999", "", "", "1", "s1@1", "x", "1", ""))
+                .as("not yet due").asList().first().isEqualTo(0L);
+        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "s", "1", "s1@1", "x", "1", ""))
+                .as("the previous tick's job (s) is scheduled").isEqualTo(List.of(-3L, 1L));
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
     @Test
     void enqueueChecksTheWholeBatchBeforeWritingAny() throws IOException {
         List<byte[]> keys = List.of(k.jobs(), k.due(), k.meta(), k.dedupe(), k.dedupeHolds(), k.history(), k.prio(), k.events());

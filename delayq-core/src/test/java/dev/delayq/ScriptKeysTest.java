@@ -335,4 +335,46 @@ class ScriptKeysTest {
         q.leases().complete(j.lease());
         assertThat(keys()).doesNotContain(p + "progress");
     }
+
+    /**
+     * schedule.lua advancing a schedule: the schedule's field replaced, the tick jobs written as enqueue writes them
+     * (record, due entry, sequence, totals, history) and the new head announced; an upsert's change also on the
+     * schedules channel; a removal cancels the pending tick it names.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void scheduleReplacesTheScheduleAndEnqueuesItsTicksInOneStep() throws IOException {
+        try (Resp sub = REDIS.server().connect()) {
+            sub.call("SUBSCRIBE", p + "wake");
+            try (Resp changes = REDIS.server().connect()) {
+                changes.call("SUBSCRIBE", p + "schedules:changed");
+                long now = t.redisNow();
+                assertThat(q.schedules().upsert(Schedule.every("hb", Duration.ofMinutes(1)).payload("x").maxAttempts(2))).isTrue();
+                assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "history", p + "jobs", p + "meta",
+                        p + "schedules");
+                byte[] stored = (byte[]) call("HGET", p + "schedules", "hb");
+                long tick = dev.delayq.internal.ops.ScheduleOps.decode("hb", stored).next();
+                assertThat(tick % 60_000).as("every 1m ticks on the minute").isZero();
+                assertThat(tick).isGreaterThan(now).isLessThanOrEqualTo(t.redisNow() + 60_000);
+                Record r = record("hb@" + tick);
+                assertThat(r.state()).isEqualTo(JobState.SCHEDULED);
+                assertThat(r.name()).isEqualTo("hb");
+                assertThat(r.maxAttempts()).isEqualTo(2);
+                assertThat(new String(r.payload(), StandardCharsets.UTF_8)).isEqualTo("x");
+                List<?> due = zrange("due");
+                assertThat(due).hasSize(2);
+                assertThat(s(due.get(0))).isEqualTo(member(1, "hb@" + tick));
+                assertThat(s(due.get(1))).isEqualTo(Long.toString(tick));
+                assertThat(meta("seq")).isEqualTo("1");
+                assertThat(meta("enqueued")).isEqualTo("1");
+                assertThat((List<Object>) sub.receive()).containsExactly("message", p + "wake", Long.toString(tick));
+                assertThat((List<Object>) changes.receive()).containsExactly("message", p + "schedules:changed", "hb");
+
+                assertThat(q.schedules().remove("hb")).isTrue();
+                assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "history", p + "meta");
+                assertThat(meta("cancelled")).isEqualTo("1");
+                assertThat((List<Object>) changes.receive()).containsExactly("message", p + "schedules:changed", "hb");
+            }
+        }
+    }
 }

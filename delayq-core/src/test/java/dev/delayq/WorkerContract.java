@@ -262,8 +262,9 @@ abstract class WorkerContract {
                 start(Worker.builder(fq, job -> { }).concurrency(1).name(fq.name() + "-" + w));
             }
         }
-        // Each worker claims once from each partition when it starts, learns the head is far away, and sleeps.
-        long initialClaims = (long) queues.size() * 4 * partitions();
+        // Each worker claims once from each partition when it starts, learns the head is far away, and sleeps; its
+        // schedule ticker reads each partition's (empty) schedules once, then sleeps until a notice or 30 s.
+        long initialClaims = (long) queues.size() * 4 * partitions() * 2;
         Awaitility.await().atMost(WAIT).until(() -> evalshaCalls() - before >= initialClaims);
         Awaitility.await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
                 .untilAsserted(() -> assertThat(evalshaCalls() - before).as("script calls of the idle workers")

@@ -21,6 +21,8 @@ import java.nio.charset.StandardCharsets;
  * &lt;prefix&gt;:{&lt;queue&gt;}:events    STREAM state changes (only while events are on), capped
  * &lt;prefix&gt;:{&lt;queue&gt;}:progress  HASH  job id -&gt; progress its running handler reported
  * &lt;prefix&gt;:{&lt;queue&gt;}:lock:&lt;n&gt;  STRING short maintenance lock
+ * &lt;prefix&gt;:{&lt;queue&gt;}:schedules HASH  schedule name -&gt; its definition and next/last tick (see ops.ScheduleRecord)
+ * &lt;prefix&gt;:{&lt;queue&gt;}:schedules:changed  pub/sub channel (not a key): "a schedule was added, changed or removed"
  * &lt;prefix&gt;:{&lt;queue&gt;}:wake      pub/sub channel (not a key): "an earlier job is now the head"
  * &lt;prefix&gt;:{&lt;queue&gt;}:config    HASH  queue settings stored in Redis: {@code partitions}
  * &lt;prefix&gt;:queues            SET   names of the queues used under this prefix
@@ -48,6 +50,8 @@ public final class Keys {
     private final byte[] rate;
     private final byte[] events;
     private final byte[] progress;
+    private final byte[] schedules;
+    private final byte[] schedulesChanged;
 
     /**
      * Keys of one queue. Names are validated by the caller ({@link Validation}).
@@ -70,6 +74,8 @@ public final class Keys {
         this.rate = bytes(base + "rate");
         this.events = bytes(base + "events");
         this.progress = bytes(base + "progress");
+        this.schedules = bytes(base + "schedules");
+        this.schedulesChanged = bytes(base + "schedules:changed");
     }
 
     /** The keys of partition {@code i} of this queue. */
@@ -152,6 +158,16 @@ public final class Keys {
     /** Progress reported by running handlers. */
     public byte[] progress() {
         return progress;
+    }
+
+    /** The recurring schedules kept in this key set (on a partitioned queue: those whose name routes here). */
+    public byte[] schedules() {
+        return schedules;
+    }
+
+    /** The pub/sub channel on which a schedule's upsert or removal is announced to the workers' tickers. */
+    public byte[] schedulesChannel() {
+        return schedulesChanged;
     }
 
     /** The per-minute counters of the queue. */

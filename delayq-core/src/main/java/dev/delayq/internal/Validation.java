@@ -54,6 +54,19 @@ public final class Validation {
         return text("dedupe key", key, Bounds.MAX_DEDUPE_KEY_BYTES);
     }
 
+    /**
+     * Schedule names: 1-128 UTF-8 bytes (a job name's limit), no control characters, no {@code @} (a tick's job id is {@code <name>@<ms>},
+     * which is how a partitioned queue routes it to its schedule's partition).
+     */
+    public static String scheduleName(String name) {
+        text("schedule name", name, dev.delayq.Schedule.MAX_NAME_BYTES);
+        if (name.indexOf('@') >= 0) {
+            throw new IllegalArgumentException("schedule name '" + printable(name) + "' contains '@': not allowed (a tick's "
+                    + "job id is <name>@<tick ms>); use 1-" + dev.delayq.Schedule.MAX_NAME_BYTES + " bytes of text without '@'");
+        }
+        return name;
+    }
+
     /** Job names: 1-128 UTF-8 bytes, no control characters. */
     public static String jobName(String name) {
         return text("job name", name, Bounds.MAX_NAME_BYTES);

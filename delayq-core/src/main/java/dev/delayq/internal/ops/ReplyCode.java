@@ -21,6 +21,8 @@ enum ReplyCode {
     STALE(-2),
     /** The job's state does not allow the change; the state follows the code. */
     WRONG_STATE(-3),
+    /** A compare-and-set found the stored value changed since the client read it: nothing written. */
+    CHANGED_MEANWHILE(-4),
     /** The due time would fall beyond year 9999 on the Redis clock. */
     DUE_OUT_OF_RANGE(-5),
     /** An argument was malformed (the client's checks should make this impossible); nothing was written. */

@@ -58,6 +58,11 @@ abstract class SyncQueue implements JobQueue, Leases {
     }
 
     @Override
+    public dev.delayq.Schedules schedules() {
+        return new QueueSchedules(name(), this instanceof PartitionedQueue p ? p.partitions() : List.of((SingleQueue) this));
+    }
+
+    @Override
     public final CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs) {
         return guard(() -> {
             if (jobs == null) {

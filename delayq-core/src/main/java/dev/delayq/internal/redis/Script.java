@@ -34,7 +34,9 @@ public enum Script {
     PAUSE("pause"),
     HISTORY("history"),
     SETTINGS("settings"),
-    PROGRESS("progress");
+    PROGRESS("progress"),
+    SCHEDULE("schedule"),
+    SCHEDULE_READ("schedule_read");
 
     private final String fileName;
     private final byte[] source;

@@ -44,6 +44,7 @@ public final class WorkerEngine {
     private final ClaimLoop claimLoop;
     private final LeaseKeeper leaseKeeper;
     private final Maintenance maintenance;
+    private final ScheduleTicker schedules;
     private final Acker acker;
     private final Thread loopThread;
     private final Signal progress = new Signal();
@@ -88,6 +89,7 @@ public final class WorkerEngine {
         loop[0] = claimLoop;
         this.leaseKeeper = new LeaseKeeper(queue, inFlight, clocks, config.lease(), this.metrics, config.name());
         this.maintenance = new Maintenance(parts, config.purgeInterval(), this.metrics, config.name());
+        this.schedules = new ScheduleTicker(parts, this.metrics, config.name());
         this.loopThread = threads(config.name() + "-claim", false).newThread(claimLoop);
     }
 
@@ -127,6 +129,13 @@ public final class WorkerEngine {
                 }
             }));
         }
+        try {
+            schedules.start(); // subscribes to the schedules channel: refused like the wake channel, before anything runs
+        } catch (RuntimeException e) {
+            subscriptions.forEach(WorkerEngine::closeQuietly);
+            subscriptions.clear();
+            throw e;
+        }
         if (ownExecutor != null) {
             ownExecutor.prestartAllCoreThreads(); // not during the first burst of jobs
         }
@@ -151,6 +160,7 @@ public final class WorkerEngine {
     public void close() throws InterruptedException {
         claimLoop.stop();
         maintenance.stop();
+        schedules.stop();
         subscriptions.forEach(WorkerEngine::closeQuietly);
         claimLoop.join(config.lease().toMillis() + 10_000);
         handBackNotStarted();

@@ -1,0 +1,187 @@
+package dev.delayq.internal;
+
+import com.cronutils.model.Cron;
+import com.cronutils.model.CronType;
+import com.cronutils.model.definition.CronDefinition;
+import com.cronutils.model.definition.CronDefinitionBuilder;
+import com.cronutils.model.time.ExecutionTime;
+import com.cronutils.parser.CronParser;
+import dev.delayq.Schedule;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.zone.ZoneOffsetTransition;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The tick times of a schedule, in epoch ms. Cron expressions are parsed and matched by cron-utils on the zone's
+ * <em>wall clock</em> (a {@link LocalDateTime}, matched as if in UTC, where no hour is skipped or repeated); each matching
+ * wall-clock time is then placed on the time line by our own rule, so daylight saving is decided here, in one place:
+ * <ul>
+ *   <li>a wall-clock time in a gap (the skipped hour of spring) ticks at the transition instant; ticks meeting there
+ *       are one tick (ticks are strictly increasing instants);</li>
+ *   <li>a wall-clock time in an overlap (the repeated hour of autumn) ticks at its first instant only; the next wall-clock
+ *       time is searched after the previous tick's wall-clock time, so the repeated hour is not visited again.</li>
+ * </ul>
+ * {@code every} schedules tick at {@code start + k * every} (start defaults to the epoch), with no zone.
+ */
+public final class ScheduleTimes {
+    private static final CronParser FIVE = new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
+    private static final CronParser SIX = new CronParser(unixWithSeconds());
+    /** Wall-clock matches tried per call before giving up (a cron that never matches, e.g. Feb 30). */
+    private static final int MAX_STEPS = 10_000;
+
+    private ScheduleTimes() {
+    }
+
+    private static CronDefinition unixWithSeconds() {
+        return CronDefinitionBuilder.defineCron()
+                .withSeconds().withValidRange(0, 59).and()
+                .withMinutes().withValidRange(0, 59).and()
+                .withHours().withValidRange(0, 23).and()
+                .withDayOfMonth().withValidRange(1, 31).supportsL().supportsW().supportsLW().supportsQuestionMark().and()
+                .withMonth().withValidRange(1, 12).and()
+                .withDayOfWeek().withValidRange(0, 7).withMondayDoWValue(1).withIntMapping(7, 0).supportsL().supportsHash()
+                .supportsQuestionMark().and()
+                .matchDayOfWeekAndDayOfMonth()
+                .instance();
+    }
+
+    /**
+     * Parses a cron expression of 5 or 6 fields.
+     *
+     * @throws IllegalArgumentException saying what is wrong and what is allowed
+     */
+    public static Cron parse(String expression) {
+        if (expression == null || expression.isBlank()) {
+            throw new IllegalArgumentException("cron expression must not be empty: use 5 fields (minute hour day-of-month "
+                    + "month day-of-week, e.g. '30 2 * * *') or 6 with seconds first (e.g. '*/10 * * * * *')");
+        }
+        String e = expression.trim();
+        int fields = e.split("\\s+").length;
+        if (fields != 5 && fields != 6) {
+            throw new IllegalArgumentException("cron expression '" + Validation.printable(e) + "' has " + fields
+                    + " fields: use 5 (minute hour day-of-month month day-of-week) or 6 (seconds first)");
+        }
+        Cron cron;
+        try {
+            cron = (fields == 5 ? FIVE : SIX).parse(e).validate();
+        } catch (RuntimeException ex) {
+            throw new IllegalArgumentException("cron expression '" + Validation.printable(e) + "' is invalid: "
+                    + ex.getMessage() + " (fields: " + (fields == 6 ? "second 0-59, " : "") + "minute 0-59, hour 0-23, "
+                    + "day-of-month 1-31, month 1-12 or JAN-DEC, day-of-week 0-7 or SUN-SAT; * , - / allowed)");
+        }
+        if (ExecutionTime.forCron(cron).nextExecution(ZonedDateTime.of(2000, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC))
+                .filter(t -> t.getYear() < 2100).isEmpty()) {
+            throw new IllegalArgumentException("cron expression '" + Validation.printable(e) + "' never matches a date");
+        }
+        return cron;
+    }
+
+    /** The first tick of {@code s} strictly after {@code afterMs}, or -1 when there is none (past its end). */
+    public static long next(Schedule s, long afterMs) {
+        long start = s.start() != null ? s.start().toEpochMilli() : Long.MIN_VALUE;
+        long t;
+        if (s.every() != null) {
+            long every = s.every().toMillis();
+            long anchor = s.start() != null ? start : 0;
+            t = afterMs < anchor ? anchor : anchor + (Math.floorDiv(afterMs - anchor, every) + 1) * every;
+        } else {
+            t = nextCron(s, start != Long.MIN_VALUE ? Math.max(afterMs, start - 1) : afterMs);
+        }
+        return t < 0 || (s.end() != null && t > s.end().toEpochMilli()) ? -1 : t;
+    }
+
+    /**
+     * The ticks in {@code (afterMs, uptoMs]}, oldest first: the latest {@code max} of them (missed ticks to catch up).
+     */
+    public static List<Long> between(Schedule s, long afterMs, long uptoMs, int max) {
+        List<Long> out = new ArrayList<>();
+        long before = uptoMs + 1;
+        while (out.size() < max) {
+            long t = previous(s, before);
+            if (t <= afterMs) {
+                break;
+            }
+            out.add(t);
+            before = t;
+        }
+        Collections.reverse(out);
+        out.removeIf(t -> s.end() != null && t > s.end().toEpochMilli());
+        return out;
+    }
+
+    /** The latest tick strictly before {@code beforeMs}, or {@link Long#MIN_VALUE} when there is none. */
+    static long previous(Schedule s, long beforeMs) {
+        long start = s.start() != null ? s.start().toEpochMilli() : Long.MIN_VALUE;
+        long t;
+        if (s.every() != null) {
+            long every = s.every().toMillis();
+            long anchor = s.start() != null ? start : 0;
+            t = beforeMs <= anchor ? Long.MIN_VALUE : anchor + Math.floorDiv(beforeMs - 1 - anchor, every) * every;
+        } else {
+            t = previousCron(s, beforeMs);
+        }
+        return t < start ? Long.MIN_VALUE : t;
+    }
+
+    private static long nextCron(Schedule s, long afterMs) {
+        ZoneId zone = s.zone();
+        ExecutionTime ex = ExecutionTime.forCron(parse(s.cronExpression()));
+        LocalDateTime wall = Instant.ofEpochMilli(afterMs).atZone(zone).toLocalDateTime();
+        for (int i = 0; i < MAX_STEPS; i++) {
+            Optional<ZonedDateTime> m = ex.nextExecution(wall.atZone(ZoneOffset.UTC));
+            if (m.isEmpty()) {
+                return -1;
+            }
+            wall = m.get().toLocalDateTime();
+            for (long c : candidates(zone, wall)) {
+                if (c > afterMs) {
+                    return c;
+                }
+            }
+        }
+        return -1;
+    }
+
+    private static long previousCron(Schedule s, long beforeMs) {
+        ZoneId zone = s.zone();
+        ExecutionTime ex = ExecutionTime.forCron(parse(s.cronExpression()));
+        ZonedDateTime at = Instant.ofEpochMilli(beforeMs).atZone(zone);
+        LocalDateTime wall = at.toLocalDateTime();
+        ZoneOffsetTransition tr = zone.getRules().getTransition(wall);
+        if (tr != null && tr.isOverlap() && at.getOffset().equals(tr.getOffsetAfter())) {
+            wall = tr.getDateTimeBefore(); // in the repeated hour's second pass: its wall-clock times were visited
+        }
+        for (int i = 0; i < MAX_STEPS; i++) {
+            Optional<ZonedDateTime> m = ex.lastExecution(wall.atZone(ZoneOffset.UTC));
+            if (m.isEmpty()) {
+                return Long.MIN_VALUE;
+            }
+            wall = m.get().toLocalDateTime();
+            for (long c : candidates(zone, wall)) {
+                if (c < beforeMs) {
+                    return c; // the earliest instant of the wall-clock time, as next() chooses it
+                }
+            }
+        }
+        return Long.MIN_VALUE;
+    }
+
+    /** The instants a wall-clock time can tick at, earliest first: the transition for a gap, both passes of an overlap. */
+    private static long[] candidates(ZoneId zone, LocalDateTime wall) {
+        ZoneOffsetTransition tr = zone.getRules().getTransition(wall);
+        if (tr == null) {
+            return new long[] {wall.atZone(zone).toInstant().toEpochMilli()};
+        }
+        if (tr.isGap()) {
+            return new long[] {tr.getInstant().toEpochMilli()};
+        }
+        return new long[] {wall.toInstant(tr.getOffsetBefore()).toEpochMilli(), wall.toInstant(tr.getOffsetAfter()).toEpochMilli()};
+    }
+}

@@ -1,0 +1,167 @@
+package dev.delayq.internal.ops;
+
+import static dev.delayq.internal.ops.Args.num;
+import static dev.delayq.internal.ops.Args.utf8;
+
+import dev.delayq.DelayQException;
+import dev.delayq.Schedule;
+import dev.delayq.internal.Keys;
+import dev.delayq.internal.redis.RedisBackend;
+import dev.delayq.internal.redis.Script;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * {@code schedule.lua} (change a schedule and enqueue its ticks, compare-and-set) and {@code schedule_read.lua}, with the
+ * stored form of a schedule: one hash field per schedule whose value is its definition and its next and last tick,
+ * fields separated by NUL, the payload last (so it may hold anything):
+ * {@code 1 | c(ron)/e(very) | expression or interval ms | zone | S/O/A | max attempts | no overlap 0/1 | start ms |
+ * end ms | next tick ms | last tick ms | payload} (empty = absent). The scripts treat it as opaque bytes: only the
+ * client reads it, and a change is made only while the stored value is still the one the client read.
+ */
+public final class ScheduleOps {
+    private static final int FIELDS = 12;
+
+    private ScheduleOps() {
+    }
+
+    /**
+     * A stored schedule: its definition, its next and last tick (-1: none) and the exact stored bytes; a value that
+     * cannot be read has no schedule and says why in {@code problem} (it can still be removed: its bytes are known).
+     */
+    public record Stored(String name, Schedule schedule, long next, long last, byte[] raw, String problem) {
+        /** The schedule, or an exception naming it and how to repair it. */
+        public Schedule readable() {
+            if (schedule == null) {
+                throw new DelayQException(problem);
+            }
+            return schedule;
+        }
+    }
+
+    /** What the schedules read at once: Redis's time (ms) and the schedules. */
+    public record Snapshot(long nowMillis, List<Stored> schedules) {
+    }
+
+    /** One tick job to enqueue. */
+    public record Tick(String id, long dueMillis) {
+    }
+
+    /** How a change went. */
+    public enum Outcome {
+        /** Written. */
+        DONE,
+        /** The schedule changed since it was read: nothing written. */
+        CHANGED_MEANWHILE,
+        /** Not due yet on Redis's clock: nothing written. */
+        NOT_YET,
+        /** No overlap: the previous tick's job is still scheduled or running; nothing written. */
+        PREVIOUS_RUNNING
+    }
+
+    /** The outcome and, when written, how many tick jobs were created (the others existed). */
+    public record Result(Outcome outcome, int created) {
+    }
+
+    /** Reads one schedule ({@code name}) or all of them ({@code null}), with Redis's time. */
+    public static CompletableFuture<Snapshot> read(RedisBackend redis, Keys keys, String name) {
+        return Reply.eval(redis, Script.SCHEDULE_READ, new byte[][] {keys.schedules()}, name == null ? Args.EMPTY : utf8(name))
+                .thenApply(r -> {
+                    List<Stored> out = new ArrayList<>();
+                    for (int i = 1; i + 1 < r.size(); i += 2) {
+                        String n = Reply.str(r.get(i));
+                        byte[] raw = (byte[]) r.get(i + 1);
+                        try {
+                            out.add(decode(n, raw));
+                        } catch (DelayQException e) {
+                            out.add(new Stored(n, null, -1, -1, raw, e.getMessage()));
+                        }
+                    }
+                    return new Snapshot(Reply.asLong(r.get(0)), out);
+                });
+    }
+
+    /**
+     * Replaces the stored value {@code expected} (null: none) of schedule {@code name} by {@code next} (null: remove it),
+     * enqueuing {@code ticks}, once Redis's clock reaches {@code notBefore} (0: at once); cancels {@code dropId} (when
+     * still scheduled); refuses while job {@code overlapId} is scheduled or running.
+     */
+    public static CompletableFuture<Result> write(RedisBackend redis, Keys keys, String name, byte[] expected, byte[] next,
+                                                  long notBefore, String dropId, String overlapId, Schedule s, List<Tick> ticks) {
+        byte[][] k = {keys.schedules(), keys.jobs(), keys.due(), keys.meta(), keys.history(), keys.prio(), keys.events(),
+                keys.dedupe(), keys.dedupeHolds()};
+        byte[][] a = new byte[9 + 4 * ticks.size()][];
+        a[0] = keys.wakeChannel();
+        a[1] = keys.schedulesChannel();
+        a[2] = utf8(name);
+        a[3] = expected == null ? Args.EMPTY : expected;
+        a[4] = next == null ? Args.EMPTY : next;
+        a[5] = num(notBefore);
+        a[6] = dropId == null ? Args.EMPTY : utf8(dropId);
+        a[7] = overlapId == null ? Args.EMPTY : utf8(overlapId);
+        a[8] = num(ticks.size());
+        byte[] payload = s == null ? Args.EMPTY : utf8(s.payload());
+        byte[] max = s == null || s.maxAttempts() == 0 ? Args.EMPTY : num(s.maxAttempts());
+        for (int i = 0; i < ticks.size(); i++) {
+            a[9 + 4 * i] = utf8(ticks.get(i).id());
+            a[10 + 4 * i] = payload;
+            a[11 + 4 * i] = num(ticks.get(i).dueMillis());
+            a[12 + 4 * i] = max;
+        }
+        return Reply.eval(redis, Script.SCHEDULE, k, a).thenApply(r -> switch (Reply.asInt(r.get(0))) {
+            case 1 -> new Result(Outcome.DONE, Reply.asInt(r.get(1)));
+            case 0 -> new Result(Outcome.NOT_YET, 0);
+            case -3 -> new Result(Outcome.PREVIOUS_RUNNING, 0);
+            default -> {
+                if (Reply.code(r) == ReplyCode.CHANGED_MEANWHILE) {
+                    yield new Result(Outcome.CHANGED_MEANWHILE, 0);
+                }
+                throw new DelayQException("unexpected schedule script reply " + r.get(0));
+            }
+        });
+    }
+
+    /** The stored form of {@code s} with its next and last tick (-1: none). */
+    public static byte[] encode(Schedule s, long next, long last) {
+        String sep = "\0";
+        String text = "1" + sep + (s.cronExpression() != null ? "c" + sep + s.cronExpression() + sep + s.zone().getId()
+                : "e" + sep + s.every().toMillis() + sep) + sep
+                + s.missed().name().charAt(0) + sep + s.maxAttempts() + sep + (s.noOverlap() ? "1" : "0") + sep
+                + opt(s.start()) + sep + opt(s.end()) + sep + (next >= 0 ? next : "") + sep + (last >= 0 ? last : "")
+                + sep + s.payload();
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String opt(Instant t) {
+        return t == null ? "" : Long.toString(t.toEpochMilli());
+    }
+
+    /** Decodes a stored schedule; a value that cannot be read is reported with the schedule's name. */
+    public static Stored decode(String name, byte[] raw) {
+        String[] f = new String(raw, StandardCharsets.UTF_8).split("\0", FIELDS);
+        try {
+            if (f.length != FIELDS || !f[0].equals("1")) {
+                throw new IllegalArgumentException("unknown format");
+            }
+            Schedule s = f[1].equals("c") ? Schedule.cron(name, f[2], ZoneId.of(f[3]))
+                    : Schedule.every(name, Duration.ofMillis(Long.parseLong(f[2])));
+            s = s.missed(switch (f[4]) {
+                case "O" -> Schedule.Missed.ONCE;
+                case "A" -> Schedule.Missed.ALL;
+                default -> Schedule.Missed.SKIP;
+            }).maxAttempts(Integer.parseInt(f[5])).noOverlap(f[6].equals("1")).payload(f[11]);
+            s = s.start(f[7].isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(f[7])));
+            s = s.end(f[8].isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(f[8])));
+            return new Stored(name, s, f[9].isEmpty() ? -1 : Long.parseLong(f[9]), f[10].isEmpty() ? -1 : Long.parseLong(f[10]),
+                    raw, null);
+        } catch (RuntimeException e) {
+            throw new DelayQException("stored schedule '" + name + "' cannot be read (" + e.getMessage()
+                    + "): remove it and add it again");
+        }
+    }
+}

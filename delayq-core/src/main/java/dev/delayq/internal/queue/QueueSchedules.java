@@ -1,0 +1,199 @@
+package dev.delayq.internal.queue;
+
+import dev.delayq.DelayQException;
+import dev.delayq.Schedule;
+import dev.delayq.ScheduleInfo;
+import dev.delayq.Schedules;
+import dev.delayq.internal.ScheduleTimes;
+import dev.delayq.internal.Validation;
+import dev.delayq.internal.ops.ScheduleOps;
+import dev.delayq.internal.ops.ScheduleOps.Outcome;
+import dev.delayq.internal.ops.ScheduleOps.Result;
+import dev.delayq.internal.ops.ScheduleOps.Snapshot;
+import dev.delayq.internal.ops.ScheduleOps.Stored;
+import dev.delayq.internal.ops.ScheduleOps.Tick;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A queue's schedules. The client computes tick times (cron needs Java) from what it read, and every write is the
+ * compare-and-set of {@code schedule.lua} against exactly that read, so concurrent writers never both advance a
+ * schedule: the loser re-reads. On a partitioned queue a schedule and its tick jobs live in partition
+ * {@code crc32(name) mod P} (see {@link Routing}).
+ */
+public final class QueueSchedules implements Schedules {
+    /** Compare-and-set attempts of one upsert or removal racing other writers. */
+    private static final int ATTEMPTS = 20;
+    /** How soon a schedule waiting for its previous tick's job to end (no overlap) is looked at again. */
+    static final long OVERLAP_POLL_MS = 1000;
+
+    private final String queue;
+    private final List<SingleQueue> parts;
+
+    QueueSchedules(String queue, List<SingleQueue> parts) {
+        this.queue = queue;
+        this.parts = parts;
+    }
+
+    private SingleQueue home(String name) {
+        Validation.scheduleName(name);
+        return parts.size() == 1 ? parts.get(0) : parts.get(Routing.partitionOf(name, parts.size()));
+    }
+
+    @Override
+    public boolean upsert(Schedule s) {
+        if (s == null) {
+            throw new IllegalArgumentException("schedule must not be null: use Schedule.cron(...) or Schedule.every(...)");
+        }
+        SingleQueue home = home(s.name());
+        new Registration(home.backend(), home.keys().prefix(), queue).ensure();
+        for (int i = 0; i < ATTEMPTS; i++) {
+            Snapshot snap = home.backend().await(ScheduleOps.read(home.backend(), home.keys(), s.name()), "schedule upsert");
+            Stored cur = snap.schedules().isEmpty() ? null : snap.schedules().get(0);
+            long now = snap.nowMillis();
+            // A stored value that cannot be read is replaced whole (its next tick, unknown, is not cancelled).
+            String drop = null;
+            long first;
+            long last;
+            if (cur != null && cur.next() >= 0 && cur.next() <= now) {
+                first = ScheduleTimes.next(s, Math.max(now, cur.next())); // the due tick runs; the new one follows it
+                last = cur.next();
+            } else {
+                if (cur != null && cur.next() >= 0) {
+                    drop = tickId(s.name(), cur.next()); // pending and not due: replaced (the same id again if the same time)
+                }
+                first = ScheduleTimes.next(s, now);
+                last = cur != null ? cur.last() : -1;
+            }
+            List<Tick> ticks = first >= 0 ? List.of(new Tick(tickId(s.name(), first), first)) : List.of();
+            Result r = home.backend().await(ScheduleOps.write(home.backend(), home.keys(), s.name(), cur == null ? null : cur.raw(),
+                    ScheduleOps.encode(s, first, last), 0, drop, null, s, ticks), "schedule upsert");
+            if (r.outcome() == Outcome.DONE) {
+                return cur == null;
+            }
+        }
+        throw new DelayQException("schedule '" + s.name() + "' of queue '" + queue + "' kept changing while it was written ("
+                + ATTEMPTS + " attempts): try again");
+    }
+
+    @Override
+    public boolean remove(String name) {
+        SingleQueue home = home(name);
+        for (int i = 0; i < ATTEMPTS; i++) {
+            Snapshot snap = home.backend().await(ScheduleOps.read(home.backend(), home.keys(), name), "schedule remove");
+            if (snap.schedules().isEmpty()) {
+                return false;
+            }
+            Stored cur = snap.schedules().get(0);
+            Result r = home.backend().await(ScheduleOps.write(home.backend(), home.keys(), name, cur.raw(), null, 0,
+                    cur.next() >= 0 ? tickId(name, cur.next()) : null, null, null, List.of()), "schedule remove");
+            if (r.outcome() == Outcome.DONE) {
+                return true;
+            }
+        }
+        throw new DelayQException("schedule '" + name + "' of queue '" + queue + "' kept changing while it was removed: try again");
+    }
+
+    @Override
+    public List<ScheduleInfo> list() {
+        List<ScheduleInfo> out = new ArrayList<>();
+        for (SingleQueue p : parts) {
+            p.backend().await(ScheduleOps.read(p.backend(), p.keys(), null), "schedule list").schedules()
+                    .forEach(st -> out.add(info(st))); // a value that cannot be read fails the listing, naming it
+        }
+        out.sort(Comparator.comparing(i -> i.schedule().name()));
+        return out;
+    }
+
+    @Override
+    public Optional<ScheduleInfo> get(String name) {
+        SingleQueue home = home(name);
+        Snapshot snap = home.backend().await(ScheduleOps.read(home.backend(), home.keys(), name), "schedule get");
+        return snap.schedules().stream().findFirst().map(QueueSchedules::info);
+    }
+
+    @Override
+    public int tick() {
+        int created = 0;
+        for (SingleQueue p : parts) {
+            created += tick(p).created();
+        }
+        return created;
+    }
+
+    /**
+     * What one pass over a key set's schedules did: tick jobs created, Redis's time at the read, and when (Redis ms) a
+     * schedule next needs a pass (Long.MAX_VALUE: none).
+     */
+    public record Pass(int created, long nowMillis, long wakeAtMillis) {
+    }
+
+    /** Advances every due schedule of one key set (a queue, or one partition); used by workers' tickers. */
+    public static Pass tick(SingleQueue part) {
+        Snapshot snap = part.backend().await(ScheduleOps.read(part.backend(), part.keys(), null), "schedule tick");
+        int created = 0;
+        long wake = Long.MAX_VALUE;
+        for (Stored st : snap.schedules()) {
+            long now = snap.nowMillis();
+            if (st.schedule() == null || st.next() < 0) {
+                continue; // ended, or a value that cannot be read (list and get name it; upsert or remove repair it)
+            }
+            if (st.next() > now) {
+                wake = Math.min(wake, st.next());
+                continue;
+            }
+            Result r = advance(part, st, now);
+            created += r.created();
+            wake = Math.min(wake, switch (r.outcome()) {
+                case PREVIOUS_RUNNING -> now + OVERLAP_POLL_MS;
+                case DONE -> now; // look at the new state on the next pass (it is normally in the future)
+                default -> now;   // changed meanwhile (another worker advanced it) or a clock step: read again
+            });
+        }
+        return new Pass(created, snap.nowMillis(), wake);
+    }
+
+    /** One advance of a due schedule: catch-up ticks as its missed-tick policy says, and the next future tick. */
+    private static Result advance(SingleQueue part, Stored st, long now) {
+        Schedule s = st.schedule();
+        long due = st.next();
+        List<Long> missed = switch (s.missed()) {
+            case SKIP -> List.of();
+            case ONCE -> ScheduleTimes.between(s, due, now, 1);
+            case ALL -> ScheduleTimes.between(s, due, now, Schedule.MAX_CATCH_UP);
+        };
+        long future = ScheduleTimes.next(s, now);
+        List<Long> times = new ArrayList<>();
+        long next;
+        long last;
+        if (s.noOverlap() && !missed.isEmpty()) {
+            times.add(missed.get(0)); // one at a time: the next waits for this one's job to end
+            next = missed.get(0);
+            last = due;
+        } else {
+            times.addAll(missed);
+            if (future >= 0) {
+                times.add(future);
+            }
+            next = future;
+            last = missed.isEmpty() ? due : missed.get(missed.size() - 1);
+        }
+        List<Tick> ticks = new ArrayList<>(times.size());
+        times.forEach(t -> ticks.add(new Tick(tickId(s.name(), t), t)));
+        return part.backend().await(ScheduleOps.write(part.backend(), part.keys(), s.name(), st.raw(),
+                ScheduleOps.encode(s, next, last), due, null, s.noOverlap() ? tickId(s.name(), due) : null, s, ticks),
+                "schedule tick");
+    }
+
+    private static String tickId(String name, long tickMillis) {
+        return name + "@" + tickMillis;
+    }
+
+    private static ScheduleInfo info(Stored st) {
+        return new ScheduleInfo(st.readable(), st.next() >= 0 ? Instant.ofEpochMilli(st.next()) : null,
+                st.last() >= 0 ? Instant.ofEpochMilli(st.last()) : null);
+    }
+}

@@ -1,0 +1,140 @@
+package dev.delayq.internal.worker;
+
+import dev.delayq.WorkerMetrics;
+import dev.delayq.internal.queue.QueueSchedules;
+import dev.delayq.internal.queue.SingleQueue;
+import dev.delayq.internal.redis.RedisBackend;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ticks the queue's recurring schedules: sleeps until the earliest pending tick is due (Redis's clock, as read with the
+ * schedules), then advances every due schedule ({@link QueueSchedules#tick(SingleQueue)}: the next tick enqueued ahead,
+ * in the same script as the advance). Every worker of a queue runs one; they race harmlessly, since each advance is a
+ * compare-and-set and the loser just reads the new state. A schedule added, changed or removed is announced on the
+ * schedules channel, which wakes the ticker at once; otherwise it looks again at the latest after {@link #POLL_MS}
+ * (a lost notice costs at most that). Ticks go on while the queue is paused: their jobs wait like any other.
+ *
+ * <p>It runs on its own thread, on the worker's connection: a pass is one small read and, when a tick is due, one small
+ * script (a sibling connection, as maintenance uses, would still be connecting at the worker's start on a cluster, and
+ * buys nothing for calls this small and this rare). A failed pass is logged once per outage and retried with backoff.
+ */
+final class ScheduleTicker {
+    private static final Logger LOG = LoggerFactory.getLogger(ScheduleTicker.class);
+    /** The longest sleep without a notice. */
+    static final long POLL_MS = 30_000;
+    /** Up to this much is added to a wake-up, so a fleet's tickers do not all race on the same millisecond. */
+    private static final long JITTER_MS = 20;
+
+    private final List<SingleQueue> parts;
+    private final WorkerMetrics metrics;
+    private final String worker;
+    private final OutageLog outage;
+    private final Object monitor = new Object();
+    private final List<AutoCloseable> subscriptions = new ArrayList<>();
+    private boolean woken;
+    private volatile boolean stopping;
+    private Thread thread;
+
+    ScheduleTicker(List<SingleQueue> parts, WorkerMetrics metrics, String worker) {
+        this.parts = parts;
+        this.metrics = metrics;
+        this.worker = worker;
+        this.outage = new OutageLog(LOG, "worker " + worker + " schedule ticker");
+    }
+
+    void start() {
+        try {
+            subscribe();
+        } catch (RuntimeException e) {
+            stop();
+            throw e;
+        }
+        thread = new Thread(this::loop, worker + "-schedules");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void subscribe() {
+        for (SingleQueue part : parts) {
+            subscriptions.add(part.backend().subscribe(part.keys().schedulesChannel(), new RedisBackend.Subscriber() {
+                @Override
+                public void onMessage(byte[] message) {
+                    wake();
+                }
+
+                @Override
+                public void onReconnect() {
+                    wake(); // notices may have been lost meanwhile
+                }
+            }));
+        }
+    }
+
+    /** Stops at once (a pass under way is interrupted; whatever it wrote is whole, each write being one script). */
+    void stop() {
+        stopping = true;
+        for (AutoCloseable s : List.copyOf(subscriptions)) {
+            try {
+                s.close();
+            } catch (Exception e) {
+                LOG.debug("closing the schedules subscription failed", e);
+            }
+        }
+        if (thread != null) {
+            thread.interrupt();
+        }
+    }
+
+    void wake() {
+        synchronized (monitor) {
+            woken = true;
+            monitor.notifyAll();
+        }
+    }
+
+    private void loop() {
+        while (!stopping) {
+            long sleep = POLL_MS;
+            try {
+                synchronized (monitor) {
+                    woken = false;
+                }
+                for (SingleQueue part : parts) {
+                    QueueSchedules.Pass pass = QueueSchedules.tick(part);
+                    if (pass.wakeAtMillis() != Long.MAX_VALUE) {
+                        sleep = Math.min(sleep, Math.max(0, pass.wakeAtMillis() - pass.nowMillis()));
+                    }
+                }
+                outage.success();
+            } catch (Throwable e) {
+                if (stopping) {
+                    return; // interrupted by shutdown: not an error
+                }
+                metrics.redisError(parts.get(0).name(), "schedule");
+                sleep = outage.failure(e);
+            }
+            sleep(sleep + ThreadLocalRandom.current().nextLong(JITTER_MS + 1));
+        }
+    }
+
+    private void sleep(long millis) {
+        long until = System.nanoTime() + millis * 1_000_000L;
+        synchronized (monitor) {
+            while (!woken && !stopping) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                try {
+                    monitor.wait(Math.max(1, left / 1_000_000L));
+                } catch (InterruptedException e) {
+                    return; // stop() interrupts; the loop sees stopping
+                }
+            }
+        }
+    }
+}
