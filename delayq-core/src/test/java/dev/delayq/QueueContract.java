@@ -127,6 +127,49 @@ abstract class QueueContract {
     }
 
     @Test
+    void aClaimRewritesOnlyTheLeaseOfARecordAndKeepsEveryOtherField() {
+        // claim.lua splices the lease (state, due, token, attempt) into the stored header and copies the rest byte
+        // for byte: a record with every optional field (error, name, dedupe key, priority, timeout, max attempts)
+        // must come out of a second claim with all of them intact.
+        String payload = "payload \u00e9\u00e8 " + "x".repeat(300);
+        // No id: on a partitioned queue the generated one lands in the dedupe key's partition.
+        String id = q.enqueue(Job.builder().name("send-mail").payload(payload).maxAttempts(5)
+                .dedupe("mail-42", Duration.ofHours(1)).priority(3).timeout(Duration.ofSeconds(7)).build()).id();
+        ClaimedJob first = q.leases().claim(claimOf(1)).jobs().get(0);
+        assertThat(first.attempt()).isEqualTo(1);
+        assertThat(first.lastError()).isNull();
+        assertThat(q.leases().fail(first.lease(), "boom \u00fc", true, Duration.ZERO).outcome())
+                .isEqualTo(FailResult.Outcome.RETRY_SCHEDULED);
+
+        ClaimedJob second = q.leases().claim(claimOf(1)).jobs().get(0);
+        assertThat(second.id()).isEqualTo(id);
+        assertThat(second.payloadUtf8()).isEqualTo(payload);
+        assertThat(second.attempt()).isEqualTo(2);
+        assertThat(second.maxAttempts()).isEqualTo(5);
+        assertThat(second.lastError()).isEqualTo("boom \u00fc");
+        assertThat(second.name()).isEqualTo("send-mail");
+        assertThat(second.timeoutMillis()).isEqualTo(7000);
+        assertThat(second.stalls()).isZero();
+        assertThat(second.token()).isGreaterThan(first.token());
+        assertThat(q.get(id)).get().satisfies(info -> {
+            assertThat(info.state()).isEqualTo(JobState.PROCESSING);
+            assertThat(info.attempt()).isEqualTo(2);
+            assertThat(info.maxAttempts()).isEqualTo(5);
+            assertThat(info.token()).isEqualTo(second.token());
+            assertThat(info.dueAtMillis()).isEqualTo(second.dueAtMillis());
+            assertThat(info.lastError()).isEqualTo("boom \u00fc");
+            assertThat(info.name()).isEqualTo("send-mail");
+            assertThat(info.dedupeKey()).isEqualTo("mail-42");
+            assertThat(info.priority()).isEqualTo(3);
+            assertThat(info.enqueuedAtMillis()).isPositive();
+            assertThat(info.corrupt()).isFalse();
+            assertThat(info.payloadUtf8()).isEqualTo(payload);
+        });
+        assertThat(q.leases().complete(second.lease())).isEqualTo(Ack.OK);
+        assertThat(q.get(id).orElseThrow().state()).isEqualTo(JobState.DONE);
+    }
+
+    @Test
     void nothingDueReportsTheNextDueTimeAndClaimsNothing() {
         long now = t.redisNow();
         q.enqueue(Job.builder().id("later").delay(HOUR).build());

@@ -123,11 +123,16 @@ if allowed > 0 then
     -- Read the records in chunks, stopping once max_bytes are read: a claim of large payloads must not copy
     -- hundreds of megabytes through Redis's one thread. The first chunk is one record; the next ones are sized
     -- by the average record seen so far, so small records take two HMGETs and large ones stop early.
-    local take, raws, bytes, chunk, i = 0, {}, 0, 1, 1
+    -- The per-job loops below keep their own counts (# on a table is a search) and compute each id once.
+    local take, raws, bytes, chunk, i, cids = 0, {}, 0, 1, 1, {}
     while i <= n and (i == 1 or bytes < max_bytes) do
       local last = math.min(n, i + chunk - 1)
       local ids = {}
-      for j = i, last do ids[#ids + 1] = member_id(cand[j]) end
+      for j = i, last do
+        local id = member_id(cand[j])
+        cids[j] = id
+        ids[j - i + 1] = id
+      end
       local got = redis.call('HMGET', k.jobs, unpack(ids))
       for j = 1, #got do
         take = take + 1
@@ -147,10 +152,12 @@ if allowed > 0 then
     local token = redis.call('HINCRBY', k.meta, 'token', take) - take
     local first_token = token + 1
     local expiry = now + lease_ms
-    local fields, leases, lags, quarantined = {}, {}, {}, 0
+    local fields, leases, lags, quarantined, nf, no = {}, {}, {}, 0, 0, #out
+    local at = int(now) -- for the events: formatted once, not per job
+    local lag_due, lag_b -- the bucket of the last due time seen (a burst shares few due times)
     for t = 1, take do
       local raw = raws[t]
-      local id = member_id(cand[t])
+      local id = cids[t]
       local r = safe_decode(raw)
       if raw and not r then
         quarantine(k.jobs, k.dead, k.meta, id, raw, now)
@@ -158,21 +165,22 @@ if allowed > 0 then
       elseif r then -- a due member without a record cannot be run; dropping it heals the index
         local due_at = scores[t]
         token = token + 1
-        r.state = PROCESSING
-        r.attempt = r.attempt + 1
-        r.due = due_at
-        r.token = token
-        local rec = encode(r)
-        fields[#fields + 1] = id
-        fields[#fields + 1] = rec
-        leases[#leases + 1] = expiry
-        leases[#leases + 1] = id
-        out[#out + 1] = id
-        out[#out + 1] = rec
+        local attempt = r.attempt + 1
+        local rec = leased_record(r, due_at, token, attempt)
+        fields[nf + 1] = id
+        fields[nf + 2] = rec
+        leases[nf + 1] = expiry
+        leases[nf + 2] = id
+        nf = nf + 2
+        out[no + 1] = id
+        out[no + 2] = rec
+        no = no + 2
         claimed = claimed + 1
-        local b = lag_bucket(now - due_at)
-        lags[b] = (lags[b] or 0) + 1
-        emit(k.events, cfg, 'started', id, 'attempt', r.attempt, 'token', token, 'at', int(now))
+        if due_at ~= lag_due then
+          lag_due, lag_b = due_at, lag_bucket(now - due_at)
+        end
+        lags[lag_b] = (lags[lag_b] or 0) + 1
+        emit(k.events, cfg, 'started', id, 'attempt', attempt, 'token', token, 'at', at)
       end
     end
     if claimed > 0 then

@@ -50,8 +50,8 @@ for i = 1, n do
   else
     out[i] = 1
     finished[#finished + 1] = id
-    dedupe_release(k_dedupe, k_holds, r, id, now, false)
-    emit(k_events, cfg, 'completed', id, 'attempt', r.attempt, 'token', r.token)
+    if r.dedupe then dedupe_release(k_dedupe, k_holds, r, id, now, false) end
+    if cfg.events then emit(k_events, cfg, 'completed', id, 'attempt', r.attempt, 'token', r.token) end
     if retention > 0 then
       fields[#fields + 1] = id
       fields[#fields + 1] = with_state(r, DONE)

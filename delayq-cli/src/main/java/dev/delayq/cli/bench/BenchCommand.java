@@ -44,6 +44,8 @@ import picocli.CommandLine.ParentCommand;
                 "  w4     memory: 100,000 jobs due in 1 h: Redis bytes per job",
                 "  w5     scale: drain of 20,000 due jobs beside 10,000 and beside 1,000,000 jobs scheduled for",
                 "         later, and the ratio of the two (per repetition; the median of those ratios is shown)",
+                "  w6     large payloads: 10,000 jobs of 10 KB due at first enqueue + 3 s: enqueue and drain MB/s",
+                "         and jobs/s, lag, Redis CPU per job (the byte cost of every state change)",
                 "  limit  Redis's ceiling: EVALSHA of 'return 1', and a minimal Lua claim of 100 due members per",
                 "         call, 1,000 calls in flight",
                 "",
@@ -58,13 +60,13 @@ import picocli.CommandLine.ParentCommand;
                 "  delayq bench --workload w2 --lookahead 50ms"})
 public final class BenchCommand implements Callable<Integer> {
     /** Every workload, in the order they run. */
-    static final List<String> NAMES = List.of("w1", "w2", "w3", "w4", "w5", "limit");
+    static final List<String> NAMES = List.of("w1", "w2", "w3", "w4", "w5", "w6", "limit");
 
     @ParentCommand
     Main main;
 
     @Option(names = "--workload", split = ",", paramLabel = "W",
-            description = "Workloads to run, comma-separated: w1, w2, w3, w4, w5, limit (default: all).")
+            description = "Workloads to run, comma-separated: w1, w2, w3, w4, w5, w6, limit (default: all).")
     List<String> workloads;
 
     @Option(names = "--reps", paramLabel = "N", defaultValue = "3",
@@ -94,6 +96,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Multiply every workload's job counts and durations by F (durations keep a short floor); "
                     + "e.g. 0.02 for a smoke run of seconds (default: ${DEFAULT-VALUE}).")
     double scale;
+
+    @Option(names = "--flow", description = "Give the queues of w1, w2, w5 and w6 a rate limit (1,000,000 jobs/s) and a "
+            + "concurrency limit (1,000,000 leases) that never bind, and their event stream (10,000 entries): what flow "
+            + "control and events cost, against a run without.")
+    boolean flow;
 
     @Option(names = "--no-progress", description = "Do not show the progress line on stderr.")
     boolean noProgress;
@@ -154,7 +161,8 @@ public final class BenchCommand implements Callable<Integer> {
         BenchTarget target = ctx.target();
         BenchConfig config = ctx.config();
         try {
-            if (selected.stream().anyMatch(w -> w.name().startsWith("w1") || w.name().equals("w5"))) {
+            if (selected.stream().anyMatch(w -> w.name().startsWith("w1") || w.name().equals("w5")
+                    || w.name().equals("w6"))) {
                 // One unmeasured burst first, as JMH warms up: otherwise the first repetitions measure the JIT
                 // compiling the client, not delayq.
                 progress.phase("warm-up", 1, 1);
@@ -197,6 +205,7 @@ public final class BenchCommand implements Callable<Integer> {
                 case "w3" -> new IdleWorkload();
                 case "w4" -> new MemoryWorkload();
                 case "w5" -> new ScaleWorkload();
+                case "w6" -> new LargeBurstWorkload();
                 default -> new LimitWorkload();
             });
         }
@@ -216,7 +225,7 @@ public final class BenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--lookahead is " + Durations.format(lookahead)
                     + ": it must be at least 0s and under 15s");
         }
-        return new BenchConfig(consumers, concurrency, batch, lookahead, scale, main.timeout(), main.allowEviction(), 1);
+        return new BenchConfig(consumers, concurrency, batch, lookahead, scale, main.timeout(), main.allowEviction(), 1, flow);
     }
 
     private static void range(String option, int value, int min, int max) {

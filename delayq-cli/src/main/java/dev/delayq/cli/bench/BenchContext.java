@@ -15,7 +15,11 @@ record BenchContext(BenchConfig config, BenchTarget target, Progress progress) {
     /** How long jobs of the memory and scale workloads wait: far beyond the run, so none falls due. */
     static final Duration FAR = Duration.ofHours(1);
 
-    private static byte[] payload(int size) {
+    /** Bytes: the size of a W6 payload (10 KB). */
+    static final int LARGE = 10 * 1024;
+
+    /** A payload of {@code size} bytes, the same text as {@link #PAYLOAD} repeated. */
+    static byte[] payload(int size) {
         byte[] b = new byte[size];
         String pattern = "{\"order\":731,\"action\":\"timeout\",\"note\":\"delayq bench payload\"}";
         for (int i = 0; i < size; i++) {

@@ -49,12 +49,18 @@ final class Burst {
 
     /** Runs a burst of {@code n} jobs with ids {@code <idPrefix><i>} on {@code queue}; {@code what} names it in the progress line. */
     static Result run(BenchContext ctx, String queue, String idPrefix, int n, String what) throws InterruptedException {
+        return run(ctx, queue, idPrefix, n, what, BenchContext.PAYLOAD);
+    }
+
+    /** The same burst with {@code payload} as every job's payload (W6: 10 KB). */
+    static Result run(BenchContext ctx, String queue, String idPrefix, int n, String what, byte[] payload)
+            throws InterruptedException {
         BenchConfig config = ctx.config();
         long lead = config.span(LEAD, MIN_LEAD).toMillis();
         Progress progress = ctx.progress();
         try (DelayQ producer = ctx.client("producer")) {
             JobQueue q = producer.queue(queue, config.partitions());
-            Warmup.scripts(producer, queue);
+            Warmup.scripts(producer, queue, config.flow());
             RedisClock clock = ctx.clock();
             Recorder recorder = new Recorder(n, clock);
             try (Consumers consumers = Consumers.start(ctx, queue, recorder)) {
@@ -62,7 +68,7 @@ final class Burst {
                 Instant due = Instant.ofEpochMilli(t0);
                 List<Job> jobs = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
-                    jobs.add(Job.builder().id(idPrefix + i).payload(BenchContext.PAYLOAD).runAt(due).build());
+                    jobs.add(Job.builder().id(idPrefix + i).payload(payload).runAt(due).build());
                 }
                 progress.show(what + ": enqueueing " + n + " jobs due at T0");
                 clock.parkUntil(t0 - lead);

@@ -9,6 +9,8 @@ import java.util.Locale;
  */
 enum Metric {
     ENQUEUE_JOBS_PER_S("enqueue_jobs_per_s", "enqueue jobs/s", Format.INTEGER, false),
+    ENQUEUE_MB_PER_S("enqueue_mb_per_s", "enqueue MB/s (payload bytes)", Format.DECIMAL, false),
+    DRAIN_MB_PER_S("drain_mb_per_s", "drain MB/s (payload bytes)", Format.DECIMAL, false),
     DRAIN_JOBS_PER_S("drain_jobs_per_s", "drain jobs/s", Format.INTEGER, false),
     DRAIN_JOBS_PER_S_10K("drain_jobs_per_s_10k", "drain jobs/s, 10k scheduled", Format.INTEGER, false),
     SCALE_RATIO("scale_ratio", "per-rep ratio 1M / 10k", Format.RATIO, false),

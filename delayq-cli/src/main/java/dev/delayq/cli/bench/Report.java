@@ -113,6 +113,9 @@ final class Report {
                 env.cores(), reps);
         out.printf("consumers %d x concurrency %d, batch %d, lookahead %s%s%n", config.consumers(), config.concurrency(),
                 config.batch(), lookahead(), config.fullSize() ? "" : ", scale " + scale() + " (smaller than defined)");
+        if (config.flow()) {
+            out.println("--flow: w1, w2, w5 and w6 ran with a rate limit, a concurrency limit (neither binds) and events on");
+        }
         if (!env.server().equals("private")) {
             out.println("shared server: commands/s and memory include whatever other clients did meanwhile");
         }
@@ -174,6 +177,7 @@ final class Report {
             line.put("batch", c.batch());
             line.put("lookahead_ms", c.lookahead().toMillis());
             line.put("scale", c.scale());
+            line.put("flow", c.flow());
             line.put("partitions", c.partitions());
             out.println(Json.line(line));
         }

@@ -42,7 +42,7 @@ final class TrickleWorkload implements Workload {
         long start = config.span(START, MIN_START).toMillis();
         Progress progress = ctx.progress();
         try (DelayQ producer = ctx.client("producer")) {
-            Warmup.scripts(producer, "w2");
+            Warmup.scripts(producer, "w2", config.flow());
             RedisClock clock = ctx.clock();
             Recorder recorder = new Recorder(n, clock);
             try (Consumers consumers = Consumers.start(ctx, "w2", recorder)) {

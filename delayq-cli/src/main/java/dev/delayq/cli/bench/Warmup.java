@@ -6,6 +6,7 @@ import dev.delayq.ClaimedJob;
 import dev.delayq.DelayQ;
 import dev.delayq.Job;
 import dev.delayq.JobQueue;
+import dev.delayq.Limits;
 import java.time.Duration;
 
 /**
@@ -21,6 +22,19 @@ final class Warmup {
      * the measured queue stays empty and its consumers never see the job).
      */
     static void scripts(DelayQ client, String queue) {
+        scripts(client, queue, false);
+    }
+
+    /**
+     * As {@link #scripts(DelayQ, String)}; with {@code flow} ({@code --flow}) the measured queue also gets limits that
+     * never bind and its event stream, before its consumers start.
+     */
+    static void scripts(DelayQ client, String queue, boolean flow) {
+        if (flow) {
+            JobQueue q = client.queue(queue);
+            q.limits(Limits.rate(BenchConfig.FLOW_RATE, Duration.ofSeconds(1)).concurrency(BenchConfig.FLOW_CONCURRENCY));
+            q.events(true);
+        }
         JobQueue side = client.queue(queue + "-warmup");
         side.enqueue(Job.builder().payload(BenchContext.PAYLOAD).build());
         ClaimBatch batch = side.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30)));

@@ -38,6 +38,7 @@ class BenchCommandTest {
             "w3", Set.of("redis_cmds_per_s"),
             "w4", Set.of("bytes_per_job"),
             "w5", Set.of("drain_jobs_per_s", "duplicates", "missing"),
+            "w6", Set.of("drain_jobs_per_s", "lag_p99_ms", "duplicates", "missing"),
             "limit", Set.of());
 
     private record Result(int exit, String out, String err) {
@@ -55,10 +56,10 @@ class BenchCommandTest {
 
     @Test
     void smokeRunOfEveryWorkloadOnItsOwnPrivateServerReportsTheContractKeys() throws Exception {
-        Result r = run("bench", "--workload", "w1,w2,w3,w4,w5,limit", "--reps", "1", "--scale", "0.02", "--json");
+        Result r = run("bench", "--workload", "w1,w2,w3,w4,w5,w6,limit", "--reps", "1", "--scale", "0.02", "--json");
 
         assertThat(r.exit()).as(r.err()).isEqualTo(Exit.OK);
-        assertThat(r.lines()).hasSize(6);
+        assertThat(r.lines()).hasSize(7);
         List<String> names = new ArrayList<>();
         for (String line : r.lines()) {
             JsonNode node = Json.MAPPER.readTree(line);
@@ -75,14 +76,20 @@ class BenchCommandTest {
             assertThat(node.get("server").asText()).isEqualTo("private");
             assertThat(node.get("redis").asText()).matches("\\d+\\.\\d+\\.\\d+");
         }
-        assertThat(names).containsExactly("w1", "w2", "w3", "w4", "w5", "limit");
+        assertThat(names).containsExactly("w1", "w2", "w3", "w4", "w5", "w6", "limit");
         JsonNode w1 = Json.MAPPER.readTree(r.lines().get(0));
         assertThat(w1.get("duplicates").asLong()).isZero();
         assertThat(w1.get("missing").asLong()).isZero();
         JsonNode w5 = Json.MAPPER.readTree(r.lines().get(4));
         assertThat(w5.has("drain_jobs_per_s_10k")).isTrue();
         assertThat(w5.has("scale_ratio")).isTrue();
-        JsonNode limit = Json.MAPPER.readTree(r.lines().get(5));
+        JsonNode w6 = Json.MAPPER.readTree(r.lines().get(5));
+        for (String key : List.of("enqueue_mb_per_s", "drain_mb_per_s", "redis_cpu_us_per_job")) {
+            assertThat(w6.get(key).isNumber()).as("w6 " + key + ": " + w6).isTrue();
+        }
+        assertThat(w6.get("duplicates").asLong()).isZero();
+        assertThat(w6.get("missing").asLong()).isZero();
+        JsonNode limit = Json.MAPPER.readTree(r.lines().get(6));
         assertThat(limit.get("limit_evalsha_per_s").isNumber()).isTrue();
         assertThat(limit.get("limit_jobs_per_s").isNumber()).isTrue();
         // Not a terminal: plain progress lines, never a carriage return.
@@ -144,7 +151,7 @@ class BenchCommandTest {
     void badInputExitsTwoNamingWhatIsAllowed() {
         Result w9 = run("bench", "--workload", "w1,w9");
         assertThat(w9.exit()).isEqualTo(Exit.USAGE);
-        assertThat(w9.err().strip()).isEqualTo("delayq: unknown workload 'w9': valid workloads are w1, w2, w3, w4, w5, limit");
+        assertThat(w9.err().strip()).isEqualTo("delayq: unknown workload 'w9': valid workloads are w1, w2, w3, w4, w5, w6, limit");
         assertThat(w9.out()).isEmpty();
 
         Result reps = run("bench", "--reps", "0");

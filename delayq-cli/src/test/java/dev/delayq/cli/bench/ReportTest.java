@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** How repetitions are summarised and printed. */
 class ReportTest {
-    private static final BenchConfig CONFIG = new BenchConfig(4, 32, 100, Duration.ZERO, 1.0, Duration.ofSeconds(10), false, 1);
+    private static final BenchConfig CONFIG = new BenchConfig(4, 32, 100, Duration.ZERO, 1.0, Duration.ofSeconds(10), false, 1, false);
     private static final Report.Environment ENV = new Report.Environment("2026-11-30T12:00Z", "17.0.15", "7.0.15",
             "private", "AMD EPYC", 2);
 

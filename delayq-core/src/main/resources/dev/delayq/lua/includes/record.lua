@@ -77,24 +77,99 @@ local function bytes_at(raw, b, from, pos)
   return string.sub(raw, pos, pos + len - 1), pos + len, b, from
 end
 
--- Decodes a record into a table; errors on a record it cannot read (use safe_decode).
-local function decode(raw)
-  local b = { string.byte(raw, 1, WINDOW) }
-  local flags = b[1]
-  if not flags then error('empty record') end
-  local state = flags % 8
-  if state < SCHEDULED or state > DEAD then error('unknown state') end
-  local r = { state = state, raw = raw, attempt = 0, max = 0, stalls = 0, priority = 0 }
+-- The varint at b[k] of a window that starts at the record's first byte; returns the number and the next index,
+-- or nil when the varint does not end inside the window (or is too long): the caller then takes the general path.
+local function window_varint(b, k)
+  local c = b[k]
+  if not c then return nil, k end
+  if c < 128 then return c, k + 1 end
+  local n, mul = c - 128, 128
+  while true do
+    k = k + 1
+    c = b[k]
+    if not c then return nil, k end
+    if c < 128 then return n + c * mul, k + 1 end
+    n = n + (c - 128) * mul
+    mul = mul * 128
+    if mul > 72057594037927936 then return nil, k end
+  end
+end
+
+-- The usual record, read in one pass over the first window: a header of numbers only (no error summary, name or
+-- dedupe key) that ends inside the window. nil for any other record, which decode_general reads (and judges).
+-- Builds the table in one constructor, sized once.
+local function decode_numeric(raw, b, flags, state)
+  local seq, k = window_varint(b, 2)
+  if not seq then return nil end
+  local created, due, token
+  if flags % 128 >= F_CREATED then
+    created, k = window_varint(b, k)
+    if not created then return nil end
+  end
+  local at_due = k
+  if flags % 16 >= F_DUE then
+    due, k = window_varint(b, k)
+    if not due then return nil end
+  end
+  if flags % 32 >= F_TOKEN then
+    token, k = window_varint(b, k)
+    if not token then return nil end
+  end
+  local at_err = k
+  local mask, attempt, max, stalls, priority, timeout = 0, 0, 0, 0, 0, nil
+  local after_attempt = k
+  if flags >= F_EXT then
+    mask, k = window_varint(b, k)
+    if not mask or mask % 32 >= X_NAME then return nil end
+    if mask % 2 >= 1 then
+      attempt, k = window_varint(b, k)
+      if not attempt then return nil end
+    end
+    after_attempt = k
+    if mask % 4 >= 2 then
+      max, k = window_varint(b, k)
+      if not max then return nil end
+    end
+    if mask % 8 >= 4 then
+      stalls, k = window_varint(b, k)
+      if not stalls then return nil end
+    end
+    if mask % 64 >= 32 then
+      priority, k = window_varint(b, k)
+      if not priority then return nil end
+    end
+    if mask % 128 >= 64 then
+      timeout, k = window_varint(b, k)
+      if not timeout then return nil end
+    end
+  end
+  return { state = state, raw = raw, seq = seq, created = created, due = due, token = token, attempt = attempt,
+    max = max, stalls = stalls, priority = priority, timeout = timeout, mask = mask, at_due = at_due, at_err = at_err,
+    at_ext = at_err, after_attempt = after_attempt, body = k }
+end
+
+-- Any record, field by field, refilling the window as needed; errors on a record it cannot read.
+local function decode_general(raw, b, flags, state)
+  -- Every field that is always set is named here: the constructor sizes the table once (16 slots, room for the
+  -- optional fields of a usual record too) instead of growing it field by field.
+  local r = { state = state, raw = raw, attempt = 0, max = 0, stalls = 0, priority = 0, seq = 0, at_due = 0, at_err = 0,
+    at_ext = 0, mask = 0, after_attempt = 0, body = 0 }
   local from, pos = 1, 2
   r.seq, pos, b, from = varint_at(raw, b, from, pos)
   if flags % 128 >= F_CREATED then r.created, pos, b, from = varint_at(raw, b, from, pos) end
+  r.at_due = pos
   if flags % 16 >= F_DUE then r.due, pos, b, from = varint_at(raw, b, from, pos) end
   if flags % 32 >= F_TOKEN then r.token, pos, b, from = varint_at(raw, b, from, pos) end
+  r.at_err = pos
   if flags % 64 >= F_ERROR then r.err, pos, b, from = bytes_at(raw, b, from, pos) end
+  r.at_ext = pos
+  r.after_attempt = pos
   if flags >= F_EXT then
     local mask
     mask, pos, b, from = varint_at(raw, b, from, pos)
+    r.mask = mask
     if mask % 2 >= 1 then r.attempt, pos, b, from = varint_at(raw, b, from, pos) end
+    r.after_attempt = pos
     if mask % 4 >= 2 then r.max, pos, b, from = varint_at(raw, b, from, pos) end
     if mask % 8 >= 4 then r.stalls, pos, b, from = varint_at(raw, b, from, pos) end
     if mask % 16 >= 8 then r.name, pos, b, from = bytes_at(raw, b, from, pos) end
@@ -108,6 +183,21 @@ local function decode(raw)
   if pos > #raw + 1 then error('truncated record') end
   r.body = pos
   return r
+end
+
+-- Decodes a record into a table; errors on a record it cannot read (use safe_decode). Besides the fields, the
+-- table holds where the header's parts start (at_due, at_err, at_ext, after_attempt, body: see leased_record).
+local function decode(raw)
+  local b = { string.byte(raw, 1, WINDOW) }
+  local flags = b[1]
+  if not flags then error('empty record') end
+  local state = flags % 8
+  if state < SCHEDULED or state > DEAD then error('unknown state') end
+  if flags % 64 < F_ERROR then
+    local r = decode_numeric(raw, b, flags, state)
+    if r then return r end
+  end
+  return decode_general(raw, b, flags, state)
 end
 
 -- The record, or nil when it cannot be decoded (a script must never fail half-way on one bad record).
@@ -179,6 +269,34 @@ end
 -- The same record with another state and nothing else changed: only the first byte is rewritten.
 local function with_state(r, state)
   return string.char(string.byte(r.raw, 1) - r.state + state) .. string.sub(r.raw, 2)
+end
+
+-- The record of r leased: state processing, due ms and fencing token set, attempt + 1, everything else (its
+-- sequence, enqueue time, last error, the other extension fields, the payload) copied from r.raw byte for byte.
+-- attempt: the new attempt (r.attempt + 1). Equal to setting those fields in r and calling encode(r), but the header is spliced rather than rebuilt: no
+-- tables, and the payload is copied once with whatever of the header follows the attempt (the hot path of claim).
+-- Positions come from decode: at_due (after seq and created), at_err, at_ext, after_attempt.
+local function leased_record(r, due, token, attempt)
+  local raw = r.raw
+  local flags = PROCESSING + F_DUE + F_TOKEN + F_EXT
+  if r.created then flags = flags + F_CREATED end
+  if r.err then flags = flags + F_ERROR end
+  local mask = r.mask
+  if mask % 2 < 1 then mask = mask + X_ATTEMPT end
+  local b = {}
+  put_varint(b, due)
+  put_varint(b, token)
+  if r.at_err == r.at_ext then -- no error summary: due, token, mask and attempt are adjacent
+    put_varint(b, mask)
+    put_varint(b, attempt)
+    return string.char(flags) .. string.sub(raw, 2, r.at_due - 1) .. string.char(unpack(b))
+      .. string.sub(raw, r.after_attempt)
+  end
+  local x = {}
+  put_varint(x, mask)
+  put_varint(x, attempt)
+  return string.char(flags) .. string.sub(raw, 2, r.at_due - 1) .. string.char(unpack(b))
+    .. string.sub(raw, r.at_err, r.at_ext - 1) .. string.char(unpack(x)) .. string.sub(raw, r.after_attempt)
 end
 
 -- The record with its fields as in r and the payload it was decoded with.
