@@ -106,11 +106,17 @@ public interface JobQueue {
      * Stops handing out jobs: claims return nothing, idle workers sleep (costing Redis nothing) until
      * {@link #resume()}, running jobs finish. Enqueues, schedules and every other operation go on. Kept in Redis:
      * every worker of the queue sees it.
+     *
+     * @return whether this call paused it ({@code false}: it was paused already)
      */
-    void pause();
+    boolean pause();
 
-    /** Hands out jobs again after {@link #pause()}; idle workers wake at once. */
-    void resume();
+    /**
+     * Hands out jobs again after {@link #pause()}; idle workers wake at once.
+     *
+     * @return whether this call resumed it ({@code false}: it was not paused)
+     */
+    boolean resume();
 
     /**
      * The queue's last {@code minutes} minutes (1 to 1,440), oldest first, one entry per minute: jobs enqueued,

@@ -1007,4 +1007,19 @@ abstract class QueueContract {
         assertThat(schedules.list()).isEmpty();
         assertThat(schedules.get("heartbeat")).isEmpty();
     }
+
+    @Test
+    void pauseAndResumeSayWhetherTheyChangedTheQueueAndAPausedQueueHandsOutNothing() {
+        q.enqueue(Job.builder().id("p1").build());
+        assertThat(q.pause()).as("first pause").isTrue();
+        assertThat(q.pause()).as("already paused").isFalse();
+        assertThat(q.stats().paused()).isTrue();
+        assertThat(q.leases().claim(ClaimOptions.of(5, Duration.ofMinutes(1))).jobs()).isEmpty();
+        assertThat(q.resume()).as("first resume").isTrue();
+        assertThat(q.resume()).as("not paused").isFalse();
+        assertThat(q.stats().paused()).isFalse();
+        assertThat(q.leases().claim(ClaimOptions.of(5, Duration.ofMinutes(1))).jobs()).extracting(ClaimedJob::id)
+                .containsExactly("p1");
+    }
+
 }

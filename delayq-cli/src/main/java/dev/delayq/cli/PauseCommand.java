@@ -30,13 +30,7 @@ public final class PauseCommand implements Callable<Integer> {
     /** Pauses or resumes {@code queue} and prints what changed. */
     static int run(Main main, String queue, boolean pause) {
         JobQueue q = main.queue(queue);
-        // Read first only to say whether it changed; the change itself is the one script of pause()/resume().
-        boolean changed = q.stats().paused() != pause;
-        if (pause) {
-            q.pause();
-        } else {
-            q.resume();
-        }
+        boolean changed = pause ? q.pause() : q.resume();
         String word = pause ? "paused" : "resumed";
         if (main.json()) {
             Map<String, Object> m = new LinkedHashMap<>();

@@ -294,13 +294,21 @@ public final class PartitionedQueue extends SyncQueue {
 
     /** Pauses every partition (each one's claims see its own flag). */
     @Override
-    public void pause() {
-        parts.forEach(SingleQueue::pause);
+    public boolean pause() {
+        boolean changed = false;
+        for (SingleQueue p : parts) {
+            changed |= p.pause();
+        }
+        return changed;
     }
 
     @Override
-    public void resume() {
-        parts.forEach(SingleQueue::resume);
+    public boolean resume() {
+        boolean changed = false;
+        for (SingleQueue p : parts) {
+            changed |= p.resume();
+        }
+        return changed;
     }
 
     @Override

@@ -228,13 +228,13 @@ public final class SingleQueue extends SyncQueue {
     }
 
     @Override
-    public void pause() {
-        redis.await(Pause.call(redis, keys, true), "pause");
+    public boolean pause() {
+        return redis.await(Pause.call(redis, keys, true), "pause");
     }
 
     @Override
-    public void resume() {
-        redis.await(Pause.call(redis, keys, false), "resume");
+    public boolean resume() {
+        return redis.await(Pause.call(redis, keys, false), "resume");
     }
 
     @Override
