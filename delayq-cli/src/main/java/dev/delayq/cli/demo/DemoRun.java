@@ -100,7 +100,7 @@ final class DemoRun {
             progress.finish();
             live.forEach(Worker::close);
             readDoomedStarts(startsFile);
-            return new DemoReport(jobs, workers, enqueueNanos, q.stats(), duplicates(), lag, sameMsInOrder(),
+            return new DemoReport(jobs, workers, enqueueNanos, q.stats(), duplicates(), lag, sameMsInOrder(q),
                     sameMsGroup(), killedAtDone, q.check(), dq.serverVersion());
         } finally {
             live.forEach(Worker::close);
@@ -185,13 +185,17 @@ final class DemoRun {
         return starts.values().stream().mapToLong(n -> n.get() - 1).sum();
     }
 
-    /** Whether the jobs due at the same ms were claimed in enqueue order (first-attempt fencing tokens increase). */
-    private boolean sameMsInOrder() {
+    /**
+     * Whether the jobs due at the same ms were claimed in enqueue order (first-attempt fencing tokens increase).
+     * A job whose lease expired (a stall: the killed worker held it, perhaps leased ahead of its due time and never
+     * started) was claimed again later under a new token, so it says nothing about the first claim's order.
+     */
+    private boolean sameMsInOrder(JobQueue q) {
         long last = 0;
         for (int i = 0; i < sameMsGroup(); i++) {
             Long token = firstTokens.get(i);
-            if (token == null) {
-                continue; // claimed by the killed worker before it could record the start
+            if (token == null || q.get(DemoJobs.id(i)).map(j -> j.stalls() > 0).orElse(true)) {
+                continue; // first claimed by the killed worker: its first token is not known
             }
             if (token <= last) {
                 return false;
