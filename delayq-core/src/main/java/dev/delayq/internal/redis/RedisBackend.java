@@ -143,9 +143,30 @@ public final class RedisBackend implements AutoCloseable {
         return durable.eval(script, localAof, replicas, wait, keys, args);
     }
 
-    /** Loads every script into the server's cache, so that the first calls do not all meet NOSCRIPT at once. */
+    /**
+     * Loads every script into the server's cache, so that the first calls do not all meet NOSCRIPT at once. A cluster
+     * client sends the load to every node, connecting to the ones it has just learned of; a node whose connection is
+     * not up yet rejects it ("not connected"), so connection errors are retried until the timeout has passed. Other
+     * errors (rights, a script Redis refuses) fail at once.
+     */
     public void loadScripts() {
-        await(ScriptRunner.loadAll(async), "script load");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                await(ScriptRunner.loadAll(async), "script load");
+                return;
+            } catch (DelayQConnectionException e) {
+                if (System.nanoTime() - deadline >= 0) {
+                    throw e;
+                }
+                try {
+                    TimeUnit.MILLISECONDS.sleep(50); // a node's connection is being set up: try again shortly
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     // ---- plain commands ---------------------------------------------------------------------------------------
