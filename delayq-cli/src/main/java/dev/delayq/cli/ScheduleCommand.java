@@ -150,6 +150,9 @@ public final class ScheduleCommand implements Callable<Integer> {
                             + "maxAttempts, noOverlap, start, end, payload."},
             footer = {"", "Examples:", "  delayq schedule list reports", "  delayq schedule list reports --json"})
     public static final class ListSchedules implements Callable<Integer> {
+        /** One row of the table, the header included. */
+        private static final String ROW = "%-24s  %-20s  %-16s  %-24s  %-24s  %s%n";
+
         @ParentCommand
         ScheduleCommand parent;
 
@@ -164,10 +167,10 @@ public final class ScheduleCommand implements Callable<Integer> {
                 all.forEach(i -> main.out().println(Json.line(json(i))));
                 return Exit.OK;
             }
-            main.out().printf("%-24s  %-20s  %-16s  %-24s  %-24s  %s%n", "NAME", "SPEC", "ZONE", "NEXT", "LAST", "MISSED");
+            main.out().printf(ROW, "NAME", "SPEC", "ZONE", "NEXT", "LAST", "MISSED");
             for (ScheduleInfo i : all) {
                 Schedule s = i.schedule();
-                main.out().printf("%-24s  %-20s  %-16s  %-24s  %-24s  %s%n", s.name(), spec(s),
+                main.out().printf(ROW, s.name(), spec(s),
                         s.zone() == null ? "-" : s.zone().getId(), i.nextTick() == null ? "-" : i.nextTick(),
                         i.lastTick() == null ? "-" : i.lastTick(), s.missed().name().toLowerCase(Locale.ROOT)
                                 + (s.noOverlap() ? ", no overlap" : ""));
