@@ -154,19 +154,31 @@ if allowed > 0 then
     local expiry = now + lease_ms
     local fields, leases, lags, quarantined, nf, no = {}, {}, {}, 0, 0, #out
     local at = int(now) -- for the events: formatted once, not per job
-    local lag_due, lag_b -- the bucket of the last due time seen (a burst shares few due times)
+    -- The last due time seen, its lag bucket and its varint (a burst shares few due times).
+    local lag_due, lag_b, due_v
     for t = 1, take do
       local raw = raws[t]
       local id = cids[t]
-      local r = safe_decode(raw)
-      if raw and not r then
-        quarantine(k.jobs, k.dead, k.meta, id, raw, now)
-        quarantined = quarantined + 1
-      elseif r then -- a due member without a record cannot be run; dropping it heals the index
+      local rec, attempt
+      if raw then -- a due member without a record cannot be run; dropping it heals the index
         local due_at = scores[t]
+        if due_at ~= lag_due then
+          lag_due, lag_b, due_v = due_at, lag_bucket(now - due_at), varint_string(due_at)
+        end
+        rec, attempt = leased_fresh(raw, due_v, varint_string(token + 1)), 1
+        if not rec then
+          local r = safe_decode(raw)
+          if r then
+            attempt = r.attempt + 1
+            rec = leased_record(r, due_at, token + 1, attempt)
+          else
+            quarantine(k.jobs, k.dead, k.meta, id, raw, now)
+            quarantined = quarantined + 1
+          end
+        end
+      end
+      if rec then
         token = token + 1
-        local attempt = r.attempt + 1
-        local rec = leased_record(r, due_at, token, attempt)
         fields[nf + 1] = id
         fields[nf + 2] = rec
         leases[nf + 1] = expiry
@@ -176,11 +188,8 @@ if allowed > 0 then
         out[no + 2] = rec
         no = no + 2
         claimed = claimed + 1
-        if due_at ~= lag_due then
-          lag_due, lag_b = due_at, lag_bucket(now - due_at)
-        end
         lags[lag_b] = (lags[lag_b] or 0) + 1
-        emit(k.events, cfg, 'started', id, 'attempt', attempt, 'token', token, 'at', at)
+        if cfg.events then emit(k.events, cfg, 'started', id, 'attempt', attempt, 'token', token, 'at', at) end
       end
     end
     if claimed > 0 then

@@ -299,6 +299,97 @@ local function leased_record(r, due, token, attempt)
     .. string.sub(raw, r.at_err, r.at_ext - 1) .. string.char(unpack(x)) .. string.sub(raw, r.after_attempt)
 end
 
+-- Fast paths of the two hot scripts (claim and complete). They read a usual record's header with Lua patterns (one
+-- C call each) instead of decode's byte tables, and give exactly what the general path (decode, then
+-- leased_record or the token check) gives, or nil whenever a record is not one they know: the caller then takes
+-- the general path, which also judges records that cannot be decoded. Varints they read are at most 8 bytes long.
+local VARINT = '[\128-\255]*[%z\1-\127]'
+local VARINT_AT = '^' .. VARINT .. '()'
+local FRESH_HEADER = '^' .. VARINT .. '()' .. VARINT .. '()' -- seq | created | the rest
+local LEASED_HEADER = '^' .. VARINT .. '()' .. VARINT .. '()' .. VARINT .. '()' .. VARINT .. '()' -- seq | created | due | token |
+local FRESH, FRESH_EXT = SCHEDULED + F_CREATED, SCHEDULED + F_CREATED + F_EXT
+local LEASED = PROCESSING + F_DUE + F_TOKEN + F_CREATED + F_EXT
+local LEASED_CHAR, LEASED_DONE_CHAR = string.char(LEASED), string.char(LEASED - PROCESSING + DONE)
+
+-- The varint of n as a string.
+local function varint_string(n)
+  if n < 128 then return string.char(n) end
+  if n < 16384 then
+    local low = n % 128
+    return string.char(low + 128, (n - low) / 128)
+  end
+  local b = {}
+  put_varint(b, n)
+  return string.char(unpack(b))
+end
+
+-- Where the varint at raw[pos] ends (the next position), or nil: the record ends inside it, or it is longer than 8 bytes.
+local function skip_varint(raw, pos)
+  local next = string.match(raw, VARINT_AT, pos)
+  if next and next - pos <= 8 then return next end
+  return nil
+end
+
+-- Where the length-prefixed string at raw[pos] ends, or nil when the record ends inside it.
+local function skip_bytes(raw, pos)
+  local next = skip_varint(raw, pos)
+  if not next then return nil end
+  local len, mul = 0, 1
+  for i, c in ipairs({ string.byte(raw, pos, next - 1) }) do
+    len = len + (c % 128) * mul
+    mul = mul * 128
+  end
+  next = next + len
+  if next > #raw + 1 then return nil end
+  return next
+end
+
+-- Where the extension fields of mask m that start at raw[pos] end, or nil when decode would not read them (or
+-- they hold a varint longer than 8 bytes).
+local function skip_ext(raw, pos, m)
+  if m % 2 >= X_ATTEMPT then pos = skip_varint(raw, pos) if not pos then return nil end end
+  if m % 4 >= X_MAX then pos = skip_varint(raw, pos) if not pos then return nil end end
+  if m % 8 >= X_STALLS then pos = skip_varint(raw, pos) if not pos then return nil end end
+  if m % 16 >= X_NAME then pos = skip_bytes(raw, pos) if not pos then return nil end end
+  if m % 32 >= X_DEDUPE then
+    pos = skip_bytes(raw, pos)
+    if not pos then return nil end
+    pos = skip_varint(raw, pos)
+    if not pos then return nil end
+  end
+  if m % 64 >= X_PRIORITY then pos = skip_varint(raw, pos) if not pos then return nil end end
+  if m % 128 >= X_TIMEOUT then pos = skip_varint(raw, pos) if not pos then return nil end end
+  return pos
+end
+
+-- claim's fast path: the leased record (as leased_record(decode(raw), due, token, 1) writes it) of a job that was
+-- never leased, i.e. as enqueue wrote it (no due, token, error, attempt), or nil for any other record.
+-- due_v, token_v: the varint strings of the due ms and the new token.
+local function leased_fresh(raw, due_v, token_v)
+  local flags = string.byte(raw, 1)
+  if flags ~= FRESH and flags ~= FRESH_EXT then return nil end
+  local c, p = string.match(raw, FRESH_HEADER, 2)
+  if not c or c > 10 or p - c > 8 then return nil end
+  if flags == FRESH then
+    return LEASED_CHAR .. string.sub(raw, 2, p - 1) .. due_v .. token_v .. '\1\1' .. string.sub(raw, p)
+  end
+  local m = string.byte(raw, p)
+  if not m or m >= 128 or m % 2 == X_ATTEMPT or not skip_ext(raw, p + 1, m) then return nil end
+  return LEASED_CHAR .. string.sub(raw, 2, p - 1) .. due_v .. token_v .. string.char(m + X_ATTEMPT, 1)
+    .. string.sub(raw, p + 1)
+end
+
+-- complete's fast path: for a record as claim leases it (processing, no error summary, no dedupe key), the
+-- varint bytes of its token and the record with state done; nil for any other record.
+local function leased_token(raw)
+  if string.byte(raw, 1) ~= LEASED then return nil end
+  local c, d, tp, te = string.match(raw, LEASED_HEADER, 2)
+  if not c or c > 10 or d - c > 8 or tp - d > 8 or te - tp > 8 then return nil end
+  local m = string.byte(raw, te)
+  if not m or m >= 128 or m % 32 >= X_DEDUPE or not skip_ext(raw, te + 1, m) then return nil end
+  return string.sub(raw, tp, te - 1)
+end
+
 -- The record with its fields as in r and the payload it was decoded with.
 local function encode(r)
   return encode_with_body(r, string.sub(r.raw, r.body))
