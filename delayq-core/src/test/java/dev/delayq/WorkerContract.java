@@ -110,6 +110,24 @@ abstract class WorkerContract {
     }
 
     @Test
+    void aBatchOfSlowHandlersRunsAllAtOnceNoJobWaitsBehindAnother() {
+        // The handler threads run a burst of fast jobs on few threads; slow ones must still each get a thread at once:
+        // every handler here blocks until all 50 are running, so a job queued behind a running one fails the test.
+        for (int i = 0; i < 50; i++) {
+            q.enqueue(Job.builder().id("b" + i).build());
+        }
+        CountDownLatch allRunning = new CountDownLatch(50);
+        start(Worker.builder(q, job -> {
+            allRunning.countDown();
+            if (!allRunning.await(20, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("not all 50 handlers ran at once");
+            }
+        }).concurrency(50).batchSize(50));
+        awaitDone(50);
+        assertThat(q.stats().dead()).isZero();
+    }
+
+    @Test
     void failingHandlersRetryWithBackoffThenSucceed() {
         q.enqueue(Job.builder().id("flaky").build());
         List<Long> starts = new CopyOnWriteArrayList<>();

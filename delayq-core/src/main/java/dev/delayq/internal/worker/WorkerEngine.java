@@ -16,9 +16,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -40,7 +38,7 @@ public final class WorkerEngine {
     private final ServerClock[] clocks;
     private final InFlight inFlight = new InFlight();
     private final ScheduledExecutorService ackTimer;
-    private final ThreadPoolExecutor ownExecutor;
+    private final HandlerPool ownExecutor;
     private final ClaimLoop claimLoop;
     private final LeaseKeeper leaseKeeper;
     private final Maintenance maintenance;
@@ -73,10 +71,11 @@ public final class WorkerEngine {
         this.config = config;
         this.slots = new Semaphore(config.concurrency());
         this.ackTimer = new ScheduledThreadPoolExecutor(1, threads(config.name() + "-acks", true));
-        // One thread per slot; a handler that ignored its timeout's interrupt keeps its thread, and the job taking its
-        // slot gets a new one (the slots, not the pool, bound how many handlers the worker runs).
-        this.ownExecutor = executor == null ? new ThreadPoolExecutor(config.concurrency(), Integer.MAX_VALUE, 60,
-                TimeUnit.SECONDS, new SynchronousQueue<>(), threads(config.name() + "-handler", false)) : null;
+        // Up to one thread per slot (a burst of fast jobs runs on fewer: see HandlerPool); a handler that ignored its
+        // timeout's interrupt keeps its thread, and the job taking its slot gets a new one (the slots, not the pool,
+        // bound how many handlers the worker runs).
+        this.ownExecutor = executor == null ? new HandlerPool(config.concurrency(), 60, TimeUnit.SECONDS,
+                threads(config.name() + "-handler", false)) : null;
         this.acker = new Acker(queue, parts, inFlight, ackTimer, this.metrics, config.retryPolicy().maxAttempts(), config.name(),
                 config.ackLinger(), this.listener, progress::signal);
         ClaimLoop[] loop = new ClaimLoop[1];
@@ -137,7 +136,7 @@ public final class WorkerEngine {
             throw e;
         }
         if (ownExecutor != null) {
-            ownExecutor.prestartAllCoreThreads(); // not during the first burst of jobs
+            ownExecutor.prestart(); // not during the first burst of jobs
         }
         leaseKeeper.start();
         maintenance.start();
