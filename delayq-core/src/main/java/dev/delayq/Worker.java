@@ -311,7 +311,11 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
-        /** Runs handlers on this executor instead of a fixed pool of {@code concurrency} threads (e.g. virtual threads). */
+        /**
+         * Runs handlers on this executor (e.g. virtual threads) instead of the worker's own threads: up to
+         * {@code concurrency} of them, a burst of fast jobs running on the few it keeps busy, a slow job on a thread of its
+         * own at once. The worker hands it one task per job.
+         */
         public Builder executor(Executor executor) {
             this.executor = executor;
             return this;

@@ -328,10 +328,12 @@ class ScriptKeysTest {
         q.enqueue(Job.builder().id("a").build());
         ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
         java.util.Set<String> before = keys();
+        assertThat(meta("progress")).isNull(); // until a handler reports progress, complete does not clear any
         assertThat(q.leases().progressAsync(j.lease(), "50").join()).isEqualTo(Ack.OK);
         java.util.Set<String> after = keys();
         after.removeAll(before);
         assertThat(after).containsExactly(p + "progress");
+        assertThat(meta("progress")).isEqualTo("1");
         q.leases().complete(j.lease());
         assertThat(keys()).doesNotContain(p + "progress");
     }

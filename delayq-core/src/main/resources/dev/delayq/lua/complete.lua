@@ -76,7 +76,7 @@ end
 if #finished > 0 then
   local held = cfg.concurrency and redis.call('ZCARD', k_leases)
   redis.call('ZREM', k_leases, unpack(finished))
-  redis.call('HDEL', k_progress, unpack(finished))
+  if cfg.progress then redis.call('HDEL', k_progress, unpack(finished)) end
   if held and held >= cfg.concurrency then redis.call('PUBLISH', ARGV[2], '0') end
   if #fields > 0 then
     redis.call('HSET', k_jobs, unpack(fields))

@@ -13,5 +13,7 @@ if not raw then return { -1 } end
 local r = safe_decode(raw)
 if not r or r.state ~= PROCESSING or r.token ~= token then return { -2 } end
 redis.call('HSET', KEYS[2], id, ARGV[3])
-emit(KEYS[4], flow_config(KEYS[3]), 'progress', id, 'progress', ARGV[3])
+local cfg = flow_config(KEYS[3])
+if not cfg.progress then redis.call('HSET', KEYS[3], 'progress', 1) end -- from now on, complete clears progress
+emit(KEYS[4], cfg, 'progress', id, 'progress', ARGV[3])
 return { 1 }
