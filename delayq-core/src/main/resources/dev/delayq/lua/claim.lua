@@ -62,6 +62,7 @@ local now = math.floor(now_micros / 1000)
 
 local cfg = flow_config(k.meta)
 k.cfg = cfg
+history_known(k.meta, cfg)
 if cfg.paused then
   -- Paused: recover nothing and claim nothing; expired leases wait for the resume like due jobs do.
   return { now, -1, -1, 0, 0, 0, now_micros, 1, 0, 0 }

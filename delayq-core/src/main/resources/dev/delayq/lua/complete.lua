@@ -31,6 +31,7 @@ if n == 0 then return {} end
 local raws = redis.call('HMGET', k_jobs, unpack(ids))
 local now = now_ms()
 local cfg = flow_config(k_meta)
+history_known(k_meta, cfg)
 local out, fields, finished, dels, dones = {}, {}, {}, {}, {}
 local function finish(id, done_record) -- done_record: the record with state done (when retention > 0)
   finished[#finished + 1] = id

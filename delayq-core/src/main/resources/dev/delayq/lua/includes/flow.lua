@@ -3,12 +3,14 @@
 -- Meta fields: paused (present while paused), rate_n and rate_ms (at most rate_n jobs handed out in any window of
 -- rate_ms, on Redis's clock), concurrency (at most this many leases held at once, by all workers together), prios (a
 -- bit mask of the priorities 1-9 that jobs were enqueued with), events (the event stream's length cap; absent: off),
--- progress (present once a handler of the queue has reported progress: until then complete need not clear any).
+-- progress (present once a handler of the queue has reported progress: until then complete need not clear any), hist
+-- (the last minute whose history slot claim or complete checked: see history_known in jobs.lua).
 -- One HMGET reads them all, so a queue that uses none of them pays one small read per script.
 local function flow_config(k_meta)
-  local v = redis.call('HMGET', k_meta, 'paused', 'rate_n', 'rate_ms', 'concurrency', 'prios', 'events', 'progress')
+  local v = redis.call('HMGET', k_meta, 'paused', 'rate_n', 'rate_ms', 'concurrency', 'prios', 'events', 'progress',
+    'hist')
   return { paused = v[1] ~= false, rate_n = tonumber(v[2]), rate_ms = tonumber(v[3]), concurrency = tonumber(v[4]),
-    prios = tonumber(v[5]) or 0, events = tonumber(v[6]), progress = v[7] ~= false }
+    prios = tonumber(v[5]) or 0, events = tonumber(v[6]), progress = v[7] ~= false, hist = tonumber(v[8]) }
 end
 
 -- Priorities: jobs of priority 0 wait in the due set (score = due ms). Jobs of priority p (1-9) wait in the sorted set

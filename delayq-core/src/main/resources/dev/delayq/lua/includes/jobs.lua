@@ -54,9 +54,19 @@ end
 local HISTORY_SLOTS = 1440
 local HISTORY_FIELDS = { 'e', 'c', 'r', 'd' }
 
+-- The minute whose slot is known to be this minute's (checked by this call, or by an earlier call that noted it in
+-- meta's field hist), and the meta hash to note a newly checked minute in (set by history_known; nil: not noted).
+local history_minute, history_meta = nil, nil
+
+-- For the hot scripts, which read meta anyway (flow_config): a slot checked once a minute, not once a call.
+local function history_known(k_meta, cfg)
+  history_minute, history_meta = cfg.hist, k_meta
+end
+
 local function history_slot(k_history, now)
   local minute = math.floor(now / 60000)
   local slot = minute % HISTORY_SLOTS
+  if minute == history_minute then return slot end
   local key = slot .. ':m'
   local held = redis.call('HGET', k_history, key)
   if held ~= int(minute) then
@@ -66,6 +76,8 @@ local function history_slot(k_history, now)
     redis.call('HDEL', k_history, unpack(old))
     redis.call('HSET', k_history, key, int(minute))
   end
+  history_minute = minute
+  if history_meta then redis.call('HSET', history_meta, 'hist', int(minute)) end
   return slot
 end
 
