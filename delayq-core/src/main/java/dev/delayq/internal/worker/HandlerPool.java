@@ -132,6 +132,8 @@ final class HandlerPool implements Executor {
     private final class Handler {
         final AtomicInteger state;
         volatile Thread thread;
+        /** Left the pool after its keep-alive, already counted out of {@link #threads}. */
+        private boolean retired;
 
         Handler(boolean woken) {
             state = new AtomicInteger(woken ? WOKEN : ACTIVE);
@@ -164,7 +166,9 @@ final class HandlerPool implements Executor {
                     waking.decrementAndGet();
                 }
                 all.remove(this);
-                threads.decrementAndGet();
+                if (!retired) {
+                    threads.decrementAndGet();
+                }
                 idle.remove(this);
                 if (!shutdown && !ready.isEmpty()) {
                     signal(); // a job queued as this thread left, counting on it
@@ -185,9 +189,16 @@ final class HandlerPool implements Executor {
             while (state.get() == IDLE && !shutdown) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    if (threads.get() > core && state.compareAndSet(IDLE, ACTIVE)) {
-                        idle.remove(this);
-                        return false;
+                    // Counted out first, atomically, so that threads idle at the same moment never leave the pool
+                    // with fewer than core; then out of the idle list, unless a job woke this one meanwhile.
+                    int n = threads.get();
+                    if (n > core && threads.compareAndSet(n, n - 1)) {
+                        if (state.compareAndSet(IDLE, ACTIVE)) {
+                            idle.remove(this);
+                            retired = true;
+                            return false;
+                        }
+                        threads.incrementAndGet(); // woken: it stays
                     }
                     deadline = System.nanoTime() + keepAliveNanos;
                     continue;
