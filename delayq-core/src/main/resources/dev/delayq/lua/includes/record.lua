@@ -330,16 +330,12 @@ local function skip_varint(raw, pos)
   return nil
 end
 
--- Where the length-prefixed string at raw[pos] ends, or nil when the record ends inside it.
+-- Where the length-prefixed string at raw[pos] ends, or nil when the record ends inside it (or its length takes more
+-- than 8 bytes): the length is read by decode's own window_varint, over a window of 8 bytes.
 local function skip_bytes(raw, pos)
-  local next = skip_varint(raw, pos)
-  if not next then return nil end
-  local len, mul = 0, 1
-  for i, c in ipairs({ string.byte(raw, pos, next - 1) }) do
-    len = len + (c % 128) * mul
-    mul = mul * 128
-  end
-  next = next + len
+  local len, k = window_varint({ string.byte(raw, pos, pos + 7) }, 1)
+  if not len then return nil end
+  local next = pos + k - 1 + len
   if next > #raw + 1 then return nil end
   return next
 end
