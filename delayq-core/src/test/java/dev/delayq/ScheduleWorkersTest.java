@@ -43,15 +43,24 @@ class ScheduleWorkersTest {
         t.close();
     }
 
-    private Process worker(Path dir, String queue, Path marker, int n) throws IOException {
+    /** Starts worker processes numbered {@code ns} side by side and waits until each has started. */
+    private List<Process> workers(Path dir, String queue, Path marker, int... ns) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
-        Path log = dir.resolve("worker-" + n + ".log");
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), ScheduleWorkerMain.class.getName(),
-                REDIS.uri(), t.prefix(), queue, marker.toString())
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        children.add(p);
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> Files.readString(log).contains("started"));
-        return p;
+        List<Process> started = new ArrayList<>();
+        List<Path> logs = new ArrayList<>();
+        for (int n : ns) {
+            Path log = dir.resolve("worker-" + n + ".log");
+            Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), ScheduleWorkerMain.class.getName(),
+                    REDIS.uri(), t.prefix(), queue, marker.toString())
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            children.add(p);
+            started.add(p);
+            logs.add(log);
+        }
+        for (Path log : logs) {
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> Files.readString(log).contains("started"));
+        }
+        return started;
     }
 
     private static void kill(Process p) throws InterruptedException {
@@ -69,9 +78,7 @@ class ScheduleWorkersTest {
     void threeWorkerProcessesRunAnEverySecondScheduleOncePerTick(@TempDir Path dir) throws Exception {
         JobQueue q = t.queue(t.client(), "tick3");
         Path marker = Files.createFile(dir.resolve("ran.txt"));
-        for (int i = 0; i < 3; i++) {
-            worker(dir, "tick3", marker, i);
-        }
+        workers(dir, "tick3", marker, 0, 1, 2);
         q.schedules().upsert(Schedule.every("sec", Duration.ofSeconds(1)));
         long from = t.redisNow();
         t.awaitRedisTime(from + 10_000);
@@ -93,8 +100,9 @@ class ScheduleWorkersTest {
     void workersKilledAndRestartedMidRunNeitherDuplicateNorLoseATick(@TempDir Path dir) throws Exception {
         JobQueue q = t.queue(t.client(), "killed");
         Path marker = Files.createFile(dir.resolve("ran.txt"));
-        Process a = worker(dir, "killed", marker, 0);
-        Process b = worker(dir, "killed", marker, 1);
+        List<Process> ab = workers(dir, "killed", marker, 0, 1);
+        Process a = ab.get(0);
+        Process b = ab.get(1);
         q.schedules().upsert(Schedule.every("all", Duration.ofSeconds(1)).missed(Schedule.Missed.ALL));
         q.schedules().upsert(Schedule.every("skip", Duration.ofSeconds(1)));
         long first = q.schedules().get("all").orElseThrow().nextTick().toEpochMilli();
@@ -105,9 +113,11 @@ class ScheduleWorkersTest {
         long down = t.redisNow();
         t.awaitRedisTime(down + 3_000);
         long up = t.redisNow();
-        worker(dir, "killed", marker, 2);
-        worker(dir, "killed", marker, 3);
-        t.awaitRedisTime(up + 3_000);
+        workers(dir, "killed", marker, 2, 3);
+        // The restarted workers catch up and tick on: wait until both schedules have run a tick after the restart
+        // (however long the JVMs took to start), then stop them.
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> ran(marker, "all").stream().anyMatch(x -> x >= up + 1000)
+                && ran(marker, "skip").stream().anyMatch(x -> x >= up + 1000));
         q.schedules().remove("all");
         q.schedules().remove("skip");
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> q.stats().scheduled() == 0 && q.stats().processing() == 0);
