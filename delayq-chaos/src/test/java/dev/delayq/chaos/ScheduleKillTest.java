@@ -51,9 +51,7 @@ class ScheduleKillTest {
                 workers.add(new WorkerProcess("w" + i, dir, redis.uri(), "chaos", QUEUE, sink,
                         List.of("--lease", "5s", "--concurrency", "4", "--batch", "4")));
             }
-            for (WorkerProcess w : workers) {
-                w.start();
-            }
+            WorkerProcess.startAll(workers);
             q.schedules().upsert(Schedule.every("all", Duration.ofSeconds(1)).missed(Schedule.Missed.ALL));
             q.schedules().upsert(Schedule.every("skip", Duration.ofSeconds(1)));
             q.schedules().upsert(Schedule.cron("once", "*/2 * * * * *", ZoneId.of("Europe/Berlin")).missed(Schedule.Missed.ONCE));
@@ -100,9 +98,7 @@ class ScheduleKillTest {
             }
             Awaitility.await("drain").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
                     .until(() -> q.stats().scheduled() == 0 && q.stats().processing() == 0);
-            for (WorkerProcess w : workers) {
-                w.stop();
-            }
+            WorkerProcess.stopAll(workers);
 
             // Every tick job that exists was enqueued by a schedule: the checker expects each to end done, once.
             Map<String, TreeSet<Long>> ticks = new TreeMap<>();

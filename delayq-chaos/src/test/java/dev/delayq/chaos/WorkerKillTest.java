@@ -33,7 +33,7 @@ class WorkerKillTest {
 
     @Test
     void killingWorkersEveryTwoSecondsLosesNothing(@TempDir Path dir) throws Exception {
-        int jobs = Chaos.size(3_000, 20_000);
+        int jobs = Chaos.size(1_500, 20_000);
         int maxKills = Chaos.size(5, 30);
         Duration spread = Chaos.time(Duration.ofSeconds(10), Duration.ofSeconds(40));
         Random random = new Random(Chaos.SEED);
@@ -50,9 +50,7 @@ class WorkerKillTest {
                         List.of("--lease", "5s", "--concurrency", "8", "--batch", "8", "--max-attempts", "50",
                                 "--backoff-base", "100ms", "--backoff-cap", "1s")));
             }
-            for (WorkerProcess w : workers) {
-                w.start();
-            }
+            WorkerProcess.startAll(workers);
             // Jobs are due over the fault phase, so kills hit workers that hold leases.
             List<Job> batch = new ArrayList<>();
             for (int i = 0; i < jobs; i++) {
@@ -89,9 +87,7 @@ class WorkerKillTest {
                     .until(() -> workers.stream().allMatch(WorkerProcess::ready));
             Awaitility.await("drain").atMost(Duration.ofSeconds(Chaos.size(120, 300)))
                     .pollInterval(Duration.ofMillis(250)).until(() -> q.stats().done() == jobs);
-            for (WorkerProcess w : workers) {
-                w.stop();
-            }
+            WorkerProcess.stopAll(workers);
 
             for (WorkerProcess w : workers) {
                 w.outcomes().forEach(checker::run);

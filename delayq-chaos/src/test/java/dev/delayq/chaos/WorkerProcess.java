@@ -66,6 +66,11 @@ final class WorkerProcess implements AutoCloseable {
     /** Starts a new incarnation and waits until its worker runs. */
     WorkerProcess start() {
         launch();
+        awaitReady();
+        return this;
+    }
+
+    private void awaitReady() {
         Process p = process;
         Path log = logs.get(logs.size() - 1);
         Awaitility.await("worker " + name + " started").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
@@ -75,7 +80,24 @@ final class WorkerProcess implements AutoCloseable {
                     }
                     return ready();
                 });
-        return this;
+    }
+
+    /** Starts every worker's first incarnation at once (their JVMs boot side by side), then waits until all run. */
+    static void startAll(List<WorkerProcess> workers) {
+        workers.forEach(WorkerProcess::launch);
+        for (WorkerProcess w : workers) {
+            w.awaitReady();
+        }
+    }
+
+    /** Sends SIGTERM to every worker at once (their graceful shutdowns overlap), then waits for each to exit. */
+    static void stopAll(List<WorkerProcess> workers) {
+        for (WorkerProcess w : workers) {
+            if (w.isAlive()) {
+                w.process.destroy();
+            }
+        }
+        workers.forEach(WorkerProcess::stop);
     }
 
     /** Starts a new incarnation without waiting for it (see {@link #ready()}). */
