@@ -41,7 +41,7 @@ class ClusterFailoverTest {
             Thread promotion = null;
             long[] promotedAfterMillis = {-1};
             try {
-                DelayQ producer = client(cluster).durability(Durability.replicas(1, Duration.ofSeconds(2))).build();
+                DelayQ producer = client(cluster).durability(Durability.replicas(1, Duration.ofMillis(500))).build();
                 clients.add(producer);
                 JobQueue q = producer.queue("orders", 6);
                 for (int w = 0; w < 3; w++) {
