@@ -143,6 +143,32 @@ class RecordFastPathTest {
     }
 
     @Test
+    void tokensOfEveryVarintLengthAreWrittenAndMatchedExactly() {
+        // The fast paths write and compare a token's varint bytes: hand out tokens on both sides of each length's edge
+        // (1 to 2 bytes at 128, 2 to 3 at 16,384, 3 to 4 at 2,097,152, 4 to 5 at 268,435,456).
+        int n = 0;
+        for (long edge : new long[] {128, 16_384, 2_097_152, 268_435_456}) {
+            REDIS.server().call("HSET", REDIS.prefix() + ":{fp}:meta", "token", Long.toString(edge - 4));
+            List<Job> batch = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                batch.add(Job.builder().id("t" + n++).payload("p").build());
+            }
+            q.enqueueAll(batch);
+            List<ClaimedJob> got = q.leases().claim(ClaimOptions.of(6, Duration.ofMinutes(1))).jobs();
+            assertThat(got).extracting(ClaimedJob::token).as("around %d", edge)
+                    .containsExactlyInAnyOrder(edge - 3, edge - 2, edge - 1, edge, edge + 1, edge + 2);
+            for (ClaimedJob c : got) {
+                assertThat(q.get(c.id()).orElseThrow().token()).as("stored token of %s", c.id()).isEqualTo(c.token());
+                assertThat(q.leases().complete(new Lease(c.id(), c.token() + 1, c.partition()))).isEqualTo(Ack.STALE);
+                assertThat(q.leases().complete(new Lease(c.id(), c.token() - 1, c.partition()))).isEqualTo(Ack.STALE);
+                assertThat(q.leases().complete(c.lease())).as("%s with token %d", c.id(), c.token()).isEqualTo(Ack.OK);
+                assertThat(q.get(c.id()).orElseThrow().state()).isEqualTo(JobState.DONE);
+            }
+        }
+        assertThat(q.check().problems()).isEmpty();
+    }
+
+    @Test
     void aCompletionWithAnotherTokenIsRefusedOnTheFastPathToo() {
         q.enqueue(Job.builder().id("a").payload("p").build());
         ClaimedJob c = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs().get(0);

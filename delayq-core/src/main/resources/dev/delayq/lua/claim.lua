@@ -153,6 +153,7 @@ if allowed > 0 then
     local token = redis.call('HINCRBY', k.meta, 'token', take) - take
     local first_token = token + 1
     local expiry = now + lease_ms
+    local expiry_s = int(expiry) -- every lease's score: formatted once, not converted from a number per member
     local fields, leases, lags, quarantined, nf, no = {}, {}, {}, 0, 0, #out
     local at = int(now) -- for the events: formatted once, not per job
     -- The last due time seen, its lag bucket and its varint (a burst shares few due times).
@@ -182,7 +183,7 @@ if allowed > 0 then
         token = token + 1
         fields[nf + 1] = id
         fields[nf + 2] = rec
-        leases[nf + 1] = expiry
+        leases[nf + 1] = expiry_s
         leases[nf + 2] = id
         nf = nf + 2
         out[no + 1] = id

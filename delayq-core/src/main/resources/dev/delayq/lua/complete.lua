@@ -30,6 +30,7 @@ end
 if n == 0 then return {} end
 local raws = redis.call('HMGET', k_jobs, unpack(ids))
 local now = now_ms()
+local now_s = int(now) -- every done entry's score: formatted once, not converted from a number per member
 local cfg = flow_config(k_meta)
 history_known(k_meta, cfg)
 local out, fields, finished, dels, dones = {}, {}, {}, {}, {}
@@ -38,7 +39,7 @@ local function finish(id, done_record) -- done_record: the record with state don
   if retention > 0 then
     fields[#fields + 1] = id
     fields[#fields + 1] = done_record
-    dones[#dones + 1] = now
+    dones[#dones + 1] = now_s
     dones[#dones + 1] = id
   else
     dels[#dels + 1] = id

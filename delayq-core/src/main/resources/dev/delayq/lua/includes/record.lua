@@ -318,6 +318,12 @@ local function varint_string(n)
     local low = n % 128
     return string.char(low + 128, (n - low) / 128)
   end
+  if n < 2097152 then -- three bytes: the tokens of a queue's first two million leases
+    local b1 = n % 128
+    local rest = (n - b1) / 128
+    local b2 = rest % 128
+    return string.char(b1 + 128, b2 + 128, (rest - b2) / 128)
+  end
   local b = {}
   put_varint(b, n)
   return string.char(unpack(b))
@@ -432,7 +438,8 @@ end
 -- Integers as redis.call arguments where Redis parses an integer (LIMIT, PX, HINCRBY) or a string is
 -- stored: '%.0f' is exact for every integer a double holds, where tostring() and '..' would print 14
 -- significant digits and lose the last ones of a due time. Scores are passed as Lua numbers instead:
--- Redis formats those itself, exactly (%.17g, or the shortest round-trip form on 7.x), and more cheaply.
+-- Redis formats those itself, exactly (%.17g, or the shortest round-trip form on 7.x), and more cheaply; but a
+-- score that a whole batch shares (a claim's lease expiry, a completion's time) is formatted once with int().
 local function int(n)
   return string.format('%.0f', n)
 end
