@@ -9,6 +9,7 @@ No JVM is involved, so the figure is the scripts' alone.
   pip install redis
   python3 docs/perf/script-cost.py [LUA_DIR]       # LUA_DIR: delayq-core/src/main/resources/dev/delayq/lua
   N=5000 PAY=10240 REPS=3 python3 docs/perf/script-cost.py
+  RET=3600000 python3 docs/perf/script-cost.py    # completions keep the done record (the client's default, 1 h)
 
 Compare two versions by pointing LUA_DIR at two checkouts, alternating the runs.
 """
@@ -26,6 +27,7 @@ N = int(os.environ.get('N', 20000))
 B = int(os.environ.get('B', 100))
 PAY = int(os.environ.get('PAY', 100))
 REPS = int(os.environ.get('REPS', 3))
+RET = int(os.environ.get('RET', 0))  # complete's done retention ms: 0 deletes each record, > 0 keeps it as done
 
 
 def expand(name):
@@ -92,12 +94,12 @@ def run():
         ids += got[0::2]
     c1, s1 = cpu(), in_scripts()
     for i in range(0, len(ids), B):  # a fresh queue: the i-th job claimed holds token i + 1
-        args = [0, 'ch']
+        args = [RET, 'ch']
         for j in range(i, min(i + B, len(ids))):
             args += [ids[j], j + 1]
         assert all(code == 1 for code in complete(keys=COMPLETE_KEYS, args=args))
     c2, s2 = cpu(), in_scripts()
-    assert r.hlen(Q + 'jobs') == 0
+    assert r.hlen(Q + 'jobs') == (N if RET else 0)
     print(f'{len(ids)} jobs of {PAY} B in calls of {B}: claim {1e6 * (c1 - c0) / N:.2f} us CPU/job '
           f'({(s1 - s0) / N:.2f} us in EVALSHA), complete {1e6 * (c2 - c1) / N:.2f} us CPU/job '
           f'({(s2 - s1) / N:.2f} us in EVALSHA)', flush=True)
