@@ -148,14 +148,17 @@ final class JobProcesses {
         return false;
     }
 
-    /** SIGKILL to every process of group {@code pgid} (a no-op when none is left). */
+    /**
+     * SIGKILL to every process of group {@code pgid} (a no-op when none is left), by the shell's own {@code kill} in
+     * the form the wrapper uses: busybox's {@code kill} (Alpine) refuses the {@code --} that other kills take.
+     */
     private static void killGroup(long pgid) {
         try {
-            Process kill = new ProcessBuilder("kill", "-s", "KILL", "--", "-" + pgid)
+            Process kill = new ProcessBuilder("sh", "-c", "kill -KILL \"-$1\"", "sh", Long.toString(pgid))
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             kill.waitFor(GRACE_MS, TimeUnit.MILLISECONDS);
         } catch (IOException e) {
-            // no kill(1): the wrapper was the only way, and it was given its chance
+            // no shell to run kill: the wrapper (a shell script) was the only way, and it was given its chance
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
