@@ -71,6 +71,11 @@ final class JobProcesses {
         };
     }
 
+    /** The wrapper script as the job's {@code sh -c} runs it (without its comment lines). */
+    static String wrapper() {
+        return WRAPPER;
+    }
+
     /** The command line that runs {@code script} (a shell command) as a job. */
     List<String> command(String script) {
         List<String> cmd = new ArrayList<>();
@@ -181,7 +186,8 @@ final class JobProcesses {
         }
     }
 
-    private static File onPath(String name) {
+    /** The executable {@code name} on the PATH, or {@code null}. */
+    static File onPath(String name) {
         String path = System.getenv("PATH");
         if (path == null) {
             return null;

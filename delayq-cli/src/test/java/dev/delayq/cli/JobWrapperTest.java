@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,14 +68,10 @@ class JobWrapperTest {
     }
 
     @BeforeAll
-    static void linuxWithSetsid() throws IOException {
+    static void linuxWithSetsid() {
         assumeTrue(Files.isReadable(Path.of("/proc/self/stat")), "reads /proc (Linux)");
         assumeTrue(onPath("setsid").isPresent(), "the wrapper needs setsid");
-        // As JobProcesses runs it: without its comment lines.
-        try (InputStream in = JobProcesses.class.getResourceAsStream("job-wrapper.sh")) {
-            wrapper = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-                    .filter(l -> !l.stripLeading().startsWith("#") && !l.isBlank()).collect(Collectors.joining("\n"));
-        }
+        wrapper = JobProcesses.wrapper(); // as JobProcesses runs it
     }
 
     @AfterEach
@@ -238,8 +231,6 @@ class JobWrapperTest {
     }
 
     private static Optional<Path> onPath(String name) {
-        String path = System.getenv("PATH");
-        return path == null ? Optional.empty() : Stream.of(path.split(File.pathSeparator))
-                .map(d -> Path.of(d.isEmpty() ? "." : d, name)).filter(Files::isExecutable).findFirst();
+        return Optional.ofNullable(JobProcesses.onPath(name)).map(File::toPath);
     }
 }
