@@ -37,11 +37,13 @@ class JobWrapperTest {
     private static final Duration DEADLINE = Duration.ofSeconds(10);
     private static final int LONG_GRACE = 300; // tenths of a second
     /**
-     * Leaves in the job's group a zombie ({@code sleep 0}) whose parent has left the group and lives on without
-     * reaping it; waits until the parent is out of the group (it writes to the FIFO only after setsid).
+     * Leaves in the job's group a zombie whose parent has left the group and lives on without reaping it; waits until
+     * the parent is out of the group (it writes to the FIFO {@code ready} only after setsid). The child (deaf to the
+     * group's SIGTERM) exits only once its parent opens the FIFO {@code z} as it execs {@code sleep 600}: a child that
+     * ended while its parent was still a shell could be reaped by that shell (busybox's does so on SIGCHLD).
      */
-    private static final String ZOMBIE = "mkfifo ready; (sleep 0 & echo $! > zombie.pid; "
-            + "exec setsid sh -c 'echo $$ > ready; exec sleep 600') & read parent < ready; echo \"$parent\" > parent.pid; "
+    private static final String ZOMBIE = "mkfifo ready z; ((trap '' TERM; : < z) & echo $! > zombie.pid; "
+            + "exec setsid sh -c 'echo $$ > ready; exec sleep 600 3>z') & read parent < ready; echo \"$parent\" > parent.pid; "
             + "cat /proc/$$/stat > job.stat; ";
     private static final List<String> BUSYBOX_TOOLS = List.of("sh", "setsid", "grep", "sleep", "kill", "cat", "mkfifo");
 
