@@ -92,12 +92,8 @@ final class WorkerProcess implements AutoCloseable {
 
     /** Sends SIGTERM to every worker at once (their graceful shutdowns overlap), then waits for each to exit. */
     static void stopAll(List<WorkerProcess> workers) {
-        for (WorkerProcess w : workers) {
-            if (w.isAlive()) {
-                w.process.destroy();
-            }
-        }
-        workers.forEach(WorkerProcess::stop);
+        workers.forEach(WorkerProcess::requestStop);
+        workers.forEach(WorkerProcess::awaitStop);
     }
 
     /** Starts a new incarnation without waiting for it (see {@link #ready()}). */
@@ -166,8 +162,19 @@ final class WorkerProcess implements AutoCloseable {
 
     /** SIGTERM (graceful: the worker hands back what it cannot finish) and waits for the exit. */
     void stop() {
-        if (process != null && process.isAlive()) {
+        requestStop();
+        awaitStop();
+    }
+
+    private void requestStop() {
+        if (isAlive()) {
             process.destroy();
+        }
+    }
+
+    /** Waits for the exit a SIGTERM asked for; SIGKILL after 60 s. */
+    private void awaitStop() {
+        if (process != null && process.isAlive()) {
             try {
                 if (!process.waitFor(60, TimeUnit.SECONDS)) {
                     kill();
