@@ -4,7 +4,8 @@
 # worker stops the job: time-out, lost lease, shutdown, or the worker's death through a parent-death signal),
 # or, with WORKER_PID set, when that process is gone (a watchdog in the group, where no parent-death signal is
 # available). Ending the group: SIGTERM, then SIGKILL to whatever still runs after GRACE tenths of a second
-# (zombies do not count: see group_runs). Exits with the command's status (143 when stopped).
+# (zombies do not count: see group_runs); a SIGTERM that comes before the group exists ends its leader before it
+# starts the command (see end_group). Exits with the command's status (143 when stopped).
 # kill is written "kill -SIG -PGID": dash needs "--" before a negative pid after "-s SIG", busybox refuses it.
 trap '' INT
 cmd=$1
@@ -23,11 +24,7 @@ procfs=
 # a row. Without /proc or grep, kill -0's answer stands.
 group_runs() {
   kill -0 "-$pgid" 2>/dev/null || return 1
-  if [ -z "$procfs" ]; then
-    procfs=no
-    { read -r self rest </proc/self/stat; } 2>/dev/null && [ "$self" = "$$" ] && procfs=yes
-  fi
-  [ "$procfs" = yes ] || return 0
+  own_proc || return 0
   for scan in 1 2; do
     grep -qs ") [^Z] [0-9]* $pgid " /proc/[0-9]*/task/[0-9]*/stat 2>/dev/null
     case $? in
@@ -39,9 +36,34 @@ group_runs() {
   return 1
 }
 
+# Whether /proc is this shell's own (its pid there is $$); looked up once.
+own_proc() {
+  if [ -z "$procfs" ]; then
+    procfs=no
+    { read -r self rest </proc/self/stat; } 2>/dev/null && [ "$self" = "$$" ] && procfs=yes
+  fi
+  [ "$procfs" = yes ]
+}
+
+# Whether the group's leader is still this shell's child from before its setsid (it runs, its parent is this
+# shell, and its group is not yet its own): it has not started the command. Without /proc: not known, no.
+leader_unsettled() {
+  own_proc || return 1
+  { read -r stat <"/proc/$pgid/stat"; } 2>/dev/null || return 1
+  set -- ${stat##*") "}
+  [ "$1" != Z ] && [ "$2" = "$$" ] && [ "$3" != "$pgid" ]
+}
+
 end_group() {
   [ -n "$pgid" ] || return 0
-  kill -TERM "-$pgid" 2>/dev/null || return 0
+  while ! kill -TERM "-$pgid" 2>/dev/null; do
+    # No such group: it is gone, or a SIGTERM came as the job started and its leader has not called setsid yet;
+    # it has not started the command then, and SIGKILL ends it there. A leader that called setsid meanwhile
+    # has a group, which the next round ends as usual.
+    leader_unsettled || return 0
+    kill -KILL "$pgid" 2>/dev/null
+    wait "$pgid" 2>/dev/null
+  done
   i=0
   while group_runs; do
     if [ "$i" -ge "$grace" ]; then

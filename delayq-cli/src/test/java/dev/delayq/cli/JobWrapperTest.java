@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -141,6 +143,33 @@ class JobWrapperTest {
         }
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shells")
+    void aSigtermThatComesBeforeTheJobsGroupExistsStillStopsTheJob(Shell shell) throws Exception {
+        // The job's leader is held just before its setsid: a setsid on PATH ahead of the real one waits on a FIFO.
+        Path shim = dir.resolve("held-setsid");
+        Files.createDirectories(shim);
+        Files.writeString(shim.resolve("setsid"), "#!/bin/sh\necho $$ > leader.pid\nread go < go\n"
+                + "PATH=${PATH#*" + File.pathSeparator + "} exec setsid \"$@\"\n");
+        assertThat(shim.resolve("setsid").toFile().setExecutable(true)).isTrue();
+        assertThat(new ProcessBuilder("mkfifo", "go").directory(dir.toFile()).start().waitFor()).isZero();
+        Process wrapperProcess = start(shell, "echo $$ > job.pid; exec sleep 604", 5, shim);
+        await().atMost(DEADLINE).until(() -> readPid("leader.pid").isPresent());
+        long leader = readPid("leader.pid").orElseThrow();
+
+        wrapperProcess.destroy(); // SIGTERM while the job's group does not exist yet
+        // A wrapper that gave up on the group it could not find exits here, before the job starts.
+        wrapperProcess.waitFor(1, TimeUnit.SECONDS);
+        try (RandomAccessFile go = new RandomAccessFile(dir.resolve("go").toFile(), "rw")) { // O_RDWR: never blocks
+            go.write("go\n".getBytes(StandardCharsets.US_ASCII));
+        }
+
+        assertThat(exitWithin(wrapperProcess, "stopped")).isEqualTo(143);
+        await("the job's leader ended, its command never run").atMost(DEADLINE)
+                .until(() -> stat(leader).map(s -> s.state() == 'Z').orElse(true));
+        assertThat(readPid("job.pid")).as("the command started").isEmpty();
+    }
+
     private void assertZombieOfTheJobsGroupWithItsParentAlive() throws IOException {
         long group = Stat.parse(Files.readString(dir.resolve("job.stat"))).pgrp();
         long parent = readPid("parent.pid").orElseThrow();
@@ -157,6 +186,11 @@ class JobWrapperTest {
     }
 
     private Process start(Shell shell, String command, int graceTenths) throws IOException {
+        return start(shell, command, graceTenths, null);
+    }
+
+    /** As {@link #start(Shell, String, int)}, with {@code first} (when not null) first on the PATH. */
+    private Process start(Shell shell, String command, int graceTenths, Path first) throws IOException {
         ProcessBuilder pb = new ProcessBuilder().directory(dir.toFile())
                 .redirectOutput(dir.resolve("wrapper.out").toFile()).redirectError(dir.resolve("wrapper.err").toFile());
         String sh = "sh";
@@ -172,6 +206,9 @@ class JobWrapperTest {
             }
             pb.environment().put("PATH", bin + File.pathSeparator + System.getenv("PATH"));
             sh = bin.resolve("sh").toString();
+        }
+        if (first != null) {
+            pb.environment().put("PATH", first + File.pathSeparator + pb.environment().get("PATH"));
         }
         String worker = shell.watchdog() ? Long.toString(ProcessHandle.current().pid()) : "";
         pb.command(sh, "-c", wrapper, "delayq-job", command, worker, Integer.toString(graceTenths));
