@@ -10,12 +10,21 @@ No JVM is involved, so the figure is the scripts' alone.
   python3 docs/perf/script-cost.py [LUA_DIR]       # LUA_DIR: delayq-core/src/main/resources/dev/delayq/lua
   N=5000 PAY=10240 REPS=3 python3 docs/perf/script-cost.py
   RET=3600000 python3 docs/perf/script-cost.py    # completions keep the done record (the client's default, 1 h)
+  INSTR=1 N=5000 REPS=1 python3 docs/perf/script-cost.py   # instructions instead of time (valgrind; see below)
 
 Compare two versions by pointing LUA_DIR at two checkouts, alternating the runs.
+
+With INSTR=1 the server runs under valgrind's callgrind, and each phase prints the machine instructions Redis
+executed per job (everything it did between the phase's first and last reply: reading commands, the scripts,
+writing replies). CPU time on a shared machine varies by tens of percent from run to run; instruction counts
+are the same to a few parts in a thousand for the same binary and inputs, whatever else the machine does. They
+do not see cache misses or memory stalls, so they show what a change does to the work, and time still decides.
 """
 import os
+import glob
 import re
 import socket
+import tempfile
 import subprocess
 import sys
 import time
@@ -28,6 +37,7 @@ B = int(os.environ.get('B', 100))
 PAY = int(os.environ.get('PAY', 100))
 REPS = int(os.environ.get('REPS', 3))
 RET = int(os.environ.get('RET', 0))  # complete's done retention ms: 0 deletes each record, > 0 keeps it as done
+INSTR = os.environ.get('INSTR') == '1'  # count instructions under callgrind instead of reading CPU time
 
 
 def expand(name):
@@ -39,10 +49,25 @@ s = socket.socket()
 s.bind(('127.0.0.1', 0))
 port = s.getsockname()[1]
 s.close()
-server = subprocess.Popen(['redis-server', '--port', str(port), '--save', '', '--appendonly', 'no'],
-                          stdout=subprocess.DEVNULL)
-time.sleep(0.4)
+dumps = tempfile.mkdtemp(prefix='script-cost-')
+valgrind = ['valgrind', '--tool=callgrind', f'--callgrind-out-file={dumps}/cg.%p'] if INSTR else []
+slow = ['--lua-time-limit', '600000'] if INSTR else []  # seeding takes seconds under valgrind: no BUSY replies
+server = subprocess.Popen(valgrind + ['redis-server', '--port', str(port), '--save', '', '--appendonly', 'no'] + slow,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 r = redis.Redis(port=port)
+for _ in range(300):  # under valgrind the server takes seconds to start
+    try:
+        r.ping()
+        break
+    except redis.ConnectionError:
+        time.sleep(0.1)
+
+
+def instructions(phase):
+    """Instructions the server ran since the last call (callgrind dumps and zeroes its counters)."""
+    subprocess.run(['callgrind_control', '-d', phase, str(server.pid)], stdout=subprocess.DEVNULL, check=True)
+    newest = max(glob.glob(f'{dumps}/cg.{server.pid}.*'), key=lambda f: int(f.rsplit('.', 1)[1]))
+    return int(re.search(r'^summary: (\d+)', open(newest).read(), re.M).group(1))
 
 
 def cpu():
@@ -86,20 +111,28 @@ def run():
     complete = r.register_script(expand('complete'))
     claim(keys=CLAIM_KEYS, args=claim_args(0))  # loads the script
     ids = []
-    c0, s0 = cpu(), in_scripts()
+    if INSTR:
+        instructions('seed')
+    c0, s0 = (0, 0) if INSTR else (cpu(), in_scripts())
     while True:
         got = claim(keys=CLAIM_KEYS, args=claim_args(B))[10:]
         if not got:
             break
         ids += got[0::2]
-    c1, s1 = cpu(), in_scripts()
+    i1 = instructions('claim') if INSTR else 0
+    c1, s1 = (0, 0) if INSTR else (cpu(), in_scripts())
     for i in range(0, len(ids), B):  # a fresh queue: the i-th job claimed holds token i + 1
         args = [RET, 'ch']
         for j in range(i, min(i + B, len(ids))):
             args += [ids[j], j + 1]
         assert all(code == 1 for code in complete(keys=COMPLETE_KEYS, args=args))
-    c2, s2 = cpu(), in_scripts()
+    i2 = instructions('complete') if INSTR else 0
+    c2, s2 = (0, 0) if INSTR else (cpu(), in_scripts())
     assert r.hlen(Q + 'jobs') == (N if RET else 0)
+    if INSTR:
+        print(f'{len(ids)} jobs of {PAY} B in calls of {B}: claim {i1 / N:,.0f} instructions/job, '
+              f'complete {i2 / N:,.0f} instructions/job, both {(i1 + i2) / N:,.0f}', flush=True)
+        return
     print(f'{len(ids)} jobs of {PAY} B in calls of {B}: claim {1e6 * (c1 - c0) / N:.2f} us CPU/job '
           f'({(s1 - s0) / N:.2f} us in EVALSHA), complete {1e6 * (c2 - c1) / N:.2f} us CPU/job '
           f'({(s2 - s1) / N:.2f} us in EVALSHA)', flush=True)
@@ -110,3 +143,5 @@ try:
         run()
 finally:
     server.terminate()
+    server.wait()
+    subprocess.run(['rm', '-rf', dumps])
