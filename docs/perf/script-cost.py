@@ -80,6 +80,14 @@ def in_scripts():
     return r.info('commandstats').get('cmdstat_evalsha', {}).get('usec', 0)
 
 
+def checkpoint(phase):
+    """At the end of a phase: (instructions since the last checkpoint, 0, 0) with INSTR=1, else (0, Redis's CPU
+    seconds so far, microseconds in EVALSHA so far)."""
+    if INSTR:
+        return instructions(phase), 0, 0
+    return 0, cpu(), in_scripts()
+
+
 Q = 'dq:{q}:'
 CLAIM_KEYS = [Q + k for k in ('due', 'leases', 'jobs', 'meta', 'dead', 'dedupe', 'dedupe:holds', 'history', 'due:prio',
                               'events', 'rate', 'progress')]
@@ -112,23 +120,19 @@ def run():
     complete = r.register_script(expand('complete'))
     claim(keys=CLAIM_KEYS, args=claim_args(0))  # loads the script
     ids = []
-    if INSTR:
-        instructions('seed')
-    c0, s0 = (0, 0) if INSTR else (cpu(), in_scripts())
+    _, c0, s0 = checkpoint('seed')
     while True:
         got = claim(keys=CLAIM_KEYS, args=claim_args(B))[10:]
         if not got:
             break
         ids += got[0::2]
-    i1 = instructions('claim') if INSTR else 0
-    c1, s1 = (0, 0) if INSTR else (cpu(), in_scripts())
+    i1, c1, s1 = checkpoint('claim')
     for i in range(0, len(ids), B):  # a fresh queue: the i-th job claimed holds token i + 1
         args = [RET, 'ch']
         for j in range(i, min(i + B, len(ids))):
             args += [ids[j], j + 1]
         assert all(code == 1 for code in complete(keys=COMPLETE_KEYS, args=args))
-    i2 = instructions('complete') if INSTR else 0
-    c2, s2 = (0, 0) if INSTR else (cpu(), in_scripts())
+    i2, c2, s2 = checkpoint('complete')
     assert r.hlen(Q + 'jobs') == (N if RET else 0)
     if INSTR:
         print(f'{len(ids)} jobs of {PAY} B in calls of {B}: claim {i1 / N:,.0f} instructions/job, '
