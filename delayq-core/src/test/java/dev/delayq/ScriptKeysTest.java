@@ -63,8 +63,20 @@ class ScriptKeysTest {
         return out;
     }
 
+    /** The job's record as the scripts see it: with its lease overlay (field "\0" + id, see record.lua) applied. */
     private Record record(String id) {
+        Record stored = stored(id);
+        byte[] overlay = (byte[]) call("HGET", p + "jobs", "\0" + id);
+        return overlay == null ? stored : stored.withOverlay(overlay);
+    }
+
+    /** The job's record as stored in its own field. */
+    private Record stored(String id) {
         return Record.decode((byte[]) call("HGET", p + "jobs", id));
+    }
+
+    private long fields(String key) {
+        return (Long) call("HLEN", p + key);
     }
 
     private List<?> zrange(String key) {
@@ -146,8 +158,12 @@ class ScriptKeysTest {
     @Test
     void claimMovesTheJobFromDueToLeasesWithAFreshToken() {
         q.enqueue(Job.builder().id("a").build());
+        byte[] enqueued = stored("a").raw();
         ClaimBatch b = q.leases().claim(ClaimOptions.of(5, Duration.ofSeconds(30)));
         assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "history", p + "jobs", p + "leases", p + "meta");
+        // A fresh job is leased by its overlay alone: its record (and payload) stay as enqueue wrote them.
+        assertThat(stored("a").raw()).isEqualTo(enqueued);
+        assertThat(fields("jobs")).isEqualTo(2);
         Record r = record("a");
         assertThat(r.state()).isEqualTo(JobState.PROCESSING);
         assertThat(r.attempt()).isEqualTo(1);
@@ -163,8 +179,10 @@ class ScriptKeysTest {
         q.enqueue(Job.builder().id("a").build());
         ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
         long before = t.redisNow();
+        byte[] enqueued = stored("a").raw();
         q.leases().complete(j.lease());
         assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "done", p + "history", p + "jobs", p + "meta");
+        assertThat(stored("a").raw()).isEqualTo(enqueued);
         assertThat(record("a").state()).isEqualTo(JobState.DONE);
         assertThat(record("a").token()).isEqualTo(j.token());
         List<?> done = zrange("done");
@@ -186,6 +204,7 @@ class ScriptKeysTest {
         FailResult f = q.leases().fail(j.lease(), "boom", true, Duration.ofSeconds(10));
         assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "history", p + "jobs", p + "meta");
         assertThat(zrange("due")).extracting(ScriptKeysTest::s).containsExactly(member(2, "a"), Long.toString(f.atMillis()));
+        assertThat(fields("jobs")).as("the lease overlay goes when fail rewrites the record").isEqualTo(1);
         Record r = record("a");
         assertThat(r.state()).isEqualTo(JobState.SCHEDULED);
         assertThat(r.seq()).isEqualTo(2);

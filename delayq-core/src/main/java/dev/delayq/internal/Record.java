@@ -91,6 +91,29 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
                 priority, timeout, raw, pos[0]);
     }
 
+    /**
+     * This record with a lease overlay applied: what claim returns for a job it leased without rewriting the record
+     * (layout in {@code lua/includes/record.lua}: a state byte, then the varints token, due ms and attempt).
+     *
+     * @throws CorruptRecordException when the overlay cannot be read
+     */
+    public Record withOverlay(byte[] overlay) {
+        try {
+            int code = overlay[0] & 7;
+            if (code < 2 || code > 3 || (overlay[0] & 0xff) > 15) {
+                throw new IllegalStateException("unknown overlay state " + (overlay[0] & 0xff));
+            }
+            int[] pos = {1};
+            long token = varint(overlay, pos);
+            long due = varint(overlay, pos);
+            int attempt = (int) varint(overlay, pos);
+            return new Record(JobState.ofCode(code), attempt, maxAttempts, seq, createdMillis, due, token, error, stalls,
+                    name, dedupeKey, holdUntil, priority, timeoutMs, raw, body);
+        } catch (RuntimeException e) {
+            throw new CorruptRecordException("lease overlay: " + e.getMessage());
+        }
+    }
+
     /** A copy of the payload bytes. */
     public byte[] payload() {
         return Arrays.copyOfRange(raw, body, raw.length);

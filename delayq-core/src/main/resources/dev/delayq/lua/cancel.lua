@@ -22,13 +22,14 @@ if by == 'dedupe' then
   id = redis.call('HGET', k_dedupe, ARGV[3])
   if not id then return { -1 } end
 end
-local raw = redis.call('HGET', k_jobs, id)
+local raw = record_of(k_jobs, id)
 if not raw then return { -1 } end
 local r = safe_decode(raw)
 if not r then
   if mode ~= 'delete' then return { -7 } end
   if redis.call('ZSCORE', KEYS[8], id) then return { -3, PROCESSING } end
   redis.call('HDEL', k_jobs, id)
+  drop_overlays(k_jobs, { id })
   redis.call('ZREM', k_done, id)
   redis.call('ZREM', k_dead, id)
   return { 1, id }
@@ -42,6 +43,7 @@ else
   redis.call('ZREM', k_dead, id)
 end
 redis.call('HDEL', k_jobs, id)
+drop_overlays(k_jobs, { id })
 dedupe_release(k_dedupe, k_holds, r, id, 0, true)
 count(k_meta, mode == 'cancel' and 'cancelled' or 'deleted', 1)
 emit(KEYS[10], flow_config(k_meta), mode == 'cancel' and 'cancelled' or 'deleted', id)

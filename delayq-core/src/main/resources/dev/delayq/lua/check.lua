@@ -51,7 +51,21 @@ if phase == 'jobs' then
     local reply = redis.call('HSCAN', k_jobs, cursor, 'COUNT', 10)
     cursor = reply[1]
     local kv = reply[2]
-    for i = 1, #kv, 2 do judge_record(kv[i], kv[i + 1]) end
+    for i = 1, #kv, 2 do
+      local field, raw = kv[i], kv[i + 1]
+      if string.sub(field, 1, 1) == OVERLAY then -- a lease overlay (record.lua): judged with its record
+        if redis.call('HEXISTS', k_jobs, string.sub(field, 2)) == 0 then
+          problem(string.sub(field, 2), 'lease overlay without a record')
+        end
+      else
+        local ov = redis.call('HGET', k_jobs, OVERLAY .. field)
+        local own = ov and safe_decode(raw)
+        if own and (own.state ~= SCHEDULED or own.token) then -- only a fresh record carries an overlay
+          problem(field, 'lease overlay beside a record that was rewritten (' .. names[own.state] .. ')')
+        end
+        judge_record(field, ov and with_overlay(raw, ov) or raw)
+      end
+    end
   until cursor == '0' or scanned >= want or bytes >= max_bytes
 elseif phase == 'dedupe' then
   local reply = redis.call('HSCAN', k_dedupe, cursor, 'COUNT', want)
@@ -61,7 +75,7 @@ elseif phase == 'dedupe' then
     scanned = scanned + 1
     local key, id = kv[i], kv[i + 1]
     local held = redis.call('ZSCORE', k_holds, key)
-    local r = safe_decode(redis.call('HGET', k_jobs, id))
+    local r = safe_decode(record_of(k_jobs, id))
     if not held and not r then
       problem(key, 'dedupe key names job ' .. id .. ', which does not exist, and holds without an end')
     elseif not held and r and r.state ~= SCHEDULED and r.state ~= PROCESSING then
@@ -78,7 +92,7 @@ else
   for i = 1, #ms, 2 do
     local id = (phase == 'due' or phase == 'prio') and member_id(ms[i]) or ms[i]
     scanned = scanned + 1
-    local raw = redis.call('HGET', k_jobs, id)
+    local raw = record_of(k_jobs, id)
     if not raw then
       problem(id, 'in the ' .. phase .. ' index without a record')
     else

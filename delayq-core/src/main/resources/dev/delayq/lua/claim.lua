@@ -13,11 +13,13 @@
 -- ARGV[10] the claiming worker's name   ARGV[11] stand-by ms (see "waker" below)
 -- ARGV[12] most record bytes to return (at least one job is claimed whatever its size)
 -- Returns { now, next_due, next_expiry, recovered, recovered_dead, covered, now_us, paused, quarantined, limited,
---   id_1, record_1, ... }
+--   id_1, overlay_1, record_1, ... }
 --   or { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
 --   now: Redis time (ms) of the claim (now_us: the same in microseconds, for the worker's clock);
---   each record is the job's new packed record (state processing, attempt + 1, due, fresh token); every
---   lease expires at now + lease ms.
+--   each job comes as its record and the lease overlay claim wrote for it (see record.lua): for a job never
+--   leased before, the record as enqueue wrote it and the overlay (state processing, due, fresh token, attempt 1);
+--   for any other, its new packed record (state processing, attempt + 1, due, fresh token) and an empty overlay.
+--   Every lease expires at now + lease ms.
 --   next_due: when fewer than N jobs were claimed, the earliest due time left (-1: none);
 --   -2 when N were claimed, or when the byte bound stopped the claim (not looked up: call again when there is room).
 --   next_expiry: the earliest lease still held, this call's included (-1: none).
@@ -154,26 +156,28 @@ if allowed > 0 then
     local first_token = token + 1
     local expiry = now + lease_ms
     local expiry_s = int(expiry) -- every lease's score: formatted once, not converted from a number per member
-    local fields, leases, lags, quarantined, nf, no = {}, {}, {}, 0, 0, #out
+    local fields, leases, lags, quarantined, nf, no, rewritten = {}, {}, {}, 0, 0, #out, {}
     local at = int(now) -- for the events: formatted once, not per job
     -- The last due time seen, its lag bucket and its varint (a burst shares few due times).
     local lag_due, lag_b, due_v
     for t = 1, take do
       local raw = raws[t]
       local id = cids[t]
-      local rec, attempt
+      local rec, ov, attempt
       if raw then -- a due member without a record cannot be run; dropping it heals the index
         local due_at = scores[t]
         if due_at ~= lag_due then
           lag_due, lag_b, due_v = due_at, lag_bucket(now - due_at), varint_string(due_at)
         end
-        rec, attempt = leased_fresh(raw, due_v, varint_string(token + 1)), 1
-        if not rec then
+        ov, rec, attempt = lease_overlay(raw, due_v, varint_string(token + 1)), raw, 1
+        if not ov then
           local r = safe_decode(raw)
           if r then
             attempt = r.attempt + 1
-            rec = leased_record(r, due_at, token + 1, attempt)
+            rec, ov = leased_record(r, due_at, token + 1, attempt), ''
+            rewritten[#rewritten + 1] = id
           else
+            rec = nil
             quarantine(k.jobs, k.dead, k.meta, id, raw, now)
             quarantined = quarantined + 1
           end
@@ -181,20 +185,27 @@ if allowed > 0 then
       end
       if rec then
         token = token + 1
-        fields[nf + 1] = id
-        fields[nf + 2] = rec
+        if ov == '' then
+          fields[nf + 1] = id
+          fields[nf + 2] = rec
+        else
+          fields[nf + 1] = OVERLAY .. id
+          fields[nf + 2] = ov
+        end
         leases[nf + 1] = expiry_s
         leases[nf + 2] = id
         nf = nf + 2
         out[no + 1] = id
-        out[no + 2] = rec
-        no = no + 2
+        out[no + 2] = ov
+        out[no + 3] = rec
+        no = no + 3
         claimed = claimed + 1
         lags[lag_b] = (lags[lag_b] or 0) + 1
         if cfg.events then emit(k.events, cfg, 'started', id, 'attempt', attempt, 'token', token, 'at', at) end
       end
     end
     if claimed > 0 then
+      drop_overlays(k.jobs, rewritten) -- none is expected on a due job; a rewritten record must be the whole truth
       redis.call('HSET', k.jobs, unpack(fields))
       redis.call('ZADD', k.leases, unpack(leases))
       if next_expiry < 0 or expiry < next_expiry then out[3] = expiry end

@@ -28,16 +28,22 @@ for i = 1, n do
   if not tokens[i] then return { -6, 'malformed token of job ' .. i } end
 end
 if n == 0 then return {} end
-local raws = redis.call('HMGET', k_jobs, unpack(ids))
+-- The lease overlays first (see record.lua): a job claim leased without rewriting its record is judged by its overlay
+-- alone, and its payload is never read.
+local ofields = {}
+for i = 1, n do ofields[i] = OVERLAY .. ids[i] end
+local ovs = redis.call('HMGET', k_jobs, unpack(ofields))
 local now = now_ms()
 local now_s = int(now) -- every done entry's score: formatted once, not converted from a number per member
 local cfg = flow_config(k_meta)
 history_known(k_meta, cfg)
-local out, fields, finished, dels, dones = {}, {}, {}, {}, {}
-local function finish(id, done_record) -- done_record: the record with state done (when retention > 0)
+local out, fields, finished, dels, dones, overlaid = {}, {}, {}, {}, {}, {}
+-- done_record: the job's record with state done, written when retention > 0; field: where it goes (the job's own
+-- field, or its overlay's).
+local function finish(id, field, done_record)
   finished[#finished + 1] = id
   if retention > 0 then
-    fields[#fields + 1] = id
+    fields[#fields + 1] = field
     fields[#fields + 1] = done_record
     dones[#dones + 1] = now_s
     dones[#dones + 1] = id
@@ -47,13 +53,29 @@ local function finish(id, done_record) -- done_record: the record with state don
 end
 -- The usual job (no dedupe key, no events wanted) is judged by its token's bytes, without decoding its record.
 local fast = not cfg.events
+local rest = {} -- the jobs judged by their record: positions in ids
 for i = 1, n do
-  local raw, id = raws[i], ids[i]
-  local token_v = fast and raw and leased_token(raw)
+  local ov = ovs[i]
+  if fast and ov and overlay_token_is(ov, varint_string(tokens[i])) then
+    out[i] = 1
+    overlaid[#overlaid + 1] = ids[i]
+    finish(ids[i], ofields[i], retention > 0 and OVERLAY_DONE .. string.sub(ov, 2))
+  else
+    rest[#rest + 1] = i
+  end
+end
+local rest_ids = {}
+for j = 1, #rest do rest_ids[j] = ids[rest[j]] end
+local raws = #rest > 0 and redis.call('HMGET', k_jobs, unpack(rest_ids)) or {}
+for j = 1, #rest do
+  local i = rest[j]
+  local raw, id, ov = raws[j], ids[i], ovs[i]
+  local token_v = fast and raw and not ov and leased_token(raw)
   if token_v and token_v == varint_string(tokens[i]) then
     out[i] = 1
-    finish(id, retention > 0 and LEASED_DONE_CHAR .. string.sub(raw, 2))
+    finish(id, id, retention > 0 and LEASED_DONE_CHAR .. string.sub(raw, 2))
   else
+    if raw and ov then raw = with_overlay(raw, ov) end -- judged on the record as if rewritten
     local r = safe_decode(raw)
     if not raw then
       out[i] = -1
@@ -71,7 +93,14 @@ for i = 1, n do
       out[i] = 1
       if r.dedupe then dedupe_release(k_dedupe, k_holds, r, id, now, false) end
       if cfg.events then emit(k_events, cfg, 'completed', id, 'attempt', r.attempt, 'token', r.token) end
-      finish(id, retention > 0 and with_state(r, DONE))
+      if ov then
+        -- The overlay, done, stays beside the record as it was (retention); events and dedupe keys only took the
+        -- general path for their own sake.
+        overlaid[#overlaid + 1] = id
+        finish(id, ofields[i], retention > 0 and string.char(string.byte(ov, 1) - PROCESSING + DONE) .. string.sub(ov, 2))
+      else
+        finish(id, id, retention > 0 and with_state(r, DONE))
+      end
     end
   end
 end
@@ -84,7 +113,10 @@ if #finished > 0 then
     redis.call('HSET', k_jobs, unpack(fields))
     redis.call('ZADD', k_done, unpack(dones))
   end
-  if #dels > 0 then redis.call('HDEL', k_jobs, unpack(dels)) end
+  if #dels > 0 then
+    redis.call('HDEL', k_jobs, unpack(dels))
+    drop_overlays(k_jobs, overlaid)
+  end
   count(k_meta, 'completed', #finished)
   history_add(k_history, now, 'c', #finished)
 end

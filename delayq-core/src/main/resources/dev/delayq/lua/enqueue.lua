@@ -73,7 +73,7 @@ for i = 1, n do
 end
 
 local function state_of(id)
-  local r = safe_decode(redis.call('HGET', k_jobs, id))
+  local r = safe_decode(record_of(k_jobs, id))
   return r and r.state or 0
 end
 

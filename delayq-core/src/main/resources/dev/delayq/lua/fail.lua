@@ -22,7 +22,7 @@ local backoff, default_max = whole(ARGV[5], 0, 2 ^ 50), whole(ARGV[7], 1, 100000
 if not (token and backoff and default_max) or (ARGV[4] ~= '1' and ARGV[4] ~= '0') then
   return { -6, 'malformed fail arguments' }
 end
-local raw = redis.call('HGET', k_jobs, id)
+local raw = record_of(k_jobs, id)
 if not raw then return { -1 } end
 local now_micros = now_us()
 local now = math.floor(now_micros / 1000)
@@ -53,6 +53,7 @@ if ARGV[4] == '1' and r.attempt < max then
   r.state = SCHEDULED
   r.seq = next_seqs(k_meta, 1)
   redis.call('HSET', k_jobs, id, encode(r)) -- keeps the token: a retried fail recognises its own work
+  drop_overlays(k_jobs, { id })
   local key, score = due_entry(k_due, k_prio, r, at)
   redis.call('ZADD', key, int(score), member(r.seq, id))
   count(k_meta, 'retried', 1)
@@ -63,6 +64,7 @@ if ARGV[4] == '1' and r.attempt < max then
 end
 r.state = DEAD
 redis.call('HSET', k_jobs, id, encode(r))
+drop_overlays(k_jobs, { id })
 redis.call('ZADD', k_dead, int(now), id)
 dedupe_release(k_dedupe, k_holds, r, id, now, false)
 count(k_meta, 'dead', 1)

@@ -8,7 +8,7 @@
 --   hold is until when the job's dedupe key holds after it ended (-1: no hold); progress is what its handler last
 --   reported (false: nothing).
 -- @include record
-local raw = redis.call('HGET', KEYS[1], ARGV[1])
+local raw = record_of(KEYS[1], ARGV[1])
 if not raw then return {} end
 local r = safe_decode(raw)
 local index = { [PROCESSING] = KEYS[3], [DONE] = KEYS[4], [DEAD] = KEYS[5] }

@@ -14,7 +14,7 @@ local bytes = 0
 for i = 1, #page / 2 do
   if i > 1 and bytes >= max_bytes then break end
   local id = ARGV[1] ~= '0' and member_id(page[2 * i - 1]) or page[2 * i - 1]
-  local raw = redis.call('HGET', KEYS[2], id)
+  local raw = record_of(KEYS[2], id)
   if raw then bytes = bytes + #raw end
   out[#out + 1] = id
   out[#out + 1] = raw

@@ -8,7 +8,7 @@
 -- @include flow
 local id, token = ARGV[1], whole(ARGV[2], 0, 2 ^ 53)
 if not token or #ARGV[3] > 4096 then return { -6, 'malformed progress arguments' } end
-local raw = redis.call('HGET', KEYS[1], id)
+local raw = record_of(KEYS[1], id)
 if not raw then return { -1 } end
 local r = safe_decode(raw)
 if not r or r.state ~= PROCESSING or r.token ~= token then return { -2 } end

@@ -35,6 +35,7 @@ local function sweep(k_index, max_age)
   end
   if #ids > 0 then
     redis.call('HDEL', k_jobs, unpack(ids))
+    drop_overlays(k_jobs, ids)
     redis.call('ZREM', k_index, unpack(ids))
     if limit > 0 then limit = limit - #ids end
   end

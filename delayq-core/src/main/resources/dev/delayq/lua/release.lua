@@ -19,7 +19,7 @@ for i = 1, n do
   if not tokens[i] then return { -6, 'malformed token of job ' .. i } end
 end
 if n == 0 then return {} end
-local raws = redis.call('HMGET', k_jobs, unpack(ids))
+local raws = records_of(k_jobs, ids)
 local cfg = flow_config(k_meta)
 local head_before = earliest_due(k_due, k_prio, cfg.prios)
 local held = cfg.concurrency and redis.call('ZCARD', k_leases)
@@ -39,6 +39,7 @@ for i = 1, n do
     redis.call('ZREM', k_leases, ids[i])
     redis.call('HDEL', k_progress, ids[i])
     redis.call('HSET', k_jobs, ids[i], encode(r))
+    drop_overlays(k_jobs, { ids[i] })
     local key, score = due_entry(k_due, k_prio, r, r.due)
     redis.call('ZADD', key, int(score), member(r.seq, ids[i]))
     emit(k_events, cfg, 'released', ids[i])

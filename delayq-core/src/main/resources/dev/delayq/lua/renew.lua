@@ -22,7 +22,7 @@ end
 local now = now_ms()
 local expiry = now + lease_ms
 if n == 0 then return { expiry } end
-local raws = redis.call('HMGET', k_jobs, unpack(ids))
+local raws = records_of(k_jobs, ids)
 local out, leases = { expiry }, {}
 for i = 1, n do
   local r = safe_decode(raws[i])

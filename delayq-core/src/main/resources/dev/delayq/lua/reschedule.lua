@@ -11,7 +11,7 @@ local k_due, k_jobs, k_meta, k_prio = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local id = ARGV[1]
 local due = due_from(ARGV[2], now_us())
 if not due then return { -5 } end
-local raw = redis.call('HGET', k_jobs, id)
+local raw = record_of(k_jobs, id)
 if not raw then return { -1 } end
 local r = safe_decode(raw)
 if not r then return { -7 } end
@@ -22,6 +22,7 @@ local key, score = due_entry(k_due, k_prio, r, due)
 redis.call('ZREM', key, member(r.seq, id))
 r.seq = next_seqs(k_meta, 1)
 redis.call('HSET', k_jobs, id, encode(r))
+drop_overlays(k_jobs, { id })
 redis.call('ZADD', key, int(score), member(r.seq, id))
 emit(KEYS[5], cfg, 'rescheduled', id, 'at', int(due))
 publish_if_earlier(ARGV[3], head_before, earliest_due(k_due, k_prio, cfg.prios))

@@ -15,7 +15,7 @@ redis.replicate_commands()
 local k_dead, k_due, k_jobs, k_meta, k_dedupe, k_holds = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local ids, raws
 if ARGV[2] == 'id' then
-  local raw = redis.call('HGET', k_jobs, ARGV[3])
+  local raw = record_of(k_jobs, ARGV[3])
   if not raw then return { -1 } end
   local r = safe_decode(raw)
   if not r then return { -7 } end
@@ -25,7 +25,7 @@ elseif ARGV[2] == 'all' then
   local limit, start = whole(ARGV[3], 1, 1000), whole(ARGV[4], 0, 2 ^ 40)
   if not (limit and start) then return { -6, 'malformed retry limit' } end
   ids = redis.call('ZRANGE', k_dead, start, start + limit - 1)
-  raws = #ids > 0 and redis.call('HMGET', k_jobs, unpack(ids)) or {}
+  raws = records_of(k_jobs, ids)
 else
   return { -6, 'malformed retry arguments' }
 end
@@ -50,6 +50,7 @@ if #ids > 0 then
       r.seq = seq + i - 1
       r.token = nil
       redis.call('HSET', k_jobs, ids[i], encode(r))
+      drop_overlays(k_jobs, { ids[i] })
       local key, score = due_entry(k_due, k_prio, r, now)
       redis.call('ZADD', key, int(score), member(r.seq, ids[i]))
       dedupe_retake(k_dedupe, k_holds, r, ids[i], now)

@@ -43,7 +43,7 @@ if now < not_before then return { 0, now } end
 local current = redis.call('HGET', k_sched, name)
 if (current or '') ~= expected then return { -4 } end
 if ARGV[8] ~= '' then
-  local r = safe_decode(redis.call('HGET', k_jobs, ARGV[8]))
+  local r = safe_decode(record_of(k_jobs, ARGV[8]))
   if r and (r.state == SCHEDULED or r.state == PROCESSING) then return { -3, r.state } end
 end
 
@@ -51,10 +51,11 @@ local cfg = flow_config(k_meta)
 local head_before = earliest_due(k_due, k_prio, cfg.prios)
 -- The pending tick of a schedule changed or removed: cancelled as `cancel` would (only while still scheduled).
 if ARGV[7] ~= '' then
-  local r = safe_decode(redis.call('HGET', k_jobs, ARGV[7]))
+  local r = safe_decode(record_of(k_jobs, ARGV[7]))
   if r and r.state == SCHEDULED then
     redis.call('ZREM', due_entry(k_due, k_prio, r, 0), member(r.seq, ARGV[7]))
     redis.call('HDEL', k_jobs, ARGV[7])
+    drop_overlays(k_jobs, { ARGV[7] })
     dedupe_release(KEYS[8], KEYS[9], r, ARGV[7], now, true)
     count(k_meta, 'cancelled', 1)
     emit(k_events, cfg, 'cancelled', ARGV[7])

@@ -38,11 +38,15 @@ public final class Claim {
         int defaultMax = p.maxAttempts();
         return Reply.eval(redis, Script.CLAIM, k, a).thenApply(r -> {
             long now = Reply.asLong(r.get(0));
-            int n = (r.size() - HEADER) / 2;
+            int n = (r.size() - HEADER) / 3;
             List<ClaimedJob> jobs = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                String id = Reply.str(r.get(HEADER + 2 * i));
-                Record rec = Record.decode((byte[]) r.get(HEADER + 1 + 2 * i));
+                String id = Reply.str(r.get(HEADER + 3 * i));
+                byte[] overlay = (byte[]) r.get(HEADER + 1 + 3 * i);
+                Record rec = Record.decode((byte[]) r.get(HEADER + 2 + 3 * i));
+                if (overlay.length > 0) {
+                    rec = rec.withOverlay(overlay);
+                }
                 jobs.add(new ClaimedJob(id, rec.payload(), rec.attempt(), rec.maxAttempts() > 0 ? rec.maxAttempts() : defaultMax,
                         rec.due(), rec.token(), now + leaseMs, rec.error(), partition, rec.name(), rec.stalls(), rec.timeoutMs()));
             }

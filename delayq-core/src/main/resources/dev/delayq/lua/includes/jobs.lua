@@ -40,9 +40,11 @@ local function dedupe_retake(k_dedupe, k_holds, r, id, now)
 end
 
 -- Moves a record that cannot be decoded aside: to dead, error "record cannot be decoded", its raw bytes kept as
--- the payload. The caller has removed (or will remove) the job's other index entries.
+-- the payload (raw: the record as read, with its overlay applied when it had one; see record.lua). The caller has
+-- removed (or will remove) the job's other index entries.
 local function quarantine(k_jobs, k_dead, k_meta, id, raw, now)
   redis.call('HSET', k_jobs, id, quarantine_record(raw, next_seqs(k_meta, 1), now))
+  drop_overlays(k_jobs, { id })
   redis.call('ZADD', k_dead, now, id)
   count(k_meta, 'quarantined', 1)
 end

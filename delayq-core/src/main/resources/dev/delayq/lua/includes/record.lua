@@ -1,7 +1,8 @@
 -- record: the packed job record and the due-set member, shared by every script.
 --
--- A job lives in one field of the queue's jobs hash (field = job id). Its value is packed so that a scheduled
--- job with a 100-byte payload stays in jemalloc's 112-byte class (see BENCHMARKS.md, W4):
+-- A job lives in one field of the queue's jobs hash (field = job id), and while a job that claim leased fresh runs
+-- or is kept done, its lease in a second, small field ("\0" .. id: a lease overlay, see below). Its value is packed
+-- so that a scheduled job with a 100-byte payload stays in jemalloc's 112-byte class (see BENCHMARKS.md, W4):
 --   byte 1              state (bits 0-2: 1 scheduled, 2 processing, 3 done, 4 dead)
 --                       | 8 due follows | 16 token follows | 32 error follows | 64 created follows
 --                       | 128 extension fields follow
@@ -309,7 +310,7 @@ local FRESH_HEADER = '^' .. VARINT .. '()' .. VARINT .. '()' -- seq | created | 
 local LEASED_HEADER = '^' .. VARINT .. '()' .. VARINT .. '()' .. VARINT .. '()' .. VARINT .. '()' -- seq | created | due | token |
 local FRESH, FRESH_EXT = SCHEDULED + F_CREATED, SCHEDULED + F_CREATED + F_EXT
 local LEASED = PROCESSING + F_DUE + F_TOKEN + F_CREATED + F_EXT
-local LEASED_CHAR, LEASED_DONE_CHAR = string.char(LEASED), string.char(LEASED - PROCESSING + DONE)
+local LEASED_DONE_CHAR = string.char(LEASED - PROCESSING + DONE)
 
 -- The varint of n as a string.
 local function varint_string(n)
@@ -364,23 +365,6 @@ local function skip_ext(raw, pos, m)
   return pos
 end
 
--- claim's fast path: the leased record (as leased_record(decode(raw), due, token, 1) writes it) of a job that was
--- never leased, i.e. as enqueue wrote it (no due, token, error, attempt), or nil for any other record.
--- due_v, token_v: the varint strings of the due ms and the new token.
-local function leased_fresh(raw, due_v, token_v)
-  local flags = string.byte(raw, 1)
-  if flags ~= FRESH and flags ~= FRESH_EXT then return nil end
-  local c, p = string.match(raw, FRESH_HEADER, 2)
-  if not c or c > 10 or p - c > 8 then return nil end
-  if flags == FRESH then
-    return LEASED_CHAR .. string.sub(raw, 2, p - 1) .. due_v .. token_v .. '\1\1' .. string.sub(raw, p)
-  end
-  local m = string.byte(raw, p)
-  if not m or m >= 128 or m % 2 == X_ATTEMPT or not skip_ext(raw, p + 1, m) then return nil end
-  return LEASED_CHAR .. string.sub(raw, 2, p - 1) .. due_v .. token_v .. string.char(m + X_ATTEMPT, 1)
-    .. string.sub(raw, p + 1)
-end
-
 -- complete's fast path: for a record as claim leases it (processing, no error summary, no dedupe key), the
 -- varint bytes of its token and the record with state done; nil for any other record.
 local function leased_token(raw)
@@ -395,6 +379,87 @@ end
 -- The record with its fields as in r and the payload it was decoded with.
 local function encode(r)
   return encode_with_body(r, string.sub(r.raw, r.body))
+end
+
+-- Lease overlays. claim does not rewrite a fresh record to lease it: it writes the lease (state, due ms, token,
+-- attempt) into a field of its own, OVERLAY .. id, in the same jobs hash, and complete turns that field into done
+-- (or deletes both). Reason: Redis 7's Lua hashes every byte of every string a script makes (redis/redis#9449), so
+-- each rewrite of a record cost its whole length twice over (the payload cut out, the new record), and reading it
+-- once more; a job's payload now becomes a Lua string once per claim and never on completion. Job ids hold no
+-- control characters, so OVERLAY .. id never names a job. Only claim and complete write overlays; every other
+-- script reads jobs through records_of / record_of, which give the record with its overlay applied (what the
+-- record would be had it been rewritten), and deletes a job's overlay whenever it writes or deletes its record
+-- (drop_overlays), so an overlay only ever sits on the fresh record it was written for.
+-- Overlay value: byte state (PROCESSING or DONE) + O_DEDUPE when the record holds a dedupe key, then the varints
+-- token, due ms and attempt (the token first: complete compares its bytes without reading the rest).
+local OVERLAY, O_DEDUPE, OVERLAY_DONE = '\0', 8, string.char(DONE)
+local OVERLAY_FORM = '^([\2\3\10\11])(' .. VARINT .. ')(' .. VARINT .. ')(' .. VARINT .. ')$'
+
+-- claim's fast path: the overlay that leases raw with due ms and token (given as varint strings), for a job that
+-- was never leased, i.e. as enqueue wrote it (no due, token, error, attempt); nil for any other record, which claim
+-- rewrites with leased_record.
+local function lease_overlay(raw, due_v, token_v)
+  local flags = string.byte(raw, 1)
+  if flags ~= FRESH and flags ~= FRESH_EXT then return nil end
+  local c, p = string.match(raw, FRESH_HEADER, 2)
+  if not c or c > 10 or p - c > 8 then return nil end
+  if flags == FRESH then return string.char(PROCESSING) .. token_v .. due_v .. '\1' end
+  local m = string.byte(raw, p)
+  if not m or m >= 128 or m % 2 == X_ATTEMPT or not skip_ext(raw, p + 1, m) then return nil end
+  return string.char(m % 32 >= X_DEDUPE and PROCESSING + O_DEDUPE or PROCESSING) .. token_v .. due_v .. '\1'
+end
+
+-- complete's fast path: whether ov is the overlay of a running job without a dedupe key whose token has the varint
+-- bytes token_v. A varint ends at its first byte below 128, so equal leading bytes are the whole token.
+local function overlay_token_is(ov, token_v)
+  return string.byte(ov, 1) == PROCESSING and string.sub(ov, 2, 1 + #token_v) == token_v
+end
+
+-- The record raw with its overlay ov applied. A record that cannot be decoded comes back as it is (the caller moves
+-- it aside like any other, every byte kept); a readable record under an overlay that cannot be read, behind a zero
+-- byte: a record no decode accepts (state 0), moved aside the same way.
+local function with_overlay(raw, ov)
+  local r = safe_decode(raw)
+  if not r then return raw end
+  local s, token_v, due_v, attempt_v = string.match(ov, OVERLAY_FORM)
+  local due = s and window_varint({ string.byte(due_v, 1, 9) }, 1)
+  local token = due and window_varint({ string.byte(token_v, 1, 9) }, 1)
+  local attempt = token and window_varint({ string.byte(attempt_v, 1, 9) }, 1)
+  if not attempt then return OVERLAY .. raw end
+  r.state, r.due, r.token, r.attempt = string.byte(s) % 8, due, token, attempt
+  return encode(r)
+end
+
+-- The records of ids as every script but claim and complete sees them: overlays applied; false where none.
+local function records_of(k_jobs, ids)
+  local n = #ids
+  if n == 0 then return {} end
+  local fields = {}
+  for i = 1, n do
+    fields[i] = ids[i]
+    fields[n + i] = OVERLAY .. ids[i]
+  end
+  local got = redis.call('HMGET', k_jobs, unpack(fields))
+  local out = {}
+  for i = 1, n do
+    local raw, ov = got[i], got[n + i]
+    if raw and ov then raw = with_overlay(raw, ov) end
+    out[i] = raw
+  end
+  return out
+end
+
+local function record_of(k_jobs, id)
+  return records_of(k_jobs, { id })[1]
+end
+
+-- Deletes the overlays of ids: every script that writes or deletes a record (other than claim's and complete's fast
+-- paths) calls this, so that the record it wrote is the whole truth.
+local function drop_overlays(k_jobs, ids)
+  if #ids == 0 then return end
+  local fields = {}
+  for i = 1, #ids do fields[i] = OVERLAY .. ids[i] end
+  redis.call('HDEL', k_jobs, unpack(fields))
 end
 
 -- The record of a new scheduled job. o holds the optional fields (max, name, dedupe, hold, priority,

@@ -34,9 +34,9 @@ local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
   end
   if #ids == 0 then return 0, 0, next_expiry end
 
-  local raws = redis.call('HMGET', k.jobs, unpack(ids))
+  local raws = records_of(k.jobs, ids)
   local head_before = earliest_due(k.due, k.prio, k.cfg.prios)
-  local recovered, dead = 0, 0
+  local recovered, dead, rewritten = 0, 0, {}
   local seq = next_seqs(k.meta, #ids)
   redis.call('ZREM', k.leases, unpack(ids))
   redis.call('HDEL', k.progress, unpack(ids))
@@ -69,8 +69,10 @@ local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
         recovered = recovered + 1
       end
       redis.call('HSET', k.jobs, id, encode(r))
+      rewritten[#rewritten + 1] = id
     end
   end
+  drop_overlays(k.jobs, rewritten)
   count(k.meta, 'recovered', recovered)
   count(k.meta, 'dead', dead)
   history_add(k.history, now, 'r', recovered)

@@ -1,0 +1,181 @@
+package dev.delayq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.delayq.testkit.RedisExtension;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Lease overlays (record.lua): claim leases a fresh job by writing its lease into a field of its own ("\0" + id) and
+ * leaves the record as enqueue wrote it; complete turns the overlay into done or deletes both. Every other state
+ * change rewrites the record and must delete the overlay with it, or the job's old lease would come back over its
+ * new record: each test here takes one such path and checks that no overlay is left where none belongs, that the
+ * job reads as it should, and that the consistency check (which also reports an overlay beside a rewritten
+ * record) is clean.
+ */
+class LeaseOverlayTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = RedisExtension.shared();
+
+    private TestSupport t;
+    private DelayQ dq;
+    private JobQueue q;
+    private String jobs;
+
+    @BeforeEach
+    void open() {
+        t = new TestSupport(Target.of(REDIS.server()), REDIS.prefix());
+        dq = t.client();
+        q = t.queue(dq, "ov");
+        jobs = REDIS.prefix() + ":{ov}:jobs";
+    }
+
+    @AfterEach
+    void close() {
+        t.close();
+    }
+
+    /** The ids of the jobs that have a lease overlay. */
+    private List<String> overlays() {
+        List<String> out = new ArrayList<>();
+        for (Object f : (List<?>) REDIS.server().call("HKEYS", jobs)) {
+            String s = f instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : f.toString();
+            if (s.startsWith("\0")) {
+                out.add(s.substring(1));
+            }
+        }
+        return out;
+    }
+
+    private List<ClaimedJob> claim(int n) {
+        return q.leases().claim(ClaimOptions.of(n, Duration.ofSeconds(30))).jobs();
+    }
+
+    @Test
+    void aFreshJobIsLeasedByItsOverlayAndCompletedIntoIt() {
+        q.enqueueAll(List.of(Job.builder().id("a").payload("pa").build(), Job.builder().id("b").payload("pb").build()));
+        List<ClaimedJob> held = claim(2);
+        assertThat(overlays()).containsExactlyInAnyOrder("a", "b");
+        assertThat(held).extracting(ClaimedJob::attempt).containsOnly(1);
+        assertThat(held).extracting(j -> new String(j.payload(), StandardCharsets.UTF_8)).containsExactly("pa", "pb");
+        JobInfo running = q.get("a").orElseThrow();
+        assertThat(running.state()).isEqualTo(JobState.PROCESSING);
+        assertThat(running.attempt()).isEqualTo(1);
+        assertThat(q.check().problems()).isEmpty();
+
+        assertThat(q.leases().complete(held.get(0).lease())).isEqualTo(Ack.OK);
+        assertThat(q.leases().complete(held.get(0).lease())).as("a replay").isEqualTo(Ack.ALREADY_APPLIED);
+        assertThat(q.leases().complete(held.get(1).lease())).isEqualTo(Ack.OK);
+        assertThat(overlays()).as("done, kept for the retention").containsExactlyInAnyOrder("a", "b");
+        JobInfo done = q.get("a").orElseThrow();
+        assertThat(done.state()).isEqualTo(JobState.DONE);
+        assertThat(done.payloadUtf8()).isEqualTo("pa");
+        assertThat(q.list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactlyInAnyOrder("a", "b");
+        assertThat(q.check().problems()).isEmpty();
+
+        assertThat(q.purge(Duration.ZERO).done()).isEqualTo(2);
+        assertThat(REDIS.server().call("EXISTS", jobs)).isEqualTo(0L);
+    }
+
+    @Test
+    void withoutRetentionTheCompletionDeletesRecordAndOverlay() {
+        JobQueue n = t.queue(t.client(c -> c.doneRetention(Duration.ZERO)), "ov");
+        n.enqueue(Job.builder().id("a").build());
+        ClaimedJob j = n.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
+        assertThat(n.leases().complete(j.lease())).isEqualTo(Ack.OK);
+        assertThat(REDIS.server().call("EXISTS", jobs)).isEqualTo(0L);
+    }
+
+    @Test
+    void failRetryAndFailDeadRewriteTheRecordAndDropTheOverlay() {
+        q.enqueueAll(List.of(Job.builder().id("r").build(), Job.builder().id("d").build()));
+        List<ClaimedJob> held = claim(2);
+        assertThat(q.leases().fail(held.get(0).lease(), "again", true, Duration.ZERO).outcome())
+                .isEqualTo(FailResult.Outcome.RETRY_SCHEDULED);
+        assertThat(q.leases().fail(held.get(1).lease(), "never", false, Duration.ZERO).outcome())
+                .isEqualTo(FailResult.Outcome.DEAD);
+        assertThat(overlays()).isEmpty();
+        assertThat(q.get("r").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(q.get("d").orElseThrow().state()).isEqualTo(JobState.DEAD);
+        assertThat(q.check().problems()).isEmpty();
+
+        // The retried job is no longer fresh: its next lease is written into its record, and completes from there.
+        ClaimedJob again = claim(1).get(0);
+        assertThat(again.attempt()).isEqualTo(2);
+        assertThat(overlays()).isEmpty();
+        assertThat(q.leases().complete(again.lease())).isEqualTo(Ack.OK);
+        assertThat(q.get("r").orElseThrow().state()).isEqualTo(JobState.DONE);
+        assertThat(q.retryDead("d").changed()).isTrue();
+        assertThat(q.check().problems()).isEmpty();
+    }
+
+    @Test
+    void releaseAndRecoveryRewriteTheRecordAndDropTheOverlay() {
+        q.enqueueAll(List.of(Job.builder().id("rel").build(), Job.builder().id("rec").build()));
+        List<ClaimedJob> held = q.leases().claim(ClaimOptions.of(2, Duration.ofMillis(300))).jobs();
+        ClaimedJob rel = held.get(0).id().equals("rel") ? held.get(0) : held.get(1);
+        ClaimedJob rec = held.get(0).id().equals("rec") ? held.get(0) : held.get(1);
+        assertThat(q.leases().release(List.of(rel.lease()))).containsExactly(Ack.OK);
+        assertThat(overlays()).containsExactly("rec");
+        t.awaitRedisTime(rec.leaseUntilMillis());
+        RecoverResult r = q.leases().recover(10, RetryPolicy.builder().base(Duration.ofMillis(1)).cap(Duration.ofMillis(1)).build());
+        assertThat(r.recovered()).isEqualTo(1);
+        assertThat(overlays()).isEmpty();
+        JobInfo recovered = q.get("rec").orElseThrow();
+        assertThat(recovered.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(recovered.attempt()).as("a stall gives the attempt back").isZero();
+        assertThat(q.leases().complete(rec.lease())).as("the expired lease").isEqualTo(Ack.STALE);
+        assertThat(q.check().problems()).isEmpty();
+    }
+
+    @Test
+    void aJobWithADedupeKeyOrWithEventsOnCompletesThroughItsRecordAndReleasesTheKey() {
+        q.events(true);
+        q.enqueue(Job.builder().id("k").dedupe("key", Duration.ofMillis(1)).build());
+        ClaimedJob j = claim(1).get(0);
+        assertThat(overlays()).containsExactly("k");
+        assertThat(q.leases().complete(j.lease())).isEqualTo(Ack.OK);
+        assertThat(q.get("k").orElseThrow().state()).isEqualTo(JobState.DONE);
+        assertThat(overlays()).as("done, beside the record as enqueued").containsExactly("k");
+        assertThat(q.events().read("0", 100)).extracting(JobEvent::type).contains("completed");
+        t.awaitRedisTime(t.redisNow() + 2);
+        assertThat(q.enqueue(Job.builder().id("k2").dedupe("key", Duration.ofMinutes(1)).build()).created())
+                .as("the key was released").isTrue();
+        assertThat(q.delete("k").changed()).isTrue();
+        assertThat(overlays()).isEmpty();
+        assertThat(q.check().problems()).isEmpty();
+    }
+
+    @Test
+    void anOverlayThatCannotBeReadIsMovedAsideWithTheRecordsBytes() {
+        q.enqueue(Job.builder().id("x").payload("keep me").build());
+        ClaimedJob j = claim(1).get(0);
+        REDIS.server().call("HSET", jobs, "\0x", "\u0002");
+        assertThat(q.leases().complete(j.lease())).isEqualTo(Ack.STALE);
+        JobInfo x = q.get("x").orElseThrow();
+        assertThat(x.state()).isEqualTo(JobState.DEAD);
+        assertThat(x.lastError()).isEqualTo("record cannot be decoded");
+        assertThat(x.payloadUtf8()).startsWith("\0").endsWith("keep me");
+        assertThat(overlays()).isEmpty();
+    }
+
+    @Test
+    void theCheckReportsAnOverlayWithoutARecordAndOneBesideARewrittenRecord() {
+        q.enqueueAll(List.of(Job.builder().id("a").build(), Job.builder().id("b").build()));
+        List<ClaimedJob> held = claim(2);
+        q.leases().fail(held.get(1).lease(), "x", true, Duration.ofHours(1));
+        REDIS.server().call("HSET", jobs, "\0ghost", "\u0002\u0001\u0001\u0001");
+        REDIS.server().call("HSET", jobs, "\0b", "\u0002\u0001\u0001\u0001");
+        assertThat(q.check().problems()).contains("ghost: lease overlay without a record",
+                "b: lease overlay beside a record that was rewritten (scheduled)");
+        REDIS.server().call("HDEL", jobs, "\0ghost", "\0b");
+        assertThat(q.check().problems()).isEmpty();
+    }
+}
