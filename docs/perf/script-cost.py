@@ -9,7 +9,8 @@ No JVM is involved, so the figure is the scripts' alone.
   pip install redis
   python3 docs/perf/script-cost.py [LUA_DIR]       # LUA_DIR: delayq-core/src/main/resources/dev/delayq/lua
   N=5000 PAY=10240 REPS=3 python3 docs/perf/script-cost.py
-  RET=3600000 python3 docs/perf/script-cost.py    # completions keep the done record (the client's default, 1 h)
+  RET=3600000 python3 docs/perf/script-cost.py    # completions keep the done record (the client's default, 1 h); also
+                                                  # prints the Redis memory each job kept done takes
   INSTR=1 N=5000 REPS=1 python3 docs/perf/script-cost.py   # instructions instead of time (valgrind; see below)
 
 Compare two versions by pointing LUA_DIR at two checkouts, alternating the runs.
@@ -119,6 +120,7 @@ TRIPLES = "lease_overlay" in open(f"{LUA}/includes/record.lua").read() or os.env
 
 def run():
     r.flushall()
+    m0 = r.info('memory')['used_memory']
     r.eval(SEED, 3, Q + 'jobs', Q + 'due', Q + 'meta', N, 'x' * PAY)
     claim = r.register_script(expand('claim'))
     complete = r.register_script(expand('complete'))
@@ -137,15 +139,16 @@ def run():
             args += [ids[j], j + 1]
         assert all(code == 1 for code in complete(keys=COMPLETE_KEYS, args=args))
     i2, c2, s2 = checkpoint('complete')
+    kept = f', {(r.info("memory")["used_memory"] - m0) / N:.0f} B/job of Redis memory kept done' if RET else ''
     # Kept records (and, from the lease overlays on, one overlay field beside each: record.lua), or none.
     assert r.hlen(Q + 'jobs') in ((N, 2 * N) if RET else (0,))
     if INSTR:
         print(f'{len(ids)} jobs of {PAY} B in calls of {B}: claim {i1 / N:,.0f} instructions/job, '
-              f'complete {i2 / N:,.0f} instructions/job, both {(i1 + i2) / N:,.0f}', flush=True)
+              f'complete {i2 / N:,.0f} instructions/job, both {(i1 + i2) / N:,.0f}{kept}', flush=True)
         return
     print(f'{len(ids)} jobs of {PAY} B in calls of {B}: claim {1e6 * (c1 - c0) / N:.2f} us CPU/job '
           f'({(s1 - s0) / N:.2f} us in EVALSHA), complete {1e6 * (c2 - c1) / N:.2f} us CPU/job '
-          f'({(s2 - s1) / N:.2f} us in EVALSHA)', flush=True)
+          f'({(s2 - s1) / N:.2f} us in EVALSHA){kept}', flush=True)
 
 
 try:

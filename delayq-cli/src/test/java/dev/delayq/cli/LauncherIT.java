@@ -111,7 +111,7 @@ class LauncherIT {
                     "touch " + started + "/$DELAYQ_JOB_ID; echo $$ > " + pid + "; exec sleep 60", "--shutdown-grace", "1s");
             try {
                 await().atMost(DEADLINE).until(() -> Files.exists(started.resolve("short-job"))
-                        && Files.exists(started.resolve("long-job")) && Files.size(pid) > 0);
+                        && Files.exists(started.resolve("long-job")) && Files.exists(pid) && Files.size(pid) > 0);
                 quick.destroy(); // SIGTERM: the launcher execs java, so this is the worker itself
                 stuck.destroy();
                 assertThat(quick.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
