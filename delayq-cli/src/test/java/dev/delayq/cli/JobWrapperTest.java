@@ -99,19 +99,21 @@ class JobWrapperTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("shells")
     void aGroupLeftWithOnlyAZombieIsNotWaitedFor(Shell shell) throws Exception {
-        Process wrapperProcess = start(shell, ZOMBIE + "exit 0", LONG_GRACE);
-        assertThat(exitWithin(wrapperProcess, "the grace is 30 s")).isZero();
-        assertZombieOfTheJobsGroupWithItsParentAlive();
+        withZombie(() -> {
+            Process wrapperProcess = start(shell, ZOMBIE + "exit 0", LONG_GRACE);
+            assertThat(exitWithin(wrapperProcess, "the grace is 30 s")).isZero();
+        });
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("shells")
     void aStoppedJobWhoseGroupHoldsOnlyAZombieAfterSigtermIsNotWaitedFor(Shell shell) throws Exception {
-        Process wrapperProcess = start(shell, ZOMBIE + "echo $$ > job.pid; exec sleep 602", LONG_GRACE);
-        await().atMost(DEADLINE).until(() -> readPid("job.pid").isPresent());
-        wrapperProcess.destroy(); // SIGTERM, as the worker stops a job
-        assertThat(exitWithin(wrapperProcess, "the grace is 30 s")).isEqualTo(143);
-        assertZombieOfTheJobsGroupWithItsParentAlive();
+        withZombie(() -> {
+            Process wrapperProcess = start(shell, ZOMBIE + "echo $$ > job.pid; exec sleep 602", LONG_GRACE);
+            await().atMost(DEADLINE).until(() -> readPid("job.pid").isPresent());
+            wrapperProcess.destroy(); // SIGTERM, as the worker stops a job
+            assertThat(exitWithin(wrapperProcess, "the grace is 30 s")).isEqualTo(143);
+        });
     }
 
     @ParameterizedTest(name = "{0}")
@@ -120,14 +122,44 @@ class JobWrapperTest {
         // It ignores SIGTERM before it says so: the wrapper's SIGTERM cannot end it, only SIGKILL.
         String stubborn = "mkfifo armed; (trap '' TERM; echo > armed; exec sleep 601) & echo $! > stubborn.pid; "
                 + "read x < armed; exit 0";
-        long start = System.nanoTime();
-        Process wrapperProcess = start(shell, ZOMBIE + stubborn, 5);
-        assertThat(exitWithin(wrapperProcess, "the grace is 0.5 s")).isZero();
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("waited out the grace")
-                .isGreaterThanOrEqualTo(Duration.ofMillis(500));
-        long pid = readPid("stubborn.pid").orElseThrow();
-        await().atMost(DEADLINE).until(() -> stat(pid).map(s -> s.state() == 'Z').orElse(true));
-        assertZombieOfTheJobsGroupWithItsParentAlive();
+        withZombie(() -> {
+            long start = System.nanoTime();
+            Process wrapperProcess = start(shell, ZOMBIE + stubborn, 5);
+            assertThat(exitWithin(wrapperProcess, "the grace is 0.5 s")).isZero();
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("waited out the grace")
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(500));
+            long pid = readPid("stubborn.pid").orElseThrow();
+            await().atMost(DEADLINE).until(() -> stat(pid).map(s -> s.state() == 'Z').orElse(true));
+        });
+    }
+
+    /** A test body that runs a job made with {@link #ZOMBIE}. */
+    interface ZombieScenario {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs the scenario, then checks that its zombie fixture held. Rarely (once in a whole-suite run of 2026-12-01,
+     * under busybox, not in the eight runs before it), the zombie is found with PID 1 for its parent: the process
+     * that made it did not live on (busybox's {@code setsid} forks and exits when its caller leads a process group;
+     * how the caller came to lead one is not known). That is the fixture
+     * failing, not the wrapper, whose checks the scenario has already passed: the scenario runs again, at most three
+     * times in all, and the third time the fixture's failure is reported as it is.
+     */
+    private void withZombie(ZombieScenario scenario) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            scenario.run();
+            long parent = readPid("parent.pid").orElseThrow();
+            boolean held = stat(readPid("zombie.pid").orElseThrow()).map(z -> z.ppid() == parent).orElse(false);
+            if (held || attempt == 3) {
+                assertZombieOfTheJobsGroupWithItsParentAlive();
+                return;
+            }
+            endWhatTheTestsLeft();
+            for (String f : List.of("ready", "z", "zombie.pid", "parent.pid", "job.stat", "job.pid", "stubborn.pid", "armed")) {
+                Files.deleteIfExists(dir.resolve(f));
+            }
+        }
     }
 
     @ParameterizedTest(name = "{0}")
