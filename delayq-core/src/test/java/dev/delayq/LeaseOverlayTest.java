@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Lease overlays (record.lua): claim leases a fresh job by writing its lease into a field of its own ("\0" + id) and
- * leaves the record as enqueue wrote it; complete turns the overlay into done or deletes both. Every other state
+ * Lease overlays (record.lua): claim leases a fresh job whose record is long (256 bytes or more) by writing its lease
+ * into a field of its own ("\0" + id) and leaves the record as enqueue wrote it; complete turns the overlay into done
+ * or deletes both. The jobs here carry payloads of 300 bytes and more, except where a short one is the point. Every other state
  * change rewrites the record and must delete the overlay with it, or the job's old lease would come back over its
  * new record: each test here takes one such path and checks that no overlay is left where none belongs, that the
  * job reads as it should, and that the consistency check (which also reports an overlay beside a rewritten
@@ -54,17 +55,40 @@ class LeaseOverlayTest {
         return out;
     }
 
+    /** A payload long enough for its job to be leased by an overlay. */
+    private static String longPayload(String s) {
+        return s + ".".repeat(300);
+    }
+
+    private static Job job(String id) {
+        return Job.builder().id(id).payload(longPayload(id)).build();
+    }
+
     private List<ClaimedJob> claim(int n) {
         return q.leases().claim(ClaimOptions.of(n, Duration.ofSeconds(30))).jobs();
     }
 
     @Test
+    void onlyAFreshJobWithALongRecordIsLeasedByAnOverlay() {
+        q.enqueueAll(List.of(Job.builder().id("short").payload(".".repeat(200)).build(), job("long")));
+        List<ClaimedJob> held = claim(2);
+        assertThat(overlays()).containsExactly("long");
+        assertThat(held).extracting(ClaimedJob::attempt).containsOnly(1);
+        held.forEach(j -> assertThat(q.leases().complete(j.lease())).isEqualTo(Ack.OK));
+        assertThat(q.get("short").orElseThrow().state()).isEqualTo(JobState.DONE);
+        assertThat(q.get("long").orElseThrow().state()).isEqualTo(JobState.DONE);
+        assertThat(q.check().problems()).isEmpty();
+    }
+
+    @Test
     void aFreshJobIsLeasedByItsOverlayAndCompletedIntoIt() {
-        q.enqueueAll(List.of(Job.builder().id("a").payload("pa").build(), Job.builder().id("b").payload("pb").build()));
+        q.enqueueAll(List.of(Job.builder().id("a").payload(longPayload("pa")).build(),
+                Job.builder().id("b").payload(longPayload("pb")).build()));
         List<ClaimedJob> held = claim(2);
         assertThat(overlays()).containsExactlyInAnyOrder("a", "b");
         assertThat(held).extracting(ClaimedJob::attempt).containsOnly(1);
-        assertThat(held).extracting(j -> new String(j.payload(), StandardCharsets.UTF_8)).containsExactly("pa", "pb");
+        assertThat(held).extracting(j -> new String(j.payload(), StandardCharsets.UTF_8))
+                .containsExactly(longPayload("pa"), longPayload("pb"));
         JobInfo running = q.get("a").orElseThrow();
         assertThat(running.state()).isEqualTo(JobState.PROCESSING);
         assertThat(running.attempt()).isEqualTo(1);
@@ -76,7 +100,7 @@ class LeaseOverlayTest {
         assertThat(overlays()).as("done, kept for the retention").containsExactlyInAnyOrder("a", "b");
         JobInfo done = q.get("a").orElseThrow();
         assertThat(done.state()).isEqualTo(JobState.DONE);
-        assertThat(done.payloadUtf8()).isEqualTo("pa");
+        assertThat(done.payloadUtf8()).isEqualTo(longPayload("pa"));
         assertThat(q.list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactlyInAnyOrder("a", "b");
         assertThat(q.check().problems()).isEmpty();
 
@@ -87,7 +111,7 @@ class LeaseOverlayTest {
     @Test
     void withoutRetentionTheCompletionDeletesRecordAndOverlay() {
         JobQueue n = t.queue(t.client(c -> c.doneRetention(Duration.ZERO)), "ov");
-        n.enqueue(Job.builder().id("a").build());
+        n.enqueue(job("a"));
         ClaimedJob j = n.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
         assertThat(n.leases().complete(j.lease())).isEqualTo(Ack.OK);
         assertThat(REDIS.server().call("EXISTS", jobs)).isEqualTo(0L);
@@ -95,7 +119,7 @@ class LeaseOverlayTest {
 
     @Test
     void failRetryAndFailDeadRewriteTheRecordAndDropTheOverlay() {
-        q.enqueueAll(List.of(Job.builder().id("r").build(), Job.builder().id("d").build()));
+        q.enqueueAll(List.of(job("r"), job("d")));
         List<ClaimedJob> held = claim(2);
         assertThat(q.leases().fail(held.get(0).lease(), "again", true, Duration.ZERO).outcome())
                 .isEqualTo(FailResult.Outcome.RETRY_SCHEDULED);
@@ -118,7 +142,7 @@ class LeaseOverlayTest {
 
     @Test
     void releaseAndRecoveryRewriteTheRecordAndDropTheOverlay() {
-        q.enqueueAll(List.of(Job.builder().id("rel").build(), Job.builder().id("rec").build()));
+        q.enqueueAll(List.of(job("rel"), job("rec")));
         List<ClaimedJob> held = q.leases().claim(ClaimOptions.of(2, Duration.ofMillis(300))).jobs();
         ClaimedJob rel = held.get(0).id().equals("rel") ? held.get(0) : held.get(1);
         ClaimedJob rec = held.get(0).id().equals("rec") ? held.get(0) : held.get(1);
@@ -138,7 +162,7 @@ class LeaseOverlayTest {
     @Test
     void aJobWithADedupeKeyOrWithEventsOnCompletesThroughItsRecordAndReleasesTheKey() {
         q.events(true);
-        q.enqueue(Job.builder().id("k").dedupe("key", Duration.ofMillis(1)).build());
+        q.enqueue(Job.builder().id("k").payload(longPayload("k")).dedupe("key", Duration.ofMillis(1)).build());
         ClaimedJob j = claim(1).get(0);
         assertThat(overlays()).containsExactly("k");
         assertThat(q.leases().complete(j.lease())).isEqualTo(Ack.OK);
@@ -155,20 +179,20 @@ class LeaseOverlayTest {
 
     @Test
     void anOverlayThatCannotBeReadIsMovedAsideWithTheRecordsBytes() {
-        q.enqueue(Job.builder().id("x").payload("keep me").build());
+        q.enqueue(Job.builder().id("x").payload(longPayload("keep me")).build());
         ClaimedJob j = claim(1).get(0);
         REDIS.server().call("HSET", jobs, "\0x", "\u0002");
         assertThat(q.leases().complete(j.lease())).isEqualTo(Ack.STALE);
         JobInfo x = q.get("x").orElseThrow();
         assertThat(x.state()).isEqualTo(JobState.DEAD);
         assertThat(x.lastError()).isEqualTo("record cannot be decoded");
-        assertThat(x.payloadUtf8()).startsWith("\0").endsWith("keep me");
+        assertThat(x.payloadUtf8()).startsWith("\0").endsWith(longPayload("keep me"));
         assertThat(overlays()).isEmpty();
     }
 
     @Test
     void theCheckReportsAnOverlayWithoutARecordAndOneBesideARewrittenRecord() {
-        q.enqueueAll(List.of(Job.builder().id("a").build(), Job.builder().id("b").build()));
+        q.enqueueAll(List.of(job("a"), job("b")));
         List<ClaimedJob> held = claim(2);
         q.leases().fail(held.get(1).lease(), "x", true, Duration.ofHours(1));
         REDIS.server().call("HSET", jobs, "\0ghost", "\u0002\u0001\u0001\u0001");

@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
  *
  * <pre>
  * &lt;prefix&gt;:{&lt;queue&gt;}:jobs      HASH  job id -&gt; packed record (state, attempts, token, error, payload);
- *                                  "\0" + job id -&gt; lease overlay of a job leased fresh (state, token, due, attempt)
+ *                                  "\0" + job id -&gt; lease overlay of a job leased fresh with a record of 256 bytes
+ *                                  or more (state, token, due, attempt; see lua/includes/record.lua)
  * &lt;prefix&gt;:{&lt;queue&gt;}:due       ZSET  scheduled jobs; score = due ms, member = 6-byte seq + id
  * &lt;prefix&gt;:{&lt;queue&gt;}:leases    ZSET  jobs being processed; score = lease expiry ms
  * &lt;prefix&gt;:{&lt;queue&gt;}:done      ZSET  finished jobs kept for the retention; score = finish ms

@@ -17,8 +17,9 @@
 --   or { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
 --   now: Redis time (ms) of the claim (now_us: the same in microseconds, for the worker's clock);
 --   each job comes as its record and the lease overlay claim wrote for it (see record.lua): for a job never
---   leased before, the record as enqueue wrote it and the overlay (state processing, due, fresh token, attempt 1);
---   for any other, its new packed record (state processing, attempt + 1, due, fresh token) and an empty overlay.
+--   leased before whose record is long, the record as enqueue wrote it and the overlay (state processing, token,
+--   due, attempt 1); for any other, its new packed record (state processing, attempt + 1, due, fresh token) and an
+--   empty overlay.
 --   Every lease expires at now + lease ms.
 --   next_due: when fewer than N jobs were claimed, the earliest due time left (-1: none);
 --   -2 when N were claimed, or when the byte bound stopped the claim (not looked up: call again when there is room).
@@ -156,7 +157,7 @@ if allowed > 0 then
     local first_token = token + 1
     local expiry = now + lease_ms
     local expiry_s = int(expiry) -- every lease's score: formatted once, not converted from a number per member
-    local fields, leases, lags, quarantined, nf, no, rewritten = {}, {}, {}, 0, 0, #out, {}
+    local fields, leases, lags, quarantined, nf, no = {}, {}, {}, 0, 0, #out
     local at = int(now) -- for the events: formatted once, not per job
     -- The last due time seen, its lag bucket and its varint (a burst shares few due times).
     local lag_due, lag_b, due_v
@@ -169,15 +170,22 @@ if allowed > 0 then
         if due_at ~= lag_due then
           lag_due, lag_b, due_v = due_at, lag_bucket(now - due_at), varint_string(due_at)
         end
-        ov, rec, attempt = lease_overlay(raw, due_v, varint_string(token + 1)), raw, 1
-        if not ov then
+        -- A fresh job is leased by an overlay when its record is long (the record stays as it is), else by
+        -- splicing the lease into its record; any other job by rewriting its record (see record.lua).
+        attempt = 1
+        if #raw >= OVERLAY_MIN then
+          ov = lease_overlay(raw, due_v, varint_string(token + 1))
+          if ov then rec = raw end
+        else
+          rec = leased_fresh(raw, due_v, varint_string(token + 1))
+          if rec then ov = '' end
+        end
+        if not rec then
           local r = safe_decode(raw)
           if r then
             attempt = r.attempt + 1
             rec, ov = leased_record(r, due_at, token + 1, attempt), ''
-            rewritten[#rewritten + 1] = id
           else
-            rec = nil
             quarantine(k.jobs, k.dead, k.meta, id, raw, now)
             quarantined = quarantined + 1
           end
@@ -205,7 +213,6 @@ if allowed > 0 then
       end
     end
     if claimed > 0 then
-      drop_overlays(k.jobs, rewritten) -- none is expected on a due job; a rewritten record must be the whole truth
       redis.call('HSET', k.jobs, unpack(fields))
       redis.call('ZADD', k.leases, unpack(leases))
       if next_expiry < 0 or expiry < next_expiry then out[3] = expiry end

@@ -1,7 +1,7 @@
 -- record: the packed job record and the due-set member, shared by every script.
 --
--- A job lives in one field of the queue's jobs hash (field = job id), and while a job that claim leased fresh runs
--- or is kept done, its lease in a second, small field ("\0" .. id: a lease overlay, see below). Its value is packed
+-- A job lives in one field of the queue's jobs hash (field = job id), and while a long job that claim leased fresh
+-- runs or is kept done, its lease in a second, small field ("\0" .. id: a lease overlay, see below). Its value is packed
 -- so that a scheduled job with a 100-byte payload stays in jemalloc's 112-byte class (see BENCHMARKS.md, W4):
 --   byte 1              state (bits 0-2: 1 scheduled, 2 processing, 3 done, 4 dead)
 --                       | 8 due follows | 16 token follows | 32 error follows | 64 created follows
@@ -310,7 +310,7 @@ local FRESH_HEADER = '^' .. VARINT .. '()' .. VARINT .. '()' -- seq | created | 
 local LEASED_HEADER = '^' .. VARINT .. '()' .. VARINT .. '()' .. VARINT .. '()' .. VARINT .. '()' -- seq | created | due | token |
 local FRESH, FRESH_EXT = SCHEDULED + F_CREATED, SCHEDULED + F_CREATED + F_EXT
 local LEASED = PROCESSING + F_DUE + F_TOKEN + F_CREATED + F_EXT
-local LEASED_DONE_CHAR = string.char(LEASED - PROCESSING + DONE)
+local LEASED_CHAR, LEASED_DONE_CHAR = string.char(LEASED), string.char(LEASED - PROCESSING + DONE)
 
 -- The varint of n as a string.
 local function varint_string(n)
@@ -381,11 +381,13 @@ local function encode(r)
   return encode_with_body(r, string.sub(r.raw, r.body))
 end
 
--- Lease overlays. claim does not rewrite a fresh record to lease it: it writes the lease (state, due ms, token,
--- attempt) into a field of its own, OVERLAY .. id, in the same jobs hash, and complete turns that field into done
--- (or deletes both). Reason: Redis 7's Lua hashes every byte of every string a script makes (redis/redis#9449), so
--- each rewrite of a record cost its whole length twice over (the payload cut out, the new record), and reading it
--- once more; a job's payload now becomes a Lua string once per claim and never on completion. Job ids hold no
+-- Lease overlays. claim does not rewrite a fresh record of OVERLAY_MIN bytes or more to lease it: it writes the
+-- lease (state, token, due ms, attempt) into a field of its own, OVERLAY .. id, in the same jobs hash, and complete
+-- turns that field into done (or deletes both). Reason: Redis 7's Lua hashes every byte of every string a script
+-- makes (redis/redis#9449), so rewriting a record made two more strings of its length (the payload cut out, the new
+-- record) on claim and two on completion; with an overlay the payload becomes a Lua string once per claim and never
+-- on completion. A shorter record is still rewritten: there the second hash field costs more than the copies it
+-- saves, and a done job kept for the retention would take about 60 bytes more (BENCHMARKS.md). Job ids hold no
 -- control characters, so OVERLAY .. id never names a job. Only claim and complete write overlays; every other
 -- script reads jobs through records_of / record_of, which give the record with its overlay applied (what the
 -- record would be had it been rewritten), and deletes a job's overlay whenever it writes or deletes its record
@@ -393,20 +395,38 @@ end
 -- Overlay value: byte state (PROCESSING or DONE) + O_DEDUPE when the record holds a dedupe key, then the varints
 -- token, due ms and attempt (the token first: complete compares its bytes without reading the rest).
 local OVERLAY, O_DEDUPE, OVERLAY_DONE = '\0', 8, string.char(DONE)
+local OVERLAY_MIN = 256
 local OVERLAY_FORM = '^([\2\3\10\11])(' .. VARINT .. ')(' .. VARINT .. ')(' .. VARINT .. ')$'
 
--- claim's fast path: the overlay that leases raw with due ms and token (given as varint strings), for a job that
--- was never leased, i.e. as enqueue wrote it (no due, token, error, attempt); nil for any other record, which claim
--- rewrites with leased_record.
-local function lease_overlay(raw, due_v, token_v)
+-- Where the header of a record that was never leased ends, i.e. of one as enqueue wrote it (no due, token, error,
+-- attempt), and its extension mask (nil: none); nil for any other record. Both of claim's fast paths start here.
+local function fresh_header(raw)
   local flags = string.byte(raw, 1)
   if flags ~= FRESH and flags ~= FRESH_EXT then return nil end
   local c, p = string.match(raw, FRESH_HEADER, 2)
   if not c or c > 10 or p - c > 8 then return nil end
-  if flags == FRESH then return string.char(PROCESSING) .. token_v .. due_v .. '\1' end
+  if flags == FRESH then return p, nil end
   local m = string.byte(raw, p)
   if not m or m >= 128 or m % 2 == X_ATTEMPT or not skip_ext(raw, p + 1, m) then return nil end
-  return string.char(m % 32 >= X_DEDUPE and PROCESSING + O_DEDUPE or PROCESSING) .. token_v .. due_v .. '\1'
+  return p, m
+end
+
+-- claim's fast path for a short record: the leased record (as leased_record(decode(raw), due, token, 1) writes it) of
+-- a job that was never leased, or nil for any other record. due_v, token_v: the varint strings of the due ms and
+-- the new token.
+local function leased_fresh(raw, due_v, token_v)
+  local p, m = fresh_header(raw)
+  if not p then return nil end
+  if not m then return LEASED_CHAR .. string.sub(raw, 2, p - 1) .. due_v .. token_v .. '\1\1' .. string.sub(raw, p) end
+  return LEASED_CHAR .. string.sub(raw, 2, p - 1) .. due_v .. token_v .. string.char(m + X_ATTEMPT, 1)
+    .. string.sub(raw, p + 1)
+end
+
+-- claim's fast path for a long record: the overlay that leases a job that was never leased, or nil for any other.
+local function lease_overlay(raw, due_v, token_v)
+  local p, m = fresh_header(raw)
+  if not p then return nil end
+  return string.char(m and m % 32 >= X_DEDUPE and PROCESSING + O_DEDUPE or PROCESSING) .. token_v .. due_v .. '\1'
 end
 
 -- complete's fast path: whether ov is the overlay of a running job without a dedupe key whose token has the varint
