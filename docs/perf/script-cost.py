@@ -114,8 +114,17 @@ def claim_args(n):
     return [n, 30000, 50, 10, 1000, 60000, 1, 'ch', 100, 'w', 500, 8 << 20]
 
 
-# claim's reply per job: id, lease overlay, record since the lease overlays (record.lua); id, record before them.
-TRIPLES = "lease_overlay" in open(f"{LUA}/includes/record.lua").read() or os.environ.get("TRIPLES") == "1"
+def overlay_id(head):
+    """A job's id from claim's reply: for a job leased by a lease overlay (record.lua) the reply gives a zero byte,
+    the overlay (a state byte and three varints) and the id."""
+    if not head.startswith(b'\x00'):
+        return head
+    pos, ends = 2, 0
+    while ends < 3:
+        ends += head[pos] < 128
+        pos += 1
+    return head[pos:]
+
 
 
 def run():
@@ -131,7 +140,7 @@ def run():
         got = claim(keys=CLAIM_KEYS, args=claim_args(B))[10:]
         if not got:
             break
-        ids += got[0::3] if TRIPLES else got[0::2]
+        ids += [overlay_id(i) for i in got[0::2]]
     i1, c1, s1 = checkpoint('claim')
     for i in range(0, len(ids), B):  # a fresh queue: the i-th job claimed holds token i + 1
         args = [RET, 'ch']

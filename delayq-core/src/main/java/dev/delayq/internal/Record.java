@@ -98,12 +98,17 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
      * @throws CorruptRecordException when the overlay cannot be read
      */
     public Record withOverlay(byte[] overlay) {
+        return withOverlay(overlay, new int[] {0});
+    }
+
+    /** As {@link #withOverlay(byte[])}, for an overlay at {@code bytes[pos[0]]}; {@code pos[0]} is left after it. */
+    public Record withOverlay(byte[] overlay, int[] pos) {
         try {
-            int code = overlay[0] & 7;
-            if (code < 2 || code > 3 || (overlay[0] & 0xff) > 15) {
-                throw new IllegalStateException("unknown overlay state " + (overlay[0] & 0xff));
+            int first = overlay[pos[0]++] & 0xff;
+            int code = first & 7;
+            if (code < 2 || code > 3 || first > 15) {
+                throw new IllegalStateException("unknown overlay state " + first);
             }
-            int[] pos = {1};
             long token = varint(overlay, pos);
             long due = varint(overlay, pos);
             int attempt = (int) varint(overlay, pos);

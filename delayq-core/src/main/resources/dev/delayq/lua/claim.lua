@@ -13,13 +13,12 @@
 -- ARGV[10] the claiming worker's name   ARGV[11] stand-by ms (see "waker" below)
 -- ARGV[12] most record bytes to return (at least one job is claimed whatever its size)
 -- Returns { now, next_due, next_expiry, recovered, recovered_dead, covered, now_us, paused, quarantined, limited,
---   id_1, overlay_1, record_1, ... }
+--   id_1, record_1, ... }
 --   or { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
 --   now: Redis time (ms) of the claim (now_us: the same in microseconds, for the worker's clock);
---   each job comes as its record and the lease overlay claim wrote for it (see record.lua): for a job never
---   leased before whose record is long, the record as enqueue wrote it and the overlay (state processing, token,
---   due, attempt 1); for any other, its new packed record (state processing, attempt + 1, due, fresh token) and an
---   empty overlay.
+--   each record is the job's new packed record (state processing, attempt + 1, due, fresh token), except for a job
+--   leased by a lease overlay (see record.lua): its record as enqueue wrote it, and in place of its id a zero byte,
+--   the overlay (state processing, token, due, attempt 1) and the id.
 --   Every lease expires at now + lease ms.
 --   next_due: when fewer than N jobs were claimed, the earliest due time left (-1: none);
 --   -2 when N were claimed, or when the byte bound stopped the claim (not looked up: call again when there is room).
@@ -172,19 +171,13 @@ if allowed > 0 then
         end
         -- A fresh job is leased by an overlay when its record is long (the record stays as it is), else by
         -- splicing the lease into its record; any other job by rewriting its record (see record.lua).
+        rec, ov = lease_fresh(raw, due_v, varint_string(token + 1))
         attempt = 1
-        if #raw >= OVERLAY_MIN then
-          ov = lease_overlay(raw, due_v, varint_string(token + 1))
-          if ov then rec = raw end
-        else
-          rec = leased_fresh(raw, due_v, varint_string(token + 1))
-          if rec then ov = '' end
-        end
         if not rec then
           local r = safe_decode(raw)
           if r then
             attempt = r.attempt + 1
-            rec, ov = leased_record(r, due_at, token + 1, attempt), ''
+            rec = leased_record(r, due_at, token + 1, attempt)
           else
             quarantine(k.jobs, k.dead, k.meta, id, raw, now)
             quarantined = quarantined + 1
@@ -193,20 +186,24 @@ if allowed > 0 then
       end
       if rec then
         token = token + 1
-        if ov == '' then
-          fields[nf + 1] = id
-          fields[nf + 2] = rec
-        else
+        if ov then
           fields[nf + 1] = OVERLAY .. id
           fields[nf + 2] = ov
+          out[no + 1] = OVERLAY .. ov .. id
+          if not cfg.overlays then -- from now on, complete looks for overlays
+            redis.call('HSET', k.meta, 'overlays', 1)
+            cfg.overlays = true
+          end
+        else
+          fields[nf + 1] = id
+          fields[nf + 2] = rec
+          out[no + 1] = id
         end
         leases[nf + 1] = expiry_s
         leases[nf + 2] = id
         nf = nf + 2
-        out[no + 1] = id
-        out[no + 2] = ov
-        out[no + 3] = rec
-        no = no + 3
+        out[no + 2] = rec
+        no = no + 2
         claimed = claimed + 1
         lags[lag_b] = (lags[lag_b] or 0) + 1
         if cfg.events then emit(k.events, cfg, 'started', id, 'attempt', attempt, 'token', token, 'at', at) end

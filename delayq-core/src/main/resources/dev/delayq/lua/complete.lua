@@ -28,15 +28,17 @@ for i = 1, n do
   if not tokens[i] then return { -6, 'malformed token of job ' .. i } end
 end
 if n == 0 then return {} end
--- The lease overlays first (see record.lua): a job claim leased without rewriting its record is judged by its overlay
--- alone, and its payload is never read.
-local ofields = {}
-for i = 1, n do ofields[i] = OVERLAY .. ids[i] end
-local ovs = redis.call('HMGET', k_jobs, unpack(ofields))
 local now = now_ms()
 local now_s = int(now) -- every done entry's score: formatted once, not converted from a number per member
 local cfg = flow_config(k_meta)
 history_known(k_meta, cfg)
+-- The lease overlays first (see record.lua), on a queue where claim has written any: a job claim leased without
+-- rewriting its record is judged by its overlay alone, and its payload is never read.
+local ofields, ovs = {}, {}
+if cfg.overlays then
+  for i = 1, n do ofields[i] = OVERLAY .. ids[i] end
+  ovs = redis.call('HMGET', k_jobs, unpack(ofields))
+end
 local out, fields, finished, dels, dones, overlaid = {}, {}, {}, {}, {}, {}
 -- done_record: the job's record with state done, written when retention > 0; field: where it goes (the job's own
 -- field, or its overlay's).
@@ -53,22 +55,24 @@ local function finish(id, field, done_record)
 end
 -- The usual job (no dedupe key, no events wanted) is judged by its token's bytes, without decoding its record.
 local fast = not cfg.events
-local rest = {} -- the jobs judged by their record: positions in ids
-for i = 1, n do
-  local ov = ovs[i]
-  if fast and ov and overlay_token_is(ov, varint_string(tokens[i])) then
-    out[i] = 1
-    overlaid[#overlaid + 1] = ids[i]
-    finish(ids[i], ofields[i], retention > 0 and OVERLAY_DONE .. string.sub(ov, 2))
-  else
-    rest[#rest + 1] = i
+local todo, at = ids, nil -- the jobs judged by their record, and (when some were judged by overlays) their positions
+if cfg.overlays then
+  todo, at = {}, {}
+  for i = 1, n do
+    local ov = ovs[i]
+    if fast and ov and overlay_token_is(ov, varint_string(tokens[i])) then
+      out[i] = 1
+      overlaid[#overlaid + 1] = ids[i]
+      finish(ids[i], ofields[i], retention > 0 and OVERLAY_DONE .. string.sub(ov, 2))
+    else
+      at[#at + 1] = i
+      todo[#todo + 1] = ids[i]
+    end
   end
 end
-local rest_ids = {}
-for j = 1, #rest do rest_ids[j] = ids[rest[j]] end
-local raws = #rest > 0 and redis.call('HMGET', k_jobs, unpack(rest_ids)) or {}
-for j = 1, #rest do
-  local i = rest[j]
+local raws = #todo > 0 and redis.call('HMGET', k_jobs, unpack(todo)) or {}
+for j = 1, #todo do
+  local i = at and at[j] or j
   local raw, id, ov = raws[j], ids[i], ovs[i]
   local token_v = fast and raw and not ov and leased_token(raw)
   if token_v and token_v == varint_string(tokens[i]) then

@@ -11,6 +11,7 @@ import dev.delayq.internal.Keys;
 import dev.delayq.internal.Record;
 import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.redis.Script;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -38,14 +39,18 @@ public final class Claim {
         int defaultMax = p.maxAttempts();
         return Reply.eval(redis, Script.CLAIM, k, a).thenApply(r -> {
             long now = Reply.asLong(r.get(0));
-            int n = (r.size() - HEADER) / 3;
+            int n = (r.size() - HEADER) / 2;
             List<ClaimedJob> jobs = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                String id = Reply.str(r.get(HEADER + 3 * i));
-                byte[] overlay = (byte[]) r.get(HEADER + 1 + 3 * i);
-                Record rec = Record.decode((byte[]) r.get(HEADER + 2 + 3 * i));
-                if (overlay.length > 0) {
-                    rec = rec.withOverlay(overlay);
+                byte[] head = (byte[]) r.get(HEADER + 2 * i);
+                Record rec = Record.decode((byte[]) r.get(HEADER + 1 + 2 * i));
+                String id;
+                if (head.length > 0 && head[0] == 0) { // leased by an overlay: zero byte, overlay, id
+                    int[] pos = {1};
+                    rec = rec.withOverlay(head, pos);
+                    id = new String(head, pos[0], head.length - pos[0], StandardCharsets.UTF_8);
+                } else {
+                    id = Reply.str(head);
                 }
                 jobs.add(new ClaimedJob(id, rec.payload(), rec.attempt(), rec.maxAttempts() > 0 ? rec.maxAttempts() : defaultMax,
                         rec.due(), rec.token(), now + leaseMs, rec.error(), partition, rec.name(), rec.stalls(), rec.timeoutMs()));

@@ -398,35 +398,26 @@ local OVERLAY, O_DEDUPE, OVERLAY_DONE = '\0', 8, string.char(DONE)
 local OVERLAY_MIN = 256
 local OVERLAY_FORM = '^([\2\3\10\11])(' .. VARINT .. ')(' .. VARINT .. ')(' .. VARINT .. ')$'
 
--- Where the header of a record that was never leased ends, i.e. of one as enqueue wrote it (no due, token, error,
--- attempt), and its extension mask (nil: none); nil for any other record. Both of claim's fast paths start here.
-local function fresh_header(raw)
+-- claim's fast path, for a job that was never leased, i.e. as enqueue wrote it (no due, token, error, attempt): a
+-- short record comes back leased (as leased_record(decode(raw), due, token, 1) writes it), a long one (OVERLAY_MIN
+-- bytes or more) as it is, with its lease overlay second. nil for any other record. due_v, token_v: the varint
+-- strings of the due ms and the new token.
+local function lease_fresh(raw, due_v, token_v)
   local flags = string.byte(raw, 1)
   if flags ~= FRESH and flags ~= FRESH_EXT then return nil end
   local c, p = string.match(raw, FRESH_HEADER, 2)
   if not c or c > 10 or p - c > 8 then return nil end
-  if flags == FRESH then return p, nil end
-  local m = string.byte(raw, p)
-  if not m or m >= 128 or m % 2 == X_ATTEMPT or not skip_ext(raw, p + 1, m) then return nil end
-  return p, m
-end
-
--- claim's fast path for a short record: the leased record (as leased_record(decode(raw), due, token, 1) writes it) of
--- a job that was never leased, or nil for any other record. due_v, token_v: the varint strings of the due ms and
--- the new token.
-local function leased_fresh(raw, due_v, token_v)
-  local p, m = fresh_header(raw)
-  if not p then return nil end
+  local m
+  if flags == FRESH_EXT then
+    m = string.byte(raw, p)
+    if not m or m >= 128 or m % 2 == X_ATTEMPT or not skip_ext(raw, p + 1, m) then return nil end
+  end
+  if #raw >= OVERLAY_MIN then
+    return raw, string.char(m and m % 32 >= X_DEDUPE and PROCESSING + O_DEDUPE or PROCESSING) .. token_v .. due_v .. '\1'
+  end
   if not m then return LEASED_CHAR .. string.sub(raw, 2, p - 1) .. due_v .. token_v .. '\1\1' .. string.sub(raw, p) end
   return LEASED_CHAR .. string.sub(raw, 2, p - 1) .. due_v .. token_v .. string.char(m + X_ATTEMPT, 1)
     .. string.sub(raw, p + 1)
-end
-
--- claim's fast path for a long record: the overlay that leases a job that was never leased, or nil for any other.
-local function lease_overlay(raw, due_v, token_v)
-  local p, m = fresh_header(raw)
-  if not p then return nil end
-  return string.char(m and m % 32 >= X_DEDUPE and PROCESSING + O_DEDUPE or PROCESSING) .. token_v .. due_v .. '\1'
 end
 
 -- complete's fast path: whether ov is the overlay of a running job without a dedupe key whose token has the varint
