@@ -12,6 +12,7 @@ No JVM is involved, so the figure is the scripts' alone.
   RET=3600000 python3 docs/perf/script-cost.py    # completions keep the done record (the client's default, 1 h); also
                                                   # prints the Redis memory each job kept done takes
   INSTR=1 N=5000 REPS=1 python3 docs/perf/script-cost.py   # instructions instead of time (valgrind; see below)
+  DISTINCT=1 PAY=10240 N=5000 python3 docs/perf/script-cost.py   # payloads that differ (their last 12 bytes)
 
 Compare two versions by pointing LUA_DIR at two checkouts, alternating the runs.
 
@@ -40,6 +41,7 @@ PAY = int(os.environ.get('PAY', 100))
 REPS = int(os.environ.get('REPS', 3))
 RET = int(os.environ.get('RET', 0))  # complete's done retention ms: 0 deletes each record, > 0 keeps it as done
 INSTR = os.environ.get('INSTR') == '1'  # count instructions under callgrind instead of reading CPU time
+DISTINCT = os.environ.get('DISTINCT') == '1'  # each payload ends in its job's number (PAY >= 12), else all alike
 
 
 def expand(name):
@@ -102,7 +104,9 @@ local now = tonumber(t[1]) * 1000 - 1000
 local function v(x) local s = '' while x >= 128 do local l = x % 128 s = s .. string.char(l + 128) x = (x - l) / 128 end return s .. string.char(x) end
 for i = 1, n do
   local id = 'job-' .. i
-  redis.call('HSET', KEYS[1], id, string.char(65) .. v(i) .. v(200000000) .. pay)
+  local p = pay
+  if ARGV[3] == '1' then p = string.sub(pay, 1, #pay - 12) .. string.format('%012d', i) end
+  redis.call('HSET', KEYS[1], id, string.char(65) .. v(i) .. v(200000000) .. p)
   redis.call('ZADD', KEYS[2], now, string.char(0, 0, 0, math.floor(i / 65536) % 256, math.floor(i / 256) % 256, i % 256) .. id)
 end
 redis.call('HSET', KEYS[3], 'seq', n)
@@ -130,7 +134,7 @@ def overlay_id(head):
 def run():
     r.flushall()
     m0 = r.info('memory')['used_memory']
-    r.eval(SEED, 3, Q + 'jobs', Q + 'due', Q + 'meta', N, 'x' * PAY)
+    r.eval(SEED, 3, Q + 'jobs', Q + 'due', Q + 'meta', N, 'x' * PAY, '1' if DISTINCT else '0')
     claim = r.register_script(expand('claim'))
     complete = r.register_script(expand('complete'))
     claim(keys=CLAIM_KEYS, args=claim_args(0))  # loads the script
