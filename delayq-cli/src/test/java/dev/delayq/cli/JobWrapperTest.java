@@ -139,12 +139,12 @@ class JobWrapperTest {
     }
 
     /**
-     * Runs the scenario, then checks that its zombie fixture held. Rarely (once in a whole-suite run of 2026-12-01,
-     * under busybox, not in the eight runs before it), the zombie is found with PID 1 for its parent: the process
-     * that made it did not live on (busybox's {@code setsid} forks and exits when its caller leads a process group;
-     * how the caller came to lead one is not known). That is the fixture
-     * failing, not the wrapper, whose checks the scenario has already passed: the scenario runs again, at most three
-     * times in all, and the third time the fixture's failure is reported as it is.
+     * Runs the scenario, then checks that its zombie fixture held. Rarely (seen once, in a whole-suite run of
+     * 2026-12-01, under busybox) the zombie is found with PID 1 for its parent: the process that made it did not
+     * live on (busybox's {@code setsid} forks and exits when its caller leads a process group; how the caller came
+     * to lead one is not known). That is the fixture failing, not the wrapper, whose checks the scenario has already
+     * passed: the scenario runs again, at most three times in all, and the third time the fixture's failure is
+     * reported as it is.
      */
     private void withZombie(ZombieScenario scenario) throws Exception {
         for (int attempt = 1; ; attempt++) {
