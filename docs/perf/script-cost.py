@@ -13,6 +13,8 @@ No JVM is involved, so the figure is the scripts' alone.
                                                   # prints the Redis memory each job kept done takes
   INSTR=1 N=5000 REPS=1 python3 docs/perf/script-cost.py   # instructions instead of time (valgrind; see below)
   DISTINCT=1 PAY=10240 N=5000 python3 docs/perf/script-cost.py   # payloads that differ (their last 12 bytes)
+  SPREAD=1 python3 docs/perf/script-cost.py      # due times that differ (1 ms apart), where W1's burst shares one
+  TOKENS=10000000 python3 docs/perf/script-cost.py   # a queue that has leased 10 million jobs (4-byte tokens)
 
 Compare two versions by pointing LUA_DIR at two checkouts, alternating the runs.
 
@@ -42,6 +44,8 @@ REPS = int(os.environ.get('REPS', 3))
 RET = int(os.environ.get('RET', 0))  # complete's done retention ms: 0 deletes each record, > 0 keeps it as done
 INSTR = os.environ.get('INSTR') == '1'  # count instructions under callgrind instead of reading CPU time
 DISTINCT = os.environ.get('DISTINCT') == '1'  # each payload ends in its job's number (PAY >= 12), else all alike
+SPREAD = os.environ.get('SPREAD') == '1'  # each job due at its own ms (1 ms apart), else all due at the same ms
+TOKENS = int(os.environ.get('TOKENS', 0))  # leases the queue made before (its token counter): 0 is a new queue
 
 
 def expand(name):
@@ -100,16 +104,16 @@ COMPLETE_KEYS = [Q + k for k in ('leases', 'jobs', 'done', 'meta', 'dedupe', 'de
 SEED = '''
 local n, pay = tonumber(ARGV[1]), ARGV[2]
 local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 - 1000
+local now = tonumber(t[1]) * 1000 - 1000 -- every job due then, or (SPREAD=1) the i-th at now - n + i
 local function v(x) local s = '' while x >= 128 do local l = x % 128 s = s .. string.char(l + 128) x = (x - l) / 128 end return s .. string.char(x) end
 for i = 1, n do
   local id = 'job-' .. i
   local p = pay
   if ARGV[3] == '1' then p = string.sub(pay, 1, #pay - 12) .. string.format('%012d', i) end
   redis.call('HSET', KEYS[1], id, string.char(65) .. v(i) .. v(200000000) .. p)
-  redis.call('ZADD', KEYS[2], now, string.char(0, 0, 0, math.floor(i / 65536) % 256, math.floor(i / 256) % 256, i % 256) .. id)
+  redis.call('ZADD', KEYS[2], ARGV[4] == '1' and now - n + i or now, string.char(0, 0, 0, math.floor(i / 65536) % 256, math.floor(i / 256) % 256, i % 256) .. id)
 end
-redis.call('HSET', KEYS[3], 'seq', n)
+redis.call('HSET', KEYS[3], 'seq', n, 'token', ARGV[5])
 '''
 
 
@@ -134,7 +138,7 @@ def overlay_id(head):
 def run():
     r.flushall()
     m0 = r.info('memory')['used_memory']
-    r.eval(SEED, 3, Q + 'jobs', Q + 'due', Q + 'meta', N, 'x' * PAY, '1' if DISTINCT else '0')
+    r.eval(SEED, 3, Q + 'jobs', Q + 'due', Q + 'meta', N, 'x' * PAY, '1' if DISTINCT else '0', '1' if SPREAD else '0', TOKENS)
     claim = r.register_script(expand('claim'))
     complete = r.register_script(expand('complete'))
     claim(keys=CLAIM_KEYS, args=claim_args(0))  # loads the script
@@ -146,10 +150,10 @@ def run():
             break
         ids += [overlay_id(i) for i in got[0::2]]
     i1, c1, s1 = checkpoint('claim')
-    for i in range(0, len(ids), B):  # a fresh queue: the i-th job claimed holds token i + 1
+    for i in range(0, len(ids), B):  # the i-th job claimed holds token TOKENS + i + 1
         args = [RET, 'ch']
         for j in range(i, min(i + B, len(ids))):
-            args += [ids[j], j + 1]
+            args += [ids[j], TOKENS + j + 1]
         assert all(code == 1 for code in complete(keys=COMPLETE_KEYS, args=args))
     i2, c2, s2 = checkpoint('complete')
     kept = f', {(r.info("memory")["used_memory"] - m0) / N:.0f} B/job of Redis memory kept done' if RET else ''

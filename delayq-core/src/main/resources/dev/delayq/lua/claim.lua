@@ -47,6 +47,49 @@
 -- @include jobs
 -- @include recover
 redis.replicate_commands()
+
+-- Appends to cand and scores, in order, up to limit members of the sorted set key whose scores lie in [lo, hi], and
+-- their scores less base. Redis formats every score it returns (snprintf in 7.0: with Lua's tonumber about 6,500
+-- instructions a member, where the member alone costs 1,400; BENCHMARKS.md), and the jobs of a burst share their
+-- due time. So the first two members are read with their scores; when those are equal, the rest of that run of
+-- equal scores is read without (the run's score is theirs), then what follows it. Scores that differ, or a short
+-- run, send the rest through one call with scores, as before. A claim that finds one or two due jobs makes one call;
+-- a run costs one call more, and at most one run shorter than RUN_MIN is read this way per call of this function.
+local RUN_MIN = 16
+local function due_members(key, lo, hi, limit, base, cand, scores)
+  local n = #cand
+  local stop = n + limit
+  local offset = 0 -- members of the range [lo, hi] before those the last call with scores below should return
+  while n < stop do
+    local got = redis.call('ZRANGEBYSCORE', key, lo, hi, 'WITHSCORES', 'LIMIT', 0, math.min(stop - n, 2))
+    for i = 1, #got, 2 do
+      n = n + 1
+      cand[n] = got[i]
+      scores[n] = tonumber(got[i + 1]) - base
+    end
+    if #got < 4 or n >= stop then return end
+    offset = 2
+    local s = got[2]
+    if s ~= got[4] then break end
+    local same = redis.call('ZRANGEBYSCORE', key, s, s, 'LIMIT', 2, stop - n)
+    local sv = scores[n]
+    for i = 1, #same do
+      n = n + 1
+      cand[n] = same[i]
+      scores[n] = sv
+    end
+    lo, offset = '(' .. s, 0 -- the run is over (or the claim full): what follows has a higher score
+    if #same + 2 < RUN_MIN then break end
+  end
+  if n >= stop then return end
+  local rest = redis.call('ZRANGEBYSCORE', key, lo, hi, 'WITHSCORES', 'LIMIT', offset, stop - n)
+  for i = 1, #rest, 2 do
+    n = n + 1
+    cand[n] = rest[i]
+    scores[n] = tonumber(rest[i + 1]) - base
+  end
+end
+
 local k = { due = KEYS[1], leases = KEYS[2], jobs = KEYS[3], meta = KEYS[4], dead = KEYS[5], dedupe = KEYS[6],
   holds = KEYS[7], history = KEYS[8], prio = KEYS[9], events = KEYS[10], progress = KEYS[12] }
 local k_rate = KEYS[11]
@@ -105,21 +148,13 @@ if allowed > 0 then
     for p = 9, 1, -1 do
       if #cand < allowed and has_prio(cfg.prios, p) then
         local low = (9 - p) * PRIO_BAND
-        local got = redis.call('ZRANGEBYSCORE', k.prio, low, int(low + now + lookahead), 'WITHSCORES', 'LIMIT', 0, allowed - #cand)
-        for i = 1, #got, 2 do
-          cand[#cand + 1] = got[i]
-          scores[#scores + 1] = tonumber(got[i + 1]) - low
-        end
+        due_members(k.prio, low, int(low + now + lookahead), allowed - #cand, low, cand, scores)
       end
     end
   end
   local n_prio = #cand
   if #cand < allowed then
-    local got = redis.call('ZRANGEBYSCORE', k.due, '-inf', limit_ms, 'WITHSCORES', 'LIMIT', 0, allowed - #cand)
-    for i = 1, #got, 2 do
-      cand[#cand + 1] = got[i]
-      scores[#scores + 1] = tonumber(got[i + 1])
-    end
+    due_members(k.due, '-inf', limit_ms, allowed - #cand, 0, cand, scores)
   end
   local n = #cand
   if n > 0 then
@@ -158,8 +193,9 @@ if allowed > 0 then
     local expiry_s = int(expiry) -- every lease's score: formatted once, not converted from a number per member
     local fields, leases, lags, quarantined, nf, no = {}, {}, {}, 0, 0, #out
     local at = int(now) -- for the events: formatted once, not per job
-    -- The last due time seen, its lag bucket and its varint (a burst shares few due times).
-    local lag_due, lag_b, due_v
+    -- The last due time seen and its varint (a burst shares few due times); the lag bucket of the last lag worked
+    -- out, and the lags [lag_lo, lag_hi) in it (due times a few ms apart share one).
+    local lag_due, due_v, lag_b, lag_lo, lag_hi = nil, nil, 0, 0, 0
     for t = 1, take do
       local raw = raws[t]
       local id = cids[t]
@@ -167,7 +203,9 @@ if allowed > 0 then
       if raw then -- a due member without a record cannot be run; dropping it heals the index
         local due_at = scores[t]
         if due_at ~= lag_due then
-          lag_due, lag_b, due_v = due_at, lag_bucket(now - due_at), varint_string(due_at)
+          local lag = now - due_at
+          if lag < lag_lo or lag >= lag_hi then lag_b, lag_lo, lag_hi = lag_bucket(lag) end
+          lag_due, due_v = due_at, varint_string(due_at)
         end
         -- A fresh job is leased by an overlay when its record is long (the record stays as it is), else by
         -- splicing the lease into its record; any other job by rewriting its record (see record.lua).

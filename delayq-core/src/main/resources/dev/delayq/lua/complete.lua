@@ -40,17 +40,20 @@ if cfg.overlays then
   ovs = redis.call('HMGET', k_jobs, unpack(ofields))
 end
 local out, fields, finished, dels, dones, overlaid = {}, {}, {}, {}, {}, {}
+local nf, nd = 0, 0 -- jobs finished so far, and pairs in fields and dones (own counts: # on a table is a search)
 -- done_record: the job's record with state done, written when retention > 0; field: where it goes (the job's own
 -- field, or its overlay's).
 local function finish(id, field, done_record)
-  finished[#finished + 1] = id
+  nf = nf + 1
+  finished[nf] = id
   if retention > 0 then
-    fields[#fields + 1] = field
-    fields[#fields + 1] = done_record
-    dones[#dones + 1] = now_s
-    dones[#dones + 1] = id
+    fields[nd + 1] = field
+    fields[nd + 2] = done_record
+    dones[nd + 1] = now_s
+    dones[nd + 2] = id
+    nd = nd + 2
   else
-    dels[#dels + 1] = id
+    dels[nf] = id
   end
 end
 -- The usual job (no dedupe key, no events wanted) is judged by its token's bytes, without decoding its record.
@@ -108,20 +111,20 @@ for j = 1, #todo do
     end
   end
 end
-if #finished > 0 then
+if nf > 0 then
   local held = cfg.concurrency and redis.call('ZCARD', k_leases)
   redis.call('ZREM', k_leases, unpack(finished))
   if cfg.progress then redis.call('HDEL', k_progress, unpack(finished)) end
   if held and held >= cfg.concurrency then redis.call('PUBLISH', ARGV[2], '0') end
-  if #fields > 0 then
+  if nd > 0 then
     redis.call('HSET', k_jobs, unpack(fields))
     redis.call('ZADD', k_done, unpack(dones))
   end
-  if #dels > 0 then
+  if retention == 0 then
     redis.call('HDEL', k_jobs, unpack(dels))
     drop_overlays(k_jobs, overlaid)
   end
-  count(k_meta, 'completed', #finished)
-  history_add(k_history, now, 'c', #finished)
+  count(k_meta, 'completed', nf)
+  history_add(k_history, now, 'c', nf)
 end
 return out

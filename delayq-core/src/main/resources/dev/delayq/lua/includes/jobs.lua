@@ -87,9 +87,14 @@ local function history_add(k_history, now, field, n)
   if n > 0 then redis.call('HINCRBY', k_history, history_slot(k_history, now) .. ':' .. field, n) end
 end
 
+-- The lag bucket of lag_ms (History.java: 0 under 1 ms, b from 1 to 20 for 2^(b-1) ms to under 2^b ms, 20 also for
+-- all above), and the lags [lo, hi) that share it: claim works a bucket out once for jobs whose due times differ by
+-- a few ms. Exact at the powers of two (no logarithms).
 local function lag_bucket(lag_ms)
-  if lag_ms < 1 then return 0 end
-  local b = math.floor(math.log(lag_ms) / math.log(2)) + 1
-  if b > 20 then return 20 end
-  return b
+  if lag_ms < 1 then return 0, -math.huge, 1 end
+  local b, lo = 1, 1
+  while b < 20 and lag_ms >= lo * 2 do
+    b, lo = b + 1, lo * 2
+  end
+  return b, lo, b < 20 and lo * 2 or math.huge
 end

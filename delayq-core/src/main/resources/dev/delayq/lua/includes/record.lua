@@ -325,7 +325,25 @@ local function varint_string(n)
     local b2 = rest % 128
     return string.char(b1 + 128, b2 + 128, (rest - b2) / 128)
   end
-  local b = {}
+  -- Longer, without a table up to seven bytes: a due time in ms takes six until 2109 (2^42 ms), a token four from the
+  -- 2,097,152nd lease of a queue on.
+  local b1 = n % 128
+  n = (n - b1) / 128
+  local b2 = n % 128
+  n = (n - b2) / 128
+  local b3 = n % 128
+  n = (n - b3) / 128
+  if n < 128 then return string.char(b1 + 128, b2 + 128, b3 + 128, n) end
+  local b4 = n % 128
+  n = (n - b4) / 128
+  if n < 128 then return string.char(b1 + 128, b2 + 128, b3 + 128, b4 + 128, n) end
+  local b5 = n % 128
+  n = (n - b5) / 128
+  if n < 128 then return string.char(b1 + 128, b2 + 128, b3 + 128, b4 + 128, b5 + 128, n) end
+  local b6 = n % 128
+  n = (n - b6) / 128
+  if n < 128 then return string.char(b1 + 128, b2 + 128, b3 + 128, b4 + 128, b5 + 128, b6 + 128, n) end
+  local b = { b1 + 128, b2 + 128, b3 + 128, b4 + 128, b5 + 128, b6 + 128 }
   put_varint(b, n)
   return string.char(unpack(b))
 end
