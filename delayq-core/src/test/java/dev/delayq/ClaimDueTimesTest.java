@@ -55,11 +55,11 @@ class ClaimDueTimesTest {
         // Lags in the middle of their buckets (12,000 ms lies in bucket 14, 8,192 to 16,383 ms), so that the seconds
         // the test takes cannot move one: the claims count each job in its bucket once.
         long[] lags = {12_000, 24_000, 48_000, 96_000, 192_000, 384_000};
-        // Runs longer and shorter than RUN_MIN (16), pairs, single jobs, a run that a claim's limit cuts, in two
-        // priorities and priority 0.
+        // Runs of one due time around PROBE (8) and RUN_MIN (16) and longer, pairs, single jobs, runs that a claim's
+        // limit cuts, in two priorities and priority 0.
         int[][] groups = { // {priority, size}
-            {0, 40}, {0, 3}, {0, 1}, {0, 1}, {0, 2}, {0, 15}, {0, 16}, {0, 17}, {0, 1}, {0, 2}, {0, 2}, {0, 120}, {0, 1},
-            {5, 20}, {5, 1}, {5, 2}, {5, 30}, {2, 3}, {2, 1},
+            {0, 40}, {0, 3}, {0, 1}, {0, 1}, {0, 2}, {0, 7}, {0, 8}, {0, 9}, {0, 1}, {0, 15}, {0, 16}, {0, 17}, {0, 1},
+            {0, 2}, {0, 2}, {0, 120}, {0, 8}, {0, 1}, {5, 20}, {5, 1}, {5, 2}, {5, 30}, {5, 8}, {2, 3}, {2, 1}, {2, 9},
         };
         List<Expected> expected = new ArrayList<>();
         List<Job> jobs = new ArrayList<>();
@@ -100,7 +100,7 @@ class ClaimDueTimesTest {
                 .toList();
 
         List<ClaimedJob> claimed = new ArrayList<>();
-        int[] sizes = {1, 2, 3, 7, 16, 17, 50, 100, 5};
+        int[] sizes = {1, 2, 3, 7, 8, 9, 16, 17, 50, 100, 5, 24};
         for (int c = 0; claimed.size() < n; c++) {
             List<ClaimedJob> got = q.leases().claim(ClaimOptions.of(sizes[c % sizes.length], Duration.ofMinutes(1))).jobs();
             assertThat(got).as("claim %d of %d jobs, %d claimed", c, sizes[c % sizes.length], claimed.size())

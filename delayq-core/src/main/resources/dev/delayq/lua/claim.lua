@@ -51,27 +51,30 @@ redis.replicate_commands()
 -- Appends to cand and scores, in order, up to limit members of the sorted set key whose scores lie in [lo, hi], and
 -- their scores less base. Redis formats every score it returns (snprintf in 7.0: with Lua's tonumber about 6,500
 -- instructions a member, where the member alone costs 1,400; BENCHMARKS.md), and the jobs of a burst share their
--- due time. So the first two members are read with their scores; when those are equal, the rest of that run of
--- equal scores is read without (the run's score is theirs), then what follows it. Scores that differ, or a short
--- run, send the rest through one call with scores, as before. A claim that finds one or two due jobs makes one call;
--- a run costs one call more, and at most one run shorter than RUN_MIN is read this way per call of this function.
-local RUN_MIN = 16
+-- due time. So the first PROBE members are read with their scores; when those are all equal (the first and the last
+-- of them: the set is in order), the rest of that run of equal scores is read without (the run's score is theirs),
+-- then what follows it. Scores that differ, or a run shorter than RUN_MIN, send the rest through one call with
+-- scores, as before. A claim that finds fewer than PROBE due jobs makes one call, as before; one that finds more,
+-- two or three, and two more for each further run of RUN_MIN or more that it reads.
+local PROBE, RUN_MIN = 8, 16
 local function due_members(key, lo, hi, limit, base, cand, scores)
   local n = #cand
   local stop = n + limit
-  local offset = 0 -- members of the range [lo, hi] before those the last call with scores below should return
+  local offset = 0 -- members of [lo, hi] before the first that the last call, with scores, should return
   while n < stop do
-    local got = redis.call('ZRANGEBYSCORE', key, lo, hi, 'WITHSCORES', 'LIMIT', 0, math.min(stop - n, 2))
+    local ask = math.min(stop - n, PROBE)
+    local got = redis.call('ZRANGEBYSCORE', key, lo, hi, 'WITHSCORES', 'LIMIT', 0, ask)
     for i = 1, #got, 2 do
       n = n + 1
       cand[n] = got[i]
       scores[n] = tonumber(got[i + 1]) - base
     end
-    if #got < 4 or n >= stop then return end
-    offset = 2
+    if #got < 2 * ask or n >= stop then return end
+    offset = ask
     local s = got[2]
-    if s ~= got[4] then break end
-    local same = redis.call('ZRANGEBYSCORE', key, s, s, 'LIMIT', 2, stop - n)
+    if s ~= got[2 * ask] then break end
+    -- The probe's members are the first of score s (all before them score less): the rest of the run follows.
+    local same = redis.call('ZRANGEBYSCORE', key, s, s, 'LIMIT', ask, stop - n)
     local sv = scores[n]
     for i = 1, #same do
       n = n + 1
@@ -79,7 +82,7 @@ local function due_members(key, lo, hi, limit, base, cand, scores)
       scores[n] = sv
     end
     lo, offset = '(' .. s, 0 -- the run is over (or the claim full): what follows has a higher score
-    if #same + 2 < RUN_MIN then break end
+    if ask + #same < RUN_MIN then break end
   end
   if n >= stop then return end
   local rest = redis.call('ZRANGEBYSCORE', key, lo, hi, 'WITHSCORES', 'LIMIT', offset, stop - n)
