@@ -15,6 +15,7 @@ No JVM is involved, so the figure is the scripts' alone.
   DISTINCT=1 PAY=10240 N=5000 python3 docs/perf/script-cost.py   # payloads that differ (their last 12 bytes)
   SPREAD=1 python3 docs/perf/script-cost.py      # due times that differ (1 ms apart), where W1's burst shares one
   TOKENS=10000000 python3 docs/perf/script-cost.py   # a queue that has leased 10 million jobs (4-byte tokens)
+  ENQ=1 python3 docs/perf/script-cost.py         # enqueue the jobs through enqueue.lua (calls of B) and print its cost
 
 Compare two versions by pointing LUA_DIR at two checkouts, alternating the runs.
 
@@ -46,6 +47,7 @@ INSTR = os.environ.get('INSTR') == '1'  # count instructions under callgrind ins
 DISTINCT = os.environ.get('DISTINCT') == '1'  # each payload ends in its job's number (PAY >= 12), else all alike
 SPREAD = os.environ.get('SPREAD') == '1'  # each job due at its own ms (1 ms apart), else all due at the same ms
 TOKENS = int(os.environ.get('TOKENS', 0))  # leases the queue made before (its token counter): 0 is a new queue
+ENQ = os.environ.get('ENQ') == '1'  # seed through enqueue.lua (and report its cost) instead of writing records directly
 
 
 def expand(name):
@@ -98,6 +100,7 @@ def checkpoint(phase):
 Q = 'dq:{q}:'
 CLAIM_KEYS = [Q + k for k in ('due', 'leases', 'jobs', 'meta', 'dead', 'dedupe', 'dedupe:holds', 'history', 'due:prio',
                               'events', 'rate', 'progress')]
+ENQUEUE_KEYS = [Q + k for k in ('jobs', 'due', 'meta', 'dedupe', 'dedupe:holds', 'history', 'due:prio', 'events')]
 COMPLETE_KEYS = [Q + k for k in ('leases', 'jobs', 'done', 'meta', 'dedupe', 'dedupe:holds', 'history', 'dead', 'events',
                                  'progress')]
 # Fresh scheduled records (flags: scheduled + created; seq; created; payload) and their due-set members.
@@ -138,7 +141,27 @@ def overlay_id(head):
 def run():
     r.flushall()
     m0 = r.info('memory')['used_memory']
-    r.eval(SEED, 3, Q + 'jobs', Q + 'due', Q + 'meta', N, 'x' * PAY, '1' if DISTINCT else '0', '1' if SPREAD else '0', TOKENS)
+    enq = ''
+    if ENQ:  # through enqueue.lua, as the client sends it: calls of B jobs, absolute due times, no options
+        enqueue = r.register_script(expand('enqueue'))
+        t = r.time()
+        base = t[0] * 1000 + t[1] // 1000 - 1000
+        enqueue(keys=ENQUEUE_KEYS, args=['ch', 1, 'warm-up', 'x', f'a{base}', ''])
+        r.delete(*ENQUEUE_KEYS)
+        ie, ce, se = checkpoint('before-enqueue')
+        for i in range(1, N + 1, B):
+            args = ['ch', min(B, N + 1 - i)]
+            for j in range(i, min(i + B, N + 1)):
+                pay = 'x' * PAY if not DISTINCT else 'x' * (PAY - 12) + f'{j:012d}'
+                args += [f'job-{j}', pay, f'a{base - N + j if SPREAD else base}', '']
+            assert enqueue(keys=ENQUEUE_KEYS, args=args) == []
+        ie, ce2, se2 = checkpoint('enqueue')
+        r.hset(Q + 'meta', 'token', TOKENS)
+        enq = (f'enqueue {ie / N:,.0f} instructions/job, ' if INSTR else
+               f'enqueue {1e6 * (ce2 - ce) / N:.2f} us CPU/job ({(se2 - se) / N:.2f} us in EVALSHA), ')
+    else:
+        r.eval(SEED, 3, Q + 'jobs', Q + 'due', Q + 'meta', N, 'x' * PAY, '1' if DISTINCT else '0', '1' if SPREAD else '0',
+               TOKENS)
     claim = r.register_script(expand('claim'))
     complete = r.register_script(expand('complete'))
     claim(keys=CLAIM_KEYS, args=claim_args(0))  # loads the script
@@ -160,10 +183,10 @@ def run():
     # Kept records (and, from the lease overlays on, one overlay field beside each: record.lua), or none.
     assert r.hlen(Q + 'jobs') in ((N, 2 * N) if RET else (0,))
     if INSTR:
-        print(f'{len(ids)} jobs of {PAY} B in calls of {B}: claim {i1 / N:,.0f} instructions/job, '
+        print(f'{len(ids)} jobs of {PAY} B in calls of {B}: {enq}claim {i1 / N:,.0f} instructions/job, '
               f'complete {i2 / N:,.0f} instructions/job, both {(i1 + i2) / N:,.0f}{kept}', flush=True)
         return
-    print(f'{len(ids)} jobs of {PAY} B in calls of {B}: claim {1e6 * (c1 - c0) / N:.2f} us CPU/job '
+    print(f'{len(ids)} jobs of {PAY} B in calls of {B}: {enq}claim {1e6 * (c1 - c0) / N:.2f} us CPU/job '
           f'({(s1 - s0) / N:.2f} us in EVALSHA), complete {1e6 * (c2 - c1) / N:.2f} us CPU/job '
           f'({(s2 - s1) / N:.2f} us in EVALSHA){kept}', flush=True)
 

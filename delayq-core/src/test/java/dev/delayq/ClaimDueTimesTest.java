@@ -60,6 +60,7 @@ class ClaimDueTimesTest {
         int[][] groups = { // {priority, size}
             {0, 40}, {0, 3}, {0, 1}, {0, 1}, {0, 2}, {0, 7}, {0, 8}, {0, 9}, {0, 1}, {0, 15}, {0, 16}, {0, 17}, {0, 1},
             {0, 2}, {0, 2}, {0, 120}, {0, 8}, {0, 1}, {5, 20}, {5, 1}, {5, 2}, {5, 30}, {5, 8}, {2, 3}, {2, 1}, {2, 9},
+            {1, 10}, {1, 1}, // priority 1: the largest scores (8 bands of 2^48 ms above the due time)
         };
         List<Expected> expected = new ArrayList<>();
         List<Job> jobs = new ArrayList<>();
@@ -255,5 +256,22 @@ class ClaimDueTimesTest {
             want.add(Long.toString(v));
             assertThat(got.get(i)).as("varint of %s", values.get(i)).isEqualTo(want.toString());
         }
+    }
+
+    @Test
+    void wholeNumbersArePrintedExactlyUpToTwoToTheFiftyThird() {
+        // int() prints scores, counts and times for redis.call; a due time in priority band 1 is the largest score.
+        long[] values = {0, 1, 127, 2_147_483_648L, 4_294_967_297L, 1_764_600_000_123L, 8L * (1L << 48) + 1_764_600_000_123L,
+            (1L << 53) - 1, 1L << 53};
+        List<String> args = new ArrayList<>();
+        for (long v : values) {
+            args.add(Long.toString(v));
+        }
+        Object reply = lua("""
+                local out = {}
+                for i = 1, #ARGV do out[i] = int(tonumber(ARGV[i])) end
+                return out
+                """, args.toArray(String[]::new));
+        assertThat((List<?>) reply).isEqualTo(args);
     }
 }

@@ -124,13 +124,13 @@ for i = 1, n do
   else
     local p = (o and o ~= 'g' and o.priority) or 0
     if p > 0 then
-      prio_members[#prio_members + 1] = (9 - p) * PRIO_BAND + dues[i]
+      prio_members[#prio_members + 1] = int((9 - p) * PRIO_BAND + dues[i])
       prio_members[#prio_members + 1] = member(s, id)
     else
-      members[#members + 1] = dues[i]
+      members[#members + 1] = int(dues[i])
       members[#members + 1] = member(s, id)
     end
-    emit(k_events, cfg, 'enqueued', id, 'at', int(dues[i]))
+    if cfg.events then emit(k_events, cfg, 'enqueued', id, 'at', int(dues[i])) end
     if dk then
       dedupe_take(k_dedupe, k_holds, dk, id)
       taken[dk] = id

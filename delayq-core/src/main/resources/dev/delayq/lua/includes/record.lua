@@ -311,6 +311,7 @@ local LEASED_HEADER = '^' .. VARINT .. '()' .. VARINT .. '()' .. VARINT .. '()' 
 local FRESH, FRESH_EXT = SCHEDULED + F_CREATED, SCHEDULED + F_CREATED + F_EXT
 local LEASED = PROCESSING + F_DUE + F_TOKEN + F_CREATED + F_EXT
 local LEASED_CHAR, LEASED_DONE_CHAR = string.char(LEASED), string.char(LEASED - PROCESSING + DONE)
+local FRESH_CHAR = string.char(FRESH)
 
 -- The varint of n as a string.
 local function varint_string(n)
@@ -494,12 +495,7 @@ end
 -- The record of a new scheduled job. o holds the optional fields (max, name, dedupe, hold, priority,
 -- timeout); created is the enqueue time in seconds since 2020.
 local function fresh_record(payload, seq, created, o)
-  if not o then
-    local b = { SCHEDULED + F_CREATED }
-    put_varint(b, seq)
-    put_varint(b, created)
-    return string.char(unpack(b)) .. payload
-  end
+  if not o then return FRESH_CHAR .. varint_string(seq) .. varint_string(created) .. payload end
   local r = { state = SCHEDULED, seq = seq, created = created, attempt = 0, max = o.max or 0, stalls = 0,
     name = o.name, dedupe = o.dedupe, hold = o.hold, priority = o.priority or 0, timeout = o.timeout }
   return encode_with_body(r, payload)
@@ -529,13 +525,14 @@ local function member_id(m)
   return string.sub(m, 7)
 end
 
--- Integers as redis.call arguments where Redis parses an integer (LIMIT, PX, HINCRBY) or a string is
--- stored: '%.0f' is exact for every integer a double holds, where tostring() and '..' would print 14
--- significant digits and lose the last ones of a due time. Scores are passed as Lua numbers instead:
--- Redis formats those itself, exactly (%.17g, or the shortest round-trip form on 7.x), and more cheaply; but a
--- score that a whole batch shares (a claim's lease expiry, a completion's time) is formatted once with int().
+-- Whole numbers as redis.call arguments: counts, LIMIT, PX, HINCRBY, stored strings, and scores (every score here
+-- is a whole number of ms, plus a priority band, below 2^53). '%d' prints through C's long: exact for all of them,
+-- and cheap, where '%.0f' and Redis's own conversion of a Lua number argument ('%.17g' on 7.0) take glibc's
+-- multi-precision float printing, about 3,500 instructions a number (BENCHMARKS.md); tostring() and '..' would print
+-- 14 significant digits and lose the last ones of a due time. Whole numbers only: '%d' drops a fraction. A score
+-- that a whole batch shares (a claim's lease expiry, a completion's time) is still formatted once.
 local function int(n)
-  return string.format('%.0f', n)
+  return string.format('%d', n)
 end
 
 local function now_us()
