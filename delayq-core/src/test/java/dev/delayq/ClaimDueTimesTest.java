@@ -23,8 +23,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * claim reads the due times of a run of jobs that share one once (claim.lua, {@code due_members}), works a lag bucket
  * out once for lags that share it, and writes a due time's or token's varint without a table (record.lua,
- * {@code varint_string}). These tests hold each job to its own due time, the claim order to due time then enqueue
- * order (priorities first), and the Lua functions to their definitions, on every edge.
+ * {@code varint_string}); the scripts print whole numbers with {@code '%d'} (record.lua, {@code int}). These tests
+ * hold each job to its own due time, the claim order to due time then enqueue order (priorities first), and the Lua
+ * functions to their definitions, on every edge.
  */
 class ClaimDueTimesTest {
     @RegisterExtension
