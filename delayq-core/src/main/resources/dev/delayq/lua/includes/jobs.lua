@@ -89,7 +89,7 @@ end
 
 -- The lag bucket of lag_ms (History.java: 0 under 1 ms, b from 1 to 20 for 2^(b-1) ms to under 2^b ms, 20 also for
 -- all above), and the lags [lo, hi) that share it: claim works a bucket out once for jobs whose due times differ by
--- a few ms. Exact at the powers of two (no logarithms).
+-- a few ms. By comparisons: no logarithms.
 local function lag_bucket(lag_ms)
   if lag_ms < 1 then return 0, -math.huge, 1 end
   local b, lo = 1, 1
