@@ -32,7 +32,7 @@ public final class LeastPrivilege {
     static final List<String> SCRIPTS = List.of(
             "del", "hdel", "hexists", "hget", "hgetall", "hincrby", "hkeys", "hmget", "hscan", "hset", "hsetnx",
             "hstrlen", "pttl", "publish", "set", "time", "xadd", "zadd", "zcard", "zrange", "zrangebyscore", "zrem",
-            "zremrangebyscore", "zscan", "zscore");
+            "zremrangebyrank", "zremrangebyscore", "zscan", "zscore");
 
     private LeastPrivilege() {
     }

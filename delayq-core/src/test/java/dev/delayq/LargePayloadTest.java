@@ -58,4 +58,30 @@ class LargePayloadTest {
         q.leases().completeAllAsync(all.stream().map(ClaimedJob::lease).toList()).join();
         assertThat(q.list(JobState.DONE, 0, 30)).hasSize(30); // pages bounded by bytes, read page after page
     }
+
+    @Test
+    void aClaimBoundedByBytesInsideAPriorityLeavesTheRestOfItDue() {
+        // The byte bound stops a claim among priority-3 jobs: only what it took leaves the priority set, and the rest
+        // are claimed later, before the jobs of priority 0.
+        byte[] payload = new byte[MIB];
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            jobs.add(Job.builder().id(String.format("p%02d", i)).priority(3).payload(payload).build());
+        }
+        for (int i = 0; i < 10; i++) {
+            jobs.add(Job.builder().id(String.format("z%02d", i)).payload(payload).build());
+        }
+        q.enqueueAll(jobs);
+        List<ClaimedJob> all = new ArrayList<>();
+        while (all.size() < 30) {
+            ClaimBatch b = q.leases().claim(ClaimOptions.of(30, Duration.ofMinutes(1)));
+            assertThat(b.jobs()).as("claim after %d jobs", all.size()).isNotEmpty();
+            assertThat(b.jobs().size()).isLessThan(20);
+            all.addAll(b.jobs());
+        }
+        assertThat(all).extracting(ClaimedJob::id).doesNotHaveDuplicates()
+                .containsExactlyElementsOf(jobs.stream().map(Job::id).toList());
+        q.leases().completeAllAsync(all.stream().map(ClaimedJob::lease).toList()).join();
+        assertThat(q.check().problems()).isEmpty();
+    }
 }

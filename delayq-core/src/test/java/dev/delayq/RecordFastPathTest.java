@@ -161,6 +161,9 @@ class RecordFastPathTest {
                 assertThat(q.get(c.id()).orElseThrow().token()).as("stored token of %s", c.id()).isEqualTo(c.token());
                 assertThat(q.leases().complete(new Lease(c.id(), c.token() + 1, c.partition()))).isEqualTo(Ack.STALE);
                 assertThat(q.leases().complete(new Lease(c.id(), c.token() - 1, c.partition()))).isEqualTo(Ack.STALE);
+                for (long off : new long[] {128, 16_384, 2_097_152}) { // one more in a varint's second, third, fourth byte
+                    assertThat(q.leases().complete(new Lease(c.id(), c.token() + off, c.partition()))).isEqualTo(Ack.STALE);
+                }
                 assertThat(q.leases().complete(c.lease())).as("%s with token %d", c.id(), c.token()).isEqualTo(Ack.OK);
                 assertThat(q.get(c.id()).orElseThrow().state()).isEqualTo(JobState.DONE);
             }
@@ -225,6 +228,8 @@ class RecordFastPathTest {
             {218, 1, 1, 1, 1},                  // no mask
             {218, 1, 1, 1, 1, 1},               // attempt announced, missing
             {218, 1, 1, 1, 1, 9, 1, 4, 'a'},    // a name of 4 bytes with 1 left
+            {218, 1, 1, 1, 1, 1, 0x81},         // the attempt runs off the end
+            {218, 1, 1, 1, 1, 1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 1}, // a 10-byte attempt
         };
         List<Job> all = new ArrayList<>();
         for (int i = 0; i < bad.length; i++) {

@@ -184,12 +184,11 @@ if allowed > 0 then
       chunk = math.max(1, math.floor((max_bytes - bytes) * take / math.max(bytes, 1)))
     end
     full = take < n
-    local from_prio, from_due = {}, {}
-    for t = 1, take do
-      if t <= n_prio then from_prio[#from_prio + 1] = cand[t] else from_due[#from_due + 1] = cand[t] end
-    end
-    if #from_prio > 0 then redis.call('ZREM', k.prio, unpack(from_prio)) end
-    if #from_due > 0 then redis.call('ZREM', k.due, unpack(from_due)) end
+    local taken_prio = math.min(take, n_prio)
+    if taken_prio > 0 then redis.call('ZREM', k.prio, unpack(cand, 1, taken_prio)) end
+    -- The due set's candidates are its first members in order (read from -inf up, in one run of ranks; nothing has
+    -- changed the set since): removed by rank, without a member argument each.
+    if take > n_prio then redis.call('ZREMRANGEBYRANK', k.due, 0, take - n_prio - 1) end
     local token = redis.call('HINCRBY', k.meta, 'token', take) - take
     local first_token = token + 1
     local expiry = now + lease_ms

@@ -77,8 +77,7 @@ local raws = #todo > 0 and redis.call('HMGET', k_jobs, unpack(todo)) or {}
 for j = 1, #todo do
   local i = at and at[j] or j
   local raw, id, ov = raws[j], ids[i], ovs[i]
-  local token_v = fast and raw and not ov and leased_token(raw)
-  if token_v and token_v == varint_string(tokens[i]) then
+  if fast and raw and not ov and leased_with_token(raw, tokens[i]) then
     out[i] = 1
     finish(id, id, retention > 0 and LEASED_DONE_CHAR .. string.sub(raw, 2))
   else

@@ -384,15 +384,33 @@ local function skip_ext(raw, pos, m)
   return pos
 end
 
--- complete's fast path: for a record as claim leases it (processing, no error summary, no dedupe key), the
--- varint bytes of its token and the record with state done; nil for any other record.
-local function leased_token(raw)
-  if string.byte(raw, 1) ~= LEASED then return nil end
+-- complete's fast path: whether raw is a record as claim leases it (processing, no error summary, no dedupe key)
+-- whose token is the whole number token; false for any other record (the general path judges it). The token is read
+-- from its bytes (the pattern ends it at its first byte below 128) and compared as a number: no string is made.
+local function leased_with_token(raw, token)
+  if string.byte(raw, 1) ~= LEASED then return false end
   local c, d, tp, te = string.match(raw, LEASED_HEADER, 2)
-  if not c or c > 10 or d - c > 8 or tp - d > 8 or te - tp > 8 then return nil end
-  local m = string.byte(raw, te)
-  if not m or m >= 128 or m % 32 >= X_DEDUPE or not skip_ext(raw, te + 1, m) then return nil end
-  return string.sub(raw, tp, te - 1)
+  if not c or c > 10 or d - c > 8 or tp - d > 8 or te - tp > 8 then return false end
+  local len, t = te - tp, nil
+  if len == 1 then
+    t = string.byte(raw, tp)
+  elseif len == 2 then
+    local b1, b2 = string.byte(raw, tp, tp + 1)
+    t = b1 - 128 + b2 * 128
+  elseif len == 3 then -- a queue's first two million leases
+    local b1, b2, b3 = string.byte(raw, tp, tp + 2)
+    t = b1 - 128 + (b2 - 128) * 128 + b3 * 16384
+  elseif len == 4 then -- the next 266 million
+    local b1, b2, b3, b4 = string.byte(raw, tp, tp + 3)
+    t = b1 - 128 + (b2 - 128) * 128 + (b3 - 128) * 16384 + b4 * 2097152
+  else
+    t = window_varint({ string.byte(raw, tp, te - 1) }, 1)
+  end
+  if t ~= token then return false end
+  -- The extension mask, then its fields: the usual one holds the attempt alone, in one byte.
+  local m, a = string.byte(raw, te, te + 1)
+  if m == X_ATTEMPT and a and a < 128 then return true end
+  return m ~= nil and m < 128 and m % 32 < X_DEDUPE and skip_ext(raw, te + 1, m) ~= nil
 end
 
 -- The record with its fields as in r and the payload it was decoded with.
