@@ -16,6 +16,8 @@ No JVM is involved, so the figure is the scripts' alone.
   SPREAD=1 python3 docs/perf/script-cost.py      # due times that differ (1 ms apart), where W1's burst shares one
   TOKENS=10000000 python3 docs/perf/script-cost.py   # a queue that has leased 10 million jobs (4-byte tokens)
   ENQ=1 python3 docs/perf/script-cost.py         # enqueue the jobs through enqueue.lua (calls of B) and print its cost
+  REDIS=/path/to/redis-server python3 docs/perf/script-cost.py   # another server binary (e.g. one built with symbols)
+  INSTR=1 KEEP=1 python3 docs/perf/script-cost.py   # keep callgrind's dumps (one per phase) and print where they are
 
 Compare two versions by pointing LUA_DIR at two checkouts, alternating the runs.
 
@@ -48,6 +50,8 @@ DISTINCT = os.environ.get('DISTINCT') == '1'  # each payload ends in its job's n
 SPREAD = os.environ.get('SPREAD') == '1'  # each job due at its own ms (1 ms apart), else all due at the same ms
 TOKENS = int(os.environ.get('TOKENS', 0))  # leases the queue made before (its token counter): 0 is a new queue
 ENQ = os.environ.get('ENQ') == '1'  # seed through enqueue.lua (and report its cost) instead of writing records directly
+REDIS = os.environ.get('REDIS', 'redis-server')  # the server binary
+KEEP = os.environ.get('KEEP') == '1'  # keep callgrind's dumps (uncompressed names, for callgrind_annotate)
 
 
 def expand(name):
@@ -60,9 +64,10 @@ s.bind(('127.0.0.1', 0))
 port = s.getsockname()[1]
 s.close()
 dumps = tempfile.mkdtemp(prefix='script-cost-')
-valgrind = ['valgrind', '--tool=callgrind', f'--callgrind-out-file={dumps}/cg.%p'] if INSTR else []
+valgrind = ['valgrind', '--tool=callgrind', '--compress-strings=no', '--compress-pos=no',
+            f'--callgrind-out-file={dumps}/cg.%p'] if INSTR else []
 slow = ['--lua-time-limit', '600000'] if INSTR else []  # seeding takes seconds under valgrind: no BUSY replies
-server = subprocess.Popen(valgrind + ['redis-server', '--port', str(port), '--save', '', '--appendonly', 'no'] + slow,
+server = subprocess.Popen(valgrind + [REDIS, '--port', str(port), '--save', '', '--appendonly', 'no'] + slow,
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 r = redis.Redis(port=port)
 for _ in range(300):  # under valgrind the server takes seconds to start
@@ -197,4 +202,7 @@ try:
 finally:
     server.terminate()
     server.wait()
-    shutil.rmtree(dumps, ignore_errors=True)
+    if KEEP and INSTR:
+        print(f'callgrind dumps, one per phase: {dumps}')
+    else:
+        shutil.rmtree(dumps, ignore_errors=True)
