@@ -599,6 +599,25 @@ abstract class QueueContract {
     // ---- leases and fencing -----------------------------------------------------------------------------
 
     @Test
+    void claimsAndRecoveriesReportTheEarliestLeaseHeldWhoeverHoldsIt() {
+        q.enqueueAll(List.of(Job.builder().id("first").build(), Job.builder().id("second").build()));
+        ClaimedJob soon = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(2))).jobs().get(0);
+        ClaimBatch other = q.leases().claim(ClaimOptions.of(1, HOUR));
+        ClaimedJob late = other.jobs().get(0);
+        if (partitions() == 1) { // a partitioned queue's claim of one reports only the partitions it asked
+            assertThat(other.nextLeaseExpiryMillis()).as("another claim's lease expires first")
+                    .isEqualTo(soon.leaseUntilMillis());
+        }
+        assertThat(q.leases().recover(10, FAST)).isEqualTo(new RecoverResult(0, 0, soon.leaseUntilMillis()));
+        t.awaitRedisTime(soon.leaseUntilMillis());
+        assertThat(q.leases().recover(10, FAST)).as("the expired lease recovered, the next one reported")
+                .isEqualTo(new RecoverResult(1, 0, late.leaseUntilMillis()));
+        assertThat(q.leases().complete(late.lease())).isEqualTo(Ack.OK);
+        assertThat(q.leases().recover(10, FAST)).isEqualTo(new RecoverResult(0, 0, -1));
+        assertThat(q.get(soon.id()).orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+    }
+
+    @Test
     void expiredLeaseIsRecoveredAndTheFirstHoldersCompletionIsRefused() {
         q.enqueue(Job.builder().id("lease").maxAttempts(3).build());
         ClaimedJob first = q.leases().claim(ClaimOptions.of(1, Duration.ofMillis(300))).jobs().get(0);

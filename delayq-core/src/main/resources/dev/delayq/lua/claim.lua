@@ -63,7 +63,7 @@ local function due_members(key, lo, hi, limit, base, cand, scores)
   local offset = 0 -- members of [lo, hi] before the first that the last call, with scores, should return
   while n < stop do
     local ask = math.min(stop - n, PROBE)
-    local got = redis.call('ZRANGEBYSCORE', key, lo, hi, 'WITHSCORES', 'LIMIT', 0, ask)
+    local got = redis.call('ZRANGEBYSCORE', key, lo, hi, 'WITHSCORES', 'LIMIT', '0', int(ask))
     for i = 1, #got, 2 do
       n = n + 1
       cand[n] = got[i]
@@ -74,7 +74,7 @@ local function due_members(key, lo, hi, limit, base, cand, scores)
     local s = got[2]
     if s ~= got[2 * ask] then break end
     -- The probe's members are the first of score s (all before them score less): the rest of the run follows.
-    local same = redis.call('ZRANGEBYSCORE', key, s, s, 'LIMIT', ask, stop - n)
+    local same = redis.call('ZRANGEBYSCORE', key, s, s, 'LIMIT', int(ask), int(stop - n))
     local sv = scores[n]
     for i = 1, #same do
       n = n + 1
@@ -85,7 +85,7 @@ local function due_members(key, lo, hi, limit, base, cand, scores)
     if ask + #same < RUN_MIN then break end
   end
   if n >= stop then return end
-  local rest = redis.call('ZRANGEBYSCORE', key, lo, hi, 'WITHSCORES', 'LIMIT', offset, stop - n)
+  local rest = redis.call('ZRANGEBYSCORE', key, lo, hi, 'WITHSCORES', 'LIMIT', int(offset), int(stop - n))
   for i = 1, #rest, 2 do
     n = n + 1
     cand[n] = rest[i]
@@ -132,7 +132,7 @@ if want > 0 and cfg.concurrency then
 end
 if want > 0 and cfg.rate_n and cfg.rate_ms then
   redis.call('ZREMRANGEBYSCORE', k_rate, '-inf', int(now - cfg.rate_ms))
-  local log = redis.call('ZRANGE', k_rate, 0, -1, 'WITHSCORES')
+  local log = redis.call('ZRANGE', k_rate, '0', '-1', 'WITHSCORES')
   local used = 0
   for i = 1, #log, 2 do used = used + tonumber(string.match(log[i], ':(%d+)$')) end
   local free = cfg.rate_n - used
@@ -151,7 +151,7 @@ if allowed > 0 then
     for p = 9, 1, -1 do
       if #cand < allowed and has_prio(cfg.prios, p) then
         local low = (9 - p) * PRIO_BAND
-        due_members(k.prio, low, int(low + now + lookahead), allowed - #cand, low, cand, scores)
+        due_members(k.prio, int(low), int(low + now + lookahead), allowed - #cand, low, cand, scores)
       end
     end
   end
@@ -188,8 +188,8 @@ if allowed > 0 then
     if taken_prio > 0 then redis.call('ZREM', k.prio, unpack(cand, 1, taken_prio)) end
     -- The due set's candidates are its first members in order (read from -inf up, in one run of ranks; nothing has
     -- changed the set since): removed by rank, without a member argument each.
-    if take > n_prio then redis.call('ZREMRANGEBYRANK', k.due, 0, take - n_prio - 1) end
-    local token = redis.call('HINCRBY', k.meta, 'token', take) - take
+    if take > n_prio then redis.call('ZREMRANGEBYRANK', k.due, '0', int(take - n_prio - 1)) end
+    local token = redis.call('HINCRBY', k.meta, 'token', int(take)) - take
     local first_token = token + 1
     local expiry = now + lease_ms
     local expiry_s = int(expiry) -- every lease's score: formatted once, not converted from a number per member
@@ -231,7 +231,7 @@ if allowed > 0 then
           fields[nf + 2] = ov
           out[no + 1] = OVERLAY .. ov .. id
           if not cfg.overlays then -- from now on, complete looks for overlays
-            redis.call('HSET', k.meta, 'overlays', 1)
+            redis.call('HSET', k.meta, 'overlays', '1')
             cfg.overlays = true
           end
         else
@@ -253,7 +253,7 @@ if allowed > 0 then
       redis.call('HSET', k.jobs, unpack(fields))
       redis.call('ZADD', k.leases, unpack(leases))
       if next_expiry < 0 or expiry < next_expiry then out[3] = expiry end
-      for b, c in pairs(lags) do history_add(k.history, now, 'l' .. b, c) end
+      for b, c in pairs(lags) do history_add(k.history, now, 'l' .. int(b), c) end
       if cfg.rate_n and cfg.rate_ms then redis.call('ZADD', k_rate, now, first_token .. ':' .. claimed) end
     end
     out[9] = quarantined
@@ -266,7 +266,7 @@ if binding and claimed >= allowed and claimed < want then
   -- (concurrency: a completion that frees a lease publishes one), not at due times.
   out[10] = 1
   if binding == 'r' then
-    local oldest = redis.call('ZRANGE', k_rate, 0, 0, 'WITHSCORES')
+    local oldest = redis.call('ZRANGE', k_rate, '0', '0', 'WITHSCORES')
     out[2] = oldest[2] and tonumber(oldest[2]) + cfg.rate_ms or now + 1
   else
     out[2] = -1

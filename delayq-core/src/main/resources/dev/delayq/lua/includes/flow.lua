@@ -38,7 +38,8 @@ local function earliest_due(k_due, k_prio, prios)
     for p = 1, 9 do
       if has_prio(prios, p) then
         local low = (9 - p) * PRIO_BAND
-        local h = redis.call('ZRANGEBYSCORE', k_prio, low, '(' .. int(low + PRIO_BAND), 'WITHSCORES', 'LIMIT', 0, 1)
+        local h = redis.call('ZRANGEBYSCORE', k_prio, int(low), '(' .. int(low + PRIO_BAND), 'WITHSCORES',
+          'LIMIT', '0', '1')
         if h[2] then
           local due = tonumber(h[2]) - low
           if not best or due < best then best = due end

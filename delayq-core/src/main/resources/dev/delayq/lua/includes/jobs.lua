@@ -84,7 +84,7 @@ local function history_slot(k_history, now)
 end
 
 local function history_add(k_history, now, field, n)
-  if n > 0 then redis.call('HINCRBY', k_history, history_slot(k_history, now) .. ':' .. field, n) end
+  if n > 0 then redis.call('HINCRBY', k_history, int(history_slot(k_history, now)) .. ':' .. field, int(n)) end
 end
 
 -- The lag bucket of lag_ms (History.java: 0 under 1 ms, b from 1 to 20 for 2^(b-1) ms to under 2^b ms, 20 also for

@@ -3,7 +3,7 @@
 -- last saw. A job added behind the head, or at the head's own ms, needs no message. (With priorities, the head is
 -- the earliest due time over every priority: see flow.lua, earliest_due.)
 local function head_score(due_key)
-  local h = redis.call('ZRANGE', due_key, 0, 0, 'WITHSCORES')
+  local h = redis.call('ZRANGE', due_key, '0', '0', 'WITHSCORES')
   if h[2] then return tonumber(h[2]) end
   return nil
 end

@@ -577,11 +577,11 @@ end
 
 -- Allocates n consecutive sequence numbers; returns the first.
 local function next_seqs(meta, n)
-  return redis.call('HINCRBY', meta, 'seq', n) - n + 1
+  return redis.call('HINCRBY', meta, 'seq', int(n)) - n + 1
 end
 
 local function count(meta, field, n)
-  if n > 0 then redis.call('HINCRBY', meta, field, n) end
+  if n > 0 then redis.call('HINCRBY', meta, field, int(n)) end
 end
 
 -- A whole number in [lo, hi] from a script argument, or nil.

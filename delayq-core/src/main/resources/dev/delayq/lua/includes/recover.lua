@@ -5,9 +5,9 @@
 -- its workers). Backoff = base * 2^(stalls-1), capped, with full jitter above the base, drawn from a seed the
 -- client sends (Redis seeds math.random identically for every script).
 --
--- One ZRANGE by rank reads the limit + 1 earliest leases: the expired ones are recovered, and the first one
--- still valid is the next lease expiry. Returns recovered, dead, next_expiry (-1: no lease left; now: more
--- expired leases than the limit are waiting).
+-- One ZRANGE by rank reads the earliest lease; when it has expired, a second the limit + 1 earliest: the expired
+-- ones are recovered, and the first one still valid is the next lease expiry. Returns recovered, dead, next_expiry
+-- (-1: no lease left; now: more expired leases than the limit are waiting).
 local function backoff_ms(n, base, cap)
   local exp = base * math.pow(2, math.max(n - 1, 0))
   if exp > cap then exp = cap end
@@ -18,7 +18,13 @@ end
 -- k: a table of the queue's keys (due, leases, jobs, meta, dead, dedupe, holds, history, prio, events, progress) and
 -- its flow configuration (k.cfg).
 local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
-  local head = redis.call('ZRANGE', k.leases, 0, limit, 'WITHSCORES')
+  -- The earliest lease first, alone: when it has not expired (the usual case) it is the next expiry, and Redis
+  -- prints one score instead of limit + 1 (each in '%.17g' on 7.0, about 3,600 instructions, read back by a strtod).
+  local first = redis.call('ZRANGE', k.leases, '0', '0', 'WITHSCORES')
+  if not first[2] then return 0, 0, -1 end
+  local earliest = tonumber(first[2])
+  if earliest > now then return 0, 0, earliest end
+  local head = redis.call('ZRANGE', k.leases, '0', int(limit), 'WITHSCORES')
   local ids, next_expiry = {}, -1
   for i = 1, #head, 2 do
     local expiry = tonumber(head[i + 1])
