@@ -51,7 +51,7 @@ SPREAD = os.environ.get('SPREAD') == '1'  # each job due at its own ms (1 ms apa
 TOKENS = int(os.environ.get('TOKENS', 0))  # leases the queue made before (its token counter): 0 is a new queue
 ENQ = os.environ.get('ENQ') == '1'  # seed through enqueue.lua (and report its cost) instead of writing records directly
 REDIS = os.environ.get('REDIS', 'redis-server')  # the server binary
-KEEP = os.environ.get('KEEP') == '1'  # keep callgrind's dumps (uncompressed names, for callgrind_annotate)
+KEEP = os.environ.get('KEEP') == '1'  # keep callgrind's dumps (read by docs/perf/callgrind-self.py)
 
 
 def expand(name):

@@ -601,7 +601,7 @@ abstract class QueueContract {
     @Test
     void claimsAndRecoveriesReportTheEarliestLeaseHeldWhoeverHoldsIt() {
         q.enqueueAll(List.of(Job.builder().id("first").build(), Job.builder().id("second").build()));
-        ClaimedJob soon = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(2))).jobs().get(0);
+        ClaimedJob soon = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(3))).jobs().get(0);
         ClaimBatch other = q.leases().claim(ClaimOptions.of(1, HOUR));
         ClaimedJob late = other.jobs().get(0);
         if (partitions() == 1) { // a partitioned queue's claim of one reports only the partitions it asked
