@@ -2,8 +2,9 @@
 -- Workers sleep until the head's due time; they only need to hear of a head that is EARLIER than the one they
 -- last saw. A job added behind the head, or at the head's own ms, needs no message. (With priorities, the head is
 -- the earliest due time over every priority: see flow.lua, earliest_due.)
-local function head_score(due_key)
-  local h = redis.call('ZRANGE', due_key, '0', '0', 'WITHSCORES')
+-- The lowest score of the sorted set key (the due set's head; recover_expired's earliest lease), or nil when empty.
+local function head_score(key)
+  local h = redis.call('ZRANGE', key, '0', '0', 'WITHSCORES')
   if h[2] then return tonumber(h[2]) end
   return nil
 end

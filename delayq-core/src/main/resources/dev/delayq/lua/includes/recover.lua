@@ -20,9 +20,8 @@ end
 local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
   -- The earliest lease first, alone: when it has not expired (the usual case) it is the next expiry, and Redis
   -- prints one score instead of limit + 1 (each in '%.17g' on 7.0, about 3,600 instructions, read back by a strtod).
-  local first = redis.call('ZRANGE', k.leases, '0', '0', 'WITHSCORES')
-  if not first[2] then return 0, 0, -1 end
-  local earliest = tonumber(first[2])
+  local earliest = head_score(k.leases)
+  if not earliest then return 0, 0, -1 end
   if earliest > now then return 0, 0, earliest end
   local head = redis.call('ZRANGE', k.leases, '0', int(limit), 'WITHSCORES')
   local ids, next_expiry = {}, -1
