@@ -16,6 +16,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.masterreplica.MasterReplica;
+import java.nio.channels.ClosedChannelException;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -112,21 +113,33 @@ final class Connector {
     }
 
     /**
-     * Connects, trying a second time when the handshake was cut short ("Connection closed prematurely"): on a busy
-     * machine the channel has been seen to close before the server's answer to HELLO/AUTH was read, which hid that
-     * answer (a wrong password, say) behind a generic error. A second handshake gives the real one.
+     * Connects, trying a second time when the handshake was cut short: on a busy machine the channel has been seen
+     * to close before HELLO/AUTH was written (a {@link ClosedChannelException}), before the server's answer was read
+     * ("Connection closed prematurely"), or, in Lettuce 6.x, before its connect listener looked for the handshake
+     * handler ("RedisHandshakeHandler not registered").
+     * Either hid that answer (a wrong password, say) behind a generic error; a second handshake gives the real one.
      */
     private static StatefulRedisConnection<byte[], byte[]> connectPlain(RedisClient c) {
         try {
             return c.connect(ByteArrayCodec.INSTANCE);
         } catch (RedisConnectionException e) {
-            for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-                if (t.getMessage() != null && t.getMessage().contains("closed prematurely")) {
-                    return c.connect(ByteArrayCodec.INSTANCE);
-                }
+            if (handshakeCutShort(e)) {
+                return c.connect(ByteArrayCodec.INSTANCE);
             }
             throw e;
         }
+    }
+
+    /** Whether a failed connect lost its handshake to the channel closing (see {@link #connectPlain}). */
+    private static boolean handshakeCutShort(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String msg = t.getMessage();
+            if (t instanceof ClosedChannelException
+                    || msg != null && (msg.contains("closed prematurely") || msg.contains("RedisHandshakeHandler not registered"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A second command connection like {@code opened}'s, on the same client, as an {@link Opened} of its own. */
