@@ -17,6 +17,8 @@ No JVM is involved, so the figure is the scripts' alone.
   TOKENS=10000000 python3 docs/perf/script-cost.py   # a queue that has leased 10 million jobs (4-byte tokens)
   ENQ=1 python3 docs/perf/script-cost.py         # enqueue the jobs through enqueue.lua (calls of B) and print its cost
   REDIS=/path/to/redis-server python3 docs/perf/script-cost.py   # another server binary (e.g. one built with symbols)
+  SHAKE=0 python3 docs/perf/script-cost.py LUA_DIR   # includes pasted whole, as delayq sent scripts before it sent
+                                                     # only the definitions each uses (Script.java): for older LUA_DIRs
   INSTR=1 KEEP=1 python3 docs/perf/script-cost.py   # keep callgrind's dumps (one per phase) and print where they are
 
 Compare two versions by pointing LUA_DIR at two checkouts, alternating the runs.
@@ -52,11 +54,53 @@ TOKENS = int(os.environ.get('TOKENS', 0))  # leases the queue made before (its t
 ENQ = os.environ.get('ENQ') == '1'  # seed through enqueue.lua (and report its cost) instead of writing records directly
 REDIS = os.environ.get('REDIS', 'redis-server')  # the server binary
 KEEP = os.environ.get('KEEP') == '1'  # keep callgrind's dumps (read by docs/perf/callgrind-self.py)
+SHAKE = os.environ.get('SHAKE', '1') == '1'  # only the include definitions a script uses, as Script.java sends it
+
+
+def definitions(include):
+    """An include's top-level definitions (Script.java's split): [(names, text)], each from its 'local' line, with the
+    comment lines right above it, to the next one's."""
+    lines = include.splitlines(keepends=True)
+    starts = [i for i, l in enumerate(lines) if l.startswith('local ')]
+    out = []
+    for k, i in enumerate(starts):
+        while i > 0 and lines[i - 1].startswith('--') and (k == 0 or i - 1 > starts[k - 1]):
+            i -= 1
+        starts[k] = i
+    for k, i in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        text = ''.join(lines[i:end])
+        head = next(l for l in lines[i:end] if l.startswith('local '))
+        m = re.match(r'local\s+function\s+(\w+)', head) or re.match(r'local\s+([\w\s,]+?)\s*=', head)
+        out.append(([n.strip() for n in m.group(1).split(',')], text))
+    return out
+
+
+def names(code):
+    return {n for l in code.splitlines() if not l.lstrip().startswith('--') for n in re.findall(r'[A-Za-z_]\w*', l)}
 
 
 def expand(name):
+    """The script as Redis runs it (Script.java): with SHAKE=1 (the default) only the include definitions it uses,
+    with SHAKE=0 the includes whole (what delayq sent before 2026-12-01 23:00 UTC: use it for older LUA_DIRs)."""
     text = open(f'{LUA}/{name}.lua').read()
-    return re.sub(r'(?m)^-- @include (\w+)\s*$', lambda m: open(f'{LUA}/includes/{m.group(1)}.lua').read(), text)
+    inc = re.compile(r'(?m)^-- @include (\w+)[ \t]*\n?')
+    found = list(inc.finditer(text))
+    if not found:
+        return text
+    if not SHAKE:
+        return inc.sub(lambda m: open(f'{LUA}/includes/{m.group(1)}.lua').read(), text)
+    defs = [d for m in found for d in definitions(open(f'{LUA}/includes/{m.group(1)}.lua').read())]
+    head, tail = text[:found[0].start()], text[found[-1].end():]
+    wanted, kept = names(head + tail), set()
+    while True:
+        more = [i for i, (ns, t) in enumerate(defs) if i not in kept and any(n in wanted for n in ns)]
+        if not more:
+            break
+        for i in more:
+            kept.add(i)
+            wanted |= names(defs[i][1])
+    return head + ''.join(t for i, (ns, t) in enumerate(defs) if i in kept) + tail
 
 
 s = socket.socket()

@@ -6,14 +6,25 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The Lua scripts, one per state change, loaded from {@code dev/delayq/lua/<name>.lua}. A line
- * {@code -- @include x} is replaced by {@code includes/x.lua}, so shared pieces (the record codec, the
- * wake-up notice, lease recovery) exist once in the source and whole in every script Redis runs.
+ * The Lua scripts, one per state change, loaded from {@code dev/delayq/lua/<name>.lua}. Lines
+ * {@code -- @include x} (consecutive, before the script's own code) bring in {@code includes/x.lua}, so shared
+ * pieces (the record codec, the wake-up notice, lease recovery) exist once in the source.
+ *
+ * <p>Only the definitions a script uses come in: an include is a sequence of top-level {@code local} definitions
+ * (functions and constants, each starting at column 0 with {@code local}), and a definition is kept when its name
+ * appears in the script's own code or in a kept definition, outside lines that are only a comment (a name in a
+ * string or after code on a line keeps it too, which is only ever too many). Redis runs a script's top level on every call, and each {@code local function} is a
+ * closure made and collected per call: a claim paid 77,000 instructions a call for the whole library, a
+ * {@code get} 57,000 (BENCHMARKS.md).
  */
 public enum Script {
     ENQUEUE("enqueue"),
@@ -68,19 +79,122 @@ public enum Script {
         return sha;
     }
 
-    private static String expand(String text) {
+    /** {@code text} with its include lines replaced by the definitions of those includes that it uses. */
+    static String expand(String text) {
         Matcher m = Include.PATTERN.matcher(text);
-        StringBuilder out = new StringBuilder();
+        List<String> includes = new ArrayList<>();
+        int first = -1;
+        int end = -1;
         while (m.find()) {
-            m.appendReplacement(out, Matcher.quoteReplacement(read("includes/" + m.group(1) + ".lua")));
+            if (first >= 0 && m.start() != end) {
+                throw new IllegalStateException("a script's -- @include lines must be consecutive: " + m.group());
+            }
+            if (first < 0) {
+                first = m.start();
+            }
+            end = m.end();
+            includes.add(m.group(1));
         }
-        m.appendTail(out);
+        if (includes.isEmpty()) {
+            return text;
+        }
+        List<Definition> defs = new ArrayList<>();
+        for (String name : includes) {
+            defs.addAll(Definition.split(read("includes/" + name + ".lua")));
+        }
+        return text.substring(0, first) + used(text.substring(0, first) + text.substring(end), defs) + text.substring(end);
+    }
+
+    /** The definitions whose names {@code code} uses, directly or through other kept ones, in their order. */
+    private static String used(String code, List<Definition> defs) {
+        Set<String> wanted = new HashSet<>(Definition.names(code));
+        boolean[] kept = new boolean[defs.size()];
+        boolean more = true;
+        while (more) {
+            more = false;
+            for (int i = 0; i < defs.size(); i++) {
+                if (!kept[i] && defs.get(i).defines.stream().anyMatch(wanted::contains)) {
+                    kept[i] = true;
+                    wanted.addAll(Definition.names(defs.get(i).text));
+                    more = true;
+                }
+            }
+        }
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < defs.size(); i++) {
+            if (kept[i]) {
+                out.append(defs.get(i).text);
+            }
+        }
         return out.toString();
+    }
+
+    /**
+     * One top-level definition of an include: from its {@code local} line (with the comment lines right above it)
+     * to the next one's, and the names it defines ({@code local function f}, {@code local A, B = ...}).
+     */
+    private record Definition(List<String> defines, String text) {
+        private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+        private static final Pattern FUNCTION = Pattern.compile("^local\\s+function\\s+([A-Za-z_][A-Za-z0-9_]*)");
+        private static final Pattern VARIABLES = Pattern.compile("^local\\s+([A-Za-z_][A-Za-z0-9_]*(\\s*,\\s*[A-Za-z_][A-Za-z0-9_]*)*)\\s*=");
+
+        static List<Definition> split(String include) {
+            List<Definition> out = new ArrayList<>();
+            List<String> lines = include.lines().toList();
+            int start = -1;
+            for (int i = 0; i <= lines.size(); i++) {
+                if (i == lines.size() || lines.get(i).startsWith("local ")) {
+                    if (start >= 0) {
+                        int stop = i;
+                        while (i < lines.size() && stop > start + 1 && lines.get(stop - 1).startsWith("--")) {
+                            stop--; // the comment right above the next definition is the next one's
+                        }
+                        out.add(of(lines.subList(start, stop)));
+                        start = stop;
+                    } else {
+                        start = i;
+                        while (start > 0 && lines.get(start - 1).startsWith("--")) {
+                            start--;
+                        }
+                    }
+                } else if (start < 0 && !lines.get(i).isBlank() && !lines.get(i).startsWith("--")) {
+                    throw new IllegalStateException("an include holds only top-level local definitions, found: " + lines.get(i));
+                }
+            }
+            return out;
+        }
+
+        private static Definition of(List<String> lines) {
+            String head = lines.stream().filter(l -> l.startsWith("local ")).findFirst().orElseThrow();
+            Matcher f = FUNCTION.matcher(head);
+            Matcher v = VARIABLES.matcher(head);
+            List<String> defines;
+            if (f.find()) {
+                defines = List.of(f.group(1));
+            } else if (v.find()) {
+                defines = List.of(v.group(1).split("\\s*,\\s*"));
+            } else {
+                throw new IllegalStateException("an include's definition must be 'local function f' or 'local a = ...': " + head);
+            }
+            return new Definition(defines, String.join("\n", lines) + "\n");
+        }
+
+        /** The names {@code code} mentions, outside lines that are only a comment. */
+        static Set<String> names(String code) {
+            Set<String> out = new HashSet<>();
+            code.lines().filter(l -> !l.stripLeading().startsWith("--")).forEach(l -> {
+                Matcher m = NAME.matcher(l);
+                while (m.find()) {
+                    out.add(m.group());
+                }
+            });
+            return out;
+        }
     }
 
     /** Holder: enum constants are built before the enum's own static fields. */
     private static final class Include {
-        static final Pattern PATTERN = Pattern.compile("(?m)^-- @include (\\w+)\\s*$");
+        static final Pattern PATTERN = Pattern.compile("(?m)^-- @include (\\w+)[ \\t]*(\\R|\\z)");
     }
 
     private static String read(String name) {
