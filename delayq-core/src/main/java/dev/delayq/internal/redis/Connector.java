@@ -115,9 +115,10 @@ final class Connector {
     /**
      * Connects, trying a second time when the handshake was cut short: on a busy machine the channel has been seen
      * to close before HELLO/AUTH was written (a {@link ClosedChannelException}), before the server's answer was read
-     * ("Connection closed prematurely"), or, in Lettuce 6.x, before its connect listener looked for the handshake
-     * handler ("RedisHandshakeHandler not registered").
-     * Either hid that answer (a wrong password, say) behind a generic error; a second handshake gives the real one.
+     * ("Connection closed prematurely", or "Connection reset" when the other end closed with HELLO unread), or, in
+     * Lettuce 6.x, before its connect listener looked for the handshake handler ("RedisHandshakeHandler not
+     * registered"). Each hid that answer (a wrong password, say) behind a generic error; a second handshake gives
+     * the real one.
      */
     private static StatefulRedisConnection<byte[], byte[]> connectPlain(RedisClient c) {
         try {
@@ -134,8 +135,8 @@ final class Connector {
     private static boolean handshakeCutShort(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             String msg = t.getMessage();
-            if (t instanceof ClosedChannelException
-                    || msg != null && (msg.contains("closed prematurely") || msg.contains("RedisHandshakeHandler not registered"))) {
+            if (t instanceof ClosedChannelException || msg != null && (msg.contains("closed prematurely")
+                    || msg.contains("RedisHandshakeHandler not registered") || msg.contains("Connection reset"))) {
                 return true;
             }
         }

@@ -22,9 +22,9 @@ import java.util.regex.Pattern;
  * <p>Only the definitions a script uses come in: an include is a sequence of top-level {@code local} definitions
  * (functions and constants, each starting at column 0 with {@code local}), and a definition is kept when its name
  * appears in the script's own code or in a kept definition, outside lines that are only a comment (a name in a
- * string or after code on a line keeps it too, which is only ever too many). Redis runs a script's top level on every call, and each {@code local function} is a
- * closure made and collected per call: a claim paid 77,000 instructions a call for the whole library, a
- * {@code get} 57,000 (BENCHMARKS.md).
+ * string or after code on a line keeps it too, which is only ever too many). Redis runs a script's top level on
+ * every call, and each {@code local function} is a closure made and collected per call: the whole library cost
+ * about 77,000 instructions a call, of which a {@code get} uses 27,000 (BENCHMARKS.md).
  */
 public enum Script {
     ENQUEUE("enqueue"),
