@@ -79,7 +79,9 @@ for j = 1, #todo do
   local raw, id, ov = raws[j], ids[i], ovs[i]
   if fast and raw and not ov and leased_with_token(raw, tokens[i]) then
     out[i] = 1
-    finish(id, id, retention > 0 and LEASED_DONE_CHAR .. string.sub(raw, 2))
+    -- The record with its first byte (the state) replaced: gsub copies it once, where sub and '..' made two strings
+    -- of its length (Redis 7 hashes every byte of each).
+    finish(id, id, retention > 0 and (string.gsub(raw, '^.', LEASED_DONE_CHAR)))
   else
     if raw and ov then raw = with_overlay(raw, ov) end -- judged on the record as if rewritten
     local r = safe_decode(raw)
