@@ -433,6 +433,65 @@ abstract class QueueContract {
         q.leases().claim(claimOf(10)).jobs().forEach(j -> q.leases().complete(j.lease()));
     }
 
+    /**
+     * A claim that takes every due job reports the earliest due time left, after a few due jobs, after more than
+     * claim's first read of 8, after none, and with a priority in use; a full claim does not look. Partitioned
+     * queues report the earliest of the partitions they asked.
+     */
+    @Test
+    void aClaimThatTakesEveryDueJobReportsTheEarliestDueTimeLeft() {
+        long t0 = t.redisNow();
+        long t1 = t0 + 60_000;
+        long t2 = t0 + 120_000;
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            jobs.add(due("a" + i));
+        }
+        jobs.add(Job.builder().id("b0").runAt(Instant.ofEpochMilli(t1)).build());
+        jobs.add(Job.builder().id("b1").runAt(Instant.ofEpochMilli(t1)).build());
+        jobs.add(Job.builder().id("c0").runAt(Instant.ofEpochMilli(t2)).build());
+        q.enqueueAll(jobs);
+        List<ClaimedJob> claimed = new ArrayList<>();
+        ClaimBatch few = q.leases().claim(claimOf(10));
+        claimed.addAll(few.jobs());
+        assertThat(few.jobs()).extracting(ClaimedJob::id).containsExactlyInAnyOrder("a0", "a1", "a2");
+        assertThat(few.nextDueMillis()).isIn(partitions() == 1 ? List.of(t1) : List.of(t1, t2));
+
+        ClaimBatch none = q.leases().claim(claimOf(10));
+        assertThat(none.jobs()).isEmpty();
+        assertThat(none.nextDueMillis()).isIn(partitions() == 1 ? List.of(t1) : List.of(t1, t2));
+
+        List<Job> more = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            more.add(due("d" + i));
+        }
+        q.enqueueAll(more);
+        ClaimBatch many = q.leases().claim(claimOf(20));
+        claimed.addAll(many.jobs());
+        if (partitions() == 1) {
+            assertThat(many.jobs()).hasSize(12);
+            assertThat(many.nextDueMillis()).isEqualTo(t1);
+            q.enqueue(due("e0"));
+            ClaimBatch full = q.leases().claim(claimOf(1));
+            claimed.addAll(full.jobs());
+            assertThat(full.jobs()).extracting(ClaimedJob::id).containsExactly("e0");
+            assertThat(full.nextDueMillis()).isEqualTo(ClaimBatch.NOT_COMPUTED);
+        }
+        while (claimed.size() < (partitions() == 1 ? 16 : 15)) {
+            ClaimBatch rest = q.leases().claim(claimOf(20));
+            assertThat(rest.jobs()).as("due jobs left to claim").isNotEmpty();
+            claimed.addAll(rest.jobs());
+        }
+
+        q.enqueue(Job.builder().id("p0").priority(5).runAt(Instant.ofEpochMilli(t0 + 30_000)).build());
+        ClaimBatch prio = q.leases().claim(claimOf(10));
+        assertThat(prio.jobs()).isEmpty();
+        if (partitions() == 1) {
+            assertThat(prio.nextDueMillis()).isEqualTo(t0 + 30_000);
+        }
+        completeAll(q, claimed);
+    }
+
     @Test
     void higherPrioritiesAreClaimedFirstAndEachPriorityKeepsItsOrder() {
         List<Job> jobs = new ArrayList<>();
