@@ -10,7 +10,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -100,9 +102,11 @@ public enum Script {
         }
         List<Definition> defs = new ArrayList<>();
         for (String name : includes) {
-            defs.addAll(Definition.split(read("includes/" + name + ".lua")));
+            defs.addAll(Include.definitions(name));
         }
-        return text.substring(0, first) + used(text.substring(0, first) + text.substring(end), defs) + text.substring(end);
+        String head = text.substring(0, first);
+        String tail = text.substring(end);
+        return head + used(head + tail, defs) + tail;
     }
 
     /** The definitions whose names {@code code} uses, directly or through other kept ones, in their order. */
@@ -115,7 +119,7 @@ public enum Script {
             for (int i = 0; i < defs.size(); i++) {
                 if (!kept[i] && defs.get(i).defines.stream().anyMatch(wanted::contains)) {
                     kept[i] = true;
-                    wanted.addAll(Definition.names(defs.get(i).text));
+                    wanted.addAll(defs.get(i).uses);
                     more = true;
                 }
             }
@@ -131,9 +135,10 @@ public enum Script {
 
     /**
      * One top-level definition of an include: from its {@code local} line (with the comment lines right above it)
-     * to the next one's, and the names it defines ({@code local function f}, {@code local A, B = ...}).
+     * to the next one's, the names it defines ({@code local function f}, {@code local A, B = ...}) and the names it
+     * uses.
      */
-    private record Definition(List<String> defines, String text) {
+    private record Definition(List<String> defines, String text, Set<String> uses) {
         private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
         private static final Pattern FUNCTION = Pattern.compile("^local\\s+function\\s+([A-Za-z_][A-Za-z0-9_]*)");
         private static final Pattern VARIABLES = Pattern.compile("^local\\s+([A-Za-z_][A-Za-z0-9_]*(\\s*,\\s*[A-Za-z_][A-Za-z0-9_]*)*)\\s*=");
@@ -176,7 +181,8 @@ public enum Script {
             } else {
                 throw new IllegalStateException("an include's definition must be 'local function f' or 'local a = ...': " + head);
             }
-            return new Definition(defines, String.join("\n", lines) + "\n");
+            String text = String.join("\n", lines) + "\n";
+            return new Definition(defines, text, names(text));
         }
 
         /** The names {@code code} mentions, outside lines that are only a comment. */
@@ -195,6 +201,12 @@ public enum Script {
     /** Holder: enum constants are built before the enum's own static fields. */
     private static final class Include {
         static final Pattern PATTERN = Pattern.compile("(?m)^-- @include (\\w+)[ \\t]*(\\R|\\z)");
+        /** Each include read and split once, however many scripts bring it in. */
+        private static final Map<String, List<Definition>> DEFINITIONS = new ConcurrentHashMap<>();
+
+        static List<Definition> definitions(String name) {
+            return DEFINITIONS.computeIfAbsent(name, n -> Definition.split(read("includes/" + n + ".lua")));
+        }
     }
 
     private static String read(String name) {
