@@ -108,7 +108,8 @@ math.randomseed(seed)
 local now_micros = now_us()
 local now = math.floor(now_micros / 1000)
 
-local cfg = flow_config(k.meta, true)
+-- waker, wake_at: the idle worker that promised to claim at the next due time, and that time (see "Waker" above).
+local cfg, waker, wake_at = flow_config(k.meta, 'waker', 'wake_at')
 k.cfg = cfg
 history_known(k.meta, cfg)
 if cfg.paused then
@@ -275,14 +276,14 @@ elseif (claimed < want and not full) or want == 0 then
   local next_due = earliest_due(k.due, k.prio, cfg.prios) or -1
   out[2] = next_due
   if next_due >= 0 and want > 0 and me ~= '' then
-    local waker, at = cfg.waker, cfg.wake_at -- read with the flow settings (nothing above changes them)
+    local at = tonumber(wake_at) -- read with the flow settings (nothing above changes them)
     if waker and waker ~= me and at and at <= next_due and at >= now - standby / 2 then
       out[6] = 1
     elseif waker ~= me or at ~= next_due then
       redis.call('HSET', k.meta, 'waker', me, 'wake_at', int(next_due))
     end
   end
-elseif me ~= '' and cfg.waker == me then
+elseif me ~= '' and waker == me then
   redis.call('HDEL', k.meta, 'waker', 'wake_at')
   redis.call('PUBLISH', ARGV[8], '0')
 end

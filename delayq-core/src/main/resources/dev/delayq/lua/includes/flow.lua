@@ -6,17 +6,15 @@
 -- progress (present once a handler of the queue has reported progress: until then complete need not clear any), hist
 -- (the last minute whose history slot claim or complete checked: see history_known in jobs.lua), overlays (present
 -- once claim has leased a job by a lease overlay, see record.lua: until then complete need not look for any).
--- One HMGET reads them all, so a queue that uses none of them pays one small read per script. With waker, also the
--- fields waker and wake_at (claim's: the idle worker that promised to claim at the next due time, and that time);
--- only claim asks, as each field costs a search of the meta hash.
-local function flow_config(k_meta, waker)
-  local v = waker and redis.call('HMGET', k_meta, 'paused', 'rate_n', 'rate_ms', 'concurrency', 'prios', 'events',
-      'progress', 'hist', 'overlays', 'waker', 'wake_at')
-    or redis.call('HMGET', k_meta, 'paused', 'rate_n', 'rate_ms', 'concurrency', 'prios', 'events', 'progress', 'hist',
-      'overlays')
+-- One HMGET reads them all, so a queue that uses none of them pays one small read per script. A script that needs
+-- other meta fields names them after k_meta and gets their values after the configuration, from the same HMGET
+-- (claim's waker and wake_at); only the fields asked for are read, as each costs a search of the meta hash.
+local function flow_config(k_meta, ...)
+  local v = redis.call('HMGET', k_meta, 'paused', 'rate_n', 'rate_ms', 'concurrency', 'prios', 'events', 'progress',
+    'hist', 'overlays', ...)
   return { paused = v[1] ~= false, rate_n = tonumber(v[2]), rate_ms = tonumber(v[3]), concurrency = tonumber(v[4]),
     prios = tonumber(v[5]) or 0, events = tonumber(v[6]), progress = v[7] ~= false, hist = tonumber(v[8]),
-    overlays = v[9] ~= false, waker = v[10], wake_at = tonumber(v[11]) }
+    overlays = v[9] ~= false }, unpack(v, 10)
 end
 
 -- Priorities: jobs of priority 0 wait in the due set (score = due ms). Jobs of priority p (1-9) wait in the sorted set
