@@ -7,9 +7,12 @@
 // missing, and Redis's CPU (used_cpu_user + used_cpu_sys) from T0 until 1 s after the last start, per job.
 // Redis runs on this machine, so Date.now() is the one clock for due times and handler starts.
 // One unmeasured burst of 10,000 jobs warms the process up first (as delayq bench does).
+// Completed jobs are removed as they complete (removeOnComplete: true; compare with `delayq bench --done-retention 0s`);
+// --keep-completed keeps them in the completed set, BullMQ's own default (compare with delayq's default of 1 h).
 //
 //   npm install            # bullmq and ioredis pinned in package.json (docs/peers/package.json)
 //   node bullmq-w1.mjs --redis redis://127.0.0.1:PORT [--reps 1] [--jobs 20000] [--consumers 4] [--concurrency 100]
+//                      [--keep-completed]
 //
 // Prints one JSON object per repetition. Every queue it creates is obliterated afterwards; nothing else is touched.
 import { Queue, Worker } from 'bullmq';
@@ -30,6 +33,7 @@ const REPS = Number(option('reps', '1'));
 const JOBS = Number(option('jobs', '20000'));
 const CONSUMERS = Number(option('consumers', '4'));
 const CONCURRENCY = Number(option('concurrency', '100'));
+const KEEP_COMPLETED = process.argv.includes('--keep-completed');
 const LEAD_MS = 3000;
 const GRACE_MS = 1000;
 const PATTERN = '{"order":731,"action":"timeout","note":"delayq bench payload"}';
@@ -73,7 +77,7 @@ async function burst(name, n) {
   for (let i = 0; i < n; i++) {
     // timestamp + delay = T0 exactly, whatever time building the jobs takes
     jobs.push({ name: 'w1', data: { p: PAYLOAD }, opts: { jobId: 'w1-' + i, timestamp: sent, delay: LEAD_MS,
-      removeOnComplete: true, removeOnFail: true } });
+      removeOnComplete: !KEEP_COMPLETED, removeOnFail: true } });
   }
   const sentHr = performance.now();
   const chunks = [];
@@ -95,6 +99,7 @@ async function burst(name, n) {
   await queue.close();
   return {
     system: 'bullmq', bullmq: VERSION, node: process.version, jobs: n, consumers: CONSUMERS, concurrency: CONCURRENCY,
+    remove_on_complete: !KEEP_COMPLETED,
     enqueue_jobs_per_s: Math.round(enqueueRate),
     drain_jobs_per_s: all ? Math.round(n / ((last - t0) / 1000)) : null,
     lag_p50_ms: +percentile(lags, 50).toFixed(2), lag_p99_ms: +percentile(lags, 99).toFixed(2),

@@ -92,6 +92,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "The workers' lookahead: lease jobs this much before they are due (default: ${DEFAULT-VALUE}, the worker's own default).")
     Duration lookahead;
 
+    @Option(names = "--done-retention", paramLabel = "DUR", defaultValue = "1h", converter = Durations.DurationConverter.class,
+            description = "How long the workers keep a completed job (the client's doneRetention; default: ${DEFAULT-VALUE}, "
+                    + "the client's own default). 0s deletes each job as it completes, as BullMQ's removeOnComplete: true does.")
+    Duration doneRetention;
+
     @Option(names = "--scale", paramLabel = "F", defaultValue = "1",
             description = "Multiply every workload's job counts and durations by F (durations keep a short floor); "
                     + "e.g. 0.02 for a smoke run of seconds (default: ${DEFAULT-VALUE}).")
@@ -225,7 +230,9 @@ public final class BenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--lookahead is " + Durations.format(lookahead)
                     + ": it must be at least 0s and under 15s");
         }
-        return new BenchConfig(consumers, concurrency, batch, lookahead, scale, main.timeout(), main.allowEviction(), 1, flow);
+        Durations.check("--done-retention", doneRetention, Duration.ZERO, Durations.MAX);
+        return new BenchConfig(consumers, concurrency, batch, lookahead, scale, main.timeout(), main.allowEviction(), 1,
+                doneRetention, flow);
     }
 
     private static void range(String option, int value, int min, int max) {

@@ -14,12 +14,14 @@ import java.time.Duration;
  * @param timeout       Redis command timeout of every client
  * @param allowEviction accept a server whose memory policy evicts keys (only with --redis)
  * @param partitions    partitions of the burst queue on a cluster (1 elsewhere)
+ * @param doneRetention how long the workers keep a completed job (the client's {@code doneRetention}; zero deletes it
+ *                      when it completes)
  * @param flow          give the queues of W1, W2, W5 and W6 flow control that never binds (a rate limit of
  *                      {@link #FLOW_RATE} jobs per second, a concurrency limit of {@link #FLOW_CONCURRENCY} leases) and
  *                      their event stream: what the bookkeeping of limits and events costs
  */
 record BenchConfig(int consumers, int concurrency, int batch, Duration lookahead, double scale, Duration timeout,
-                   boolean allowEviction, int partitions, boolean flow) {
+                   boolean allowEviction, int partitions, Duration doneRetention, boolean flow) {
     /** --flow's rate limit: far above any drain rate, so it is checked and logged by every claim but never binds. */
     static final int FLOW_RATE = 1_000_000;
     /** --flow's concurrency limit: above the leases the consumers can hold (at most 64 consumers x 10,000 handlers). */
@@ -27,7 +29,7 @@ record BenchConfig(int consumers, int concurrency, int batch, Duration lookahead
 
     /** The same settings with the queue split into {@code n} partitions. */
     BenchConfig withPartitions(int n) {
-        return new BenchConfig(consumers, concurrency, batch, lookahead, scale, timeout, allowEviction, n, flow);
+        return new BenchConfig(consumers, concurrency, batch, lookahead, scale, timeout, allowEviction, n, doneRetention, flow);
     }
     /** {@code full} jobs scaled, at least one. */
     int count(int full) {

@@ -1,5 +1,6 @@
 package dev.delayq.cli.bench;
 
+import dev.delayq.cli.Durations;
 import dev.delayq.cli.Json;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -111,8 +112,9 @@ final class Report {
         out.printf("delayq bench — %s, Java %s, Redis %s (%s), %s x%d, reps %d%n", env.startedAt(), env.java(),
                 env.redis(), env.server().equals("private") ? "private server" : "at " + env.server(), env.cpu(),
                 env.cores(), reps);
-        out.printf("consumers %d x concurrency %d, batch %d, lookahead %s%s%n", config.consumers(), config.concurrency(),
-                config.batch(), lookahead(), config.fullSize() ? "" : ", scale " + scale() + " (smaller than defined)");
+        out.printf("consumers %d x concurrency %d, batch %d, lookahead %s, done retention %s%s%n", config.consumers(),
+                config.concurrency(), config.batch(), lookahead(), Durations.format(config.doneRetention()),
+                config.fullSize() ? "" : ", scale " + scale() + " (smaller than defined)");
         if (config.flow()) {
             out.println("--flow: w1, w2, w5 and w6 ran with a rate limit, a concurrency limit (neither binds) and events on");
         }
@@ -161,6 +163,14 @@ final class Report {
                 if (!m.summed()) {
                     ranges.put(m.key() + "_min", Double.isNaN(s.min()) ? null : m.json(s.min()));
                     ranges.put(m.key() + "_max", Double.isNaN(s.max()) ? null : m.json(s.max()));
+                    // Every repetition's value in the order they ran (null where one did not measure it): a run's
+                    // trend (a JIT still compiling, a noisy neighbour) shows here, and hides in the median.
+                    List<Number> each = new ArrayList<>();
+                    for (Map<Metric, Double> rep : e.getValue()) {
+                        Double v = rep.get(m);
+                        each.add(v == null || v.isNaN() ? null : m.json(v));
+                    }
+                    ranges.put(m.key() + "_reps", each);
                 }
             }
             line.put("reps", e.getValue().size());
@@ -176,6 +186,7 @@ final class Report {
             line.put("concurrency", c.concurrency());
             line.put("batch", c.batch());
             line.put("lookahead_ms", c.lookahead().toMillis());
+            line.put("done_retention_ms", c.doneRetention().toMillis());
             line.put("scale", c.scale());
             line.put("flow", c.flow());
             line.put("partitions", c.partitions());

@@ -3,8 +3,13 @@ package dev.delayq.cli.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.delayq.ClaimBatch;
+import dev.delayq.ClaimOptions;
 import dev.delayq.DelayQ;
 import dev.delayq.Job;
+import dev.delayq.JobInfo;
+import dev.delayq.JobQueue;
+import dev.delayq.JobState;
 import dev.delayq.cli.Exit;
 import dev.delayq.cli.Json;
 import dev.delayq.cli.Main;
@@ -17,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -148,6 +154,34 @@ class BenchCommandTest {
     }
 
     @Test
+    void theDoneRetentionReachesTheWorkersClientAndTheReport() throws Exception {
+        // A job completed through a bench client is kept done for the retention given, or deleted at once with 0s.
+        for (Duration retention : List.of(Duration.ZERO, Duration.ofHours(1))) {
+            BenchConfig config = new BenchConfig(1, 1, 1, Duration.ZERO, 1.0, Duration.ofSeconds(10), false, 1, retention, false);
+            try (BenchTarget target = BenchTarget.privateServer("dq", config.timeout());
+                 DelayQ client = target.client(config, "test")) {
+                JobQueue q = client.queue("q");
+                q.enqueue(Job.builder().id("j").build());
+                ClaimBatch batch = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30)));
+                assertThat(batch.jobs()).hasSize(1);
+                q.leases().complete(batch.jobs().get(0).lease());
+                Optional<JobState> state = q.get("j").map(JobInfo::state);
+                assertThat(state).as("retention " + retention).isEqualTo(retention.isZero() ? Optional.empty() : Optional.of(JobState.DONE));
+            }
+        }
+
+        Result json = run("bench", "--workload", "w1", "--reps", "1", "--scale", "0.01", "--done-retention", "0s", "--json");
+        assertThat(json.exit()).as(json.err()).isEqualTo(Exit.OK);
+        JsonNode w1 = Json.MAPPER.readTree(json.lines().get(0));
+        assertThat(w1.get("done_retention_ms").asLong()).isZero();
+        assertThat(w1.get("duplicates").asLong()).isZero();
+        assertThat(w1.get("missing").asLong()).isZero();
+        Result table = run("bench", "--workload", "w4", "--reps", "1", "--scale", "0.01");
+        assertThat(table.exit()).as(table.err()).isEqualTo(Exit.OK);
+        assertThat(table.out()).contains(", done retention 1h,");
+    }
+
+    @Test
     void badInputExitsTwoNamingWhatIsAllowed() {
         Result w9 = run("bench", "--workload", "w1,w9");
         assertThat(w9.exit()).isEqualTo(Exit.USAGE);
@@ -161,5 +195,9 @@ class BenchCommandTest {
         Result scale = run("bench", "--scale", "0");
         assertThat(scale.exit()).isEqualTo(Exit.USAGE);
         assertThat(scale.err()).contains("--scale is 0.0");
+
+        Result retention = run("bench", "--done-retention", "soon");
+        assertThat(retention.exit()).isEqualTo(Exit.USAGE);
+        assertThat(retention.err()).contains("--done-retention").contains("'soon'");
     }
 }

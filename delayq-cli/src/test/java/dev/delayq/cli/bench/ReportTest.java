@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** How repetitions are summarised and printed. */
 class ReportTest {
-    private static final BenchConfig CONFIG = new BenchConfig(4, 32, 100, Duration.ZERO, 1.0, Duration.ofSeconds(10), false, 1, false);
+    private static final BenchConfig CONFIG = new BenchConfig(4, 32, 100, Duration.ZERO, 1.0, Duration.ofSeconds(10), false, 1, Duration.ofHours(1), false);
     private static final Report.Environment ENV = new Report.Environment("2026-11-30T12:00Z", "17.0.15", "7.0.15",
             "private", "AMD EPYC", 2);
 
@@ -58,6 +58,10 @@ class ReportTest {
         assertThat(node.get("duplicates").asLong()).isEqualTo(1);
         assertThat(node.has("duplicates_min")).isFalse();
         assertThat(node.get("reps").asInt()).isEqualTo(4);
+        // Each repetition's value, in the order they ran; null for the one that did not measure the drain.
+        assertThat(node.get("enqueue_jobs_per_s_reps").toString()).isEqualTo("[30000,10000,20000,40000]");
+        assertThat(node.get("drain_jobs_per_s_reps").toString()).isEqualTo("[10000,null,14000,12000]");
+        assertThat(node.has("duplicates_reps")).isFalse();
     }
 
     @Test
