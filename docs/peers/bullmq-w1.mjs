@@ -6,13 +6,14 @@
 // drain jobs/s = N / (last handler start - T0), lag = handler start - due (p50/p99/max, ms), duplicates,
 // missing, and Redis's CPU (used_cpu_user + used_cpu_sys) from T0 until 1 s after the last start, per job.
 // Redis runs on this machine, so Date.now() is the one clock for due times and handler starts.
-// One unmeasured burst of 10,000 jobs warms the process up first (as delayq bench does).
+// One unmeasured burst of 10,000 jobs warms the process up first, then --warmup N (default 1) unmeasured repetitions
+// of W1 itself (as delayq bench does).
 // Completed jobs are removed as they complete (removeOnComplete: true; compare with `delayq bench --done-retention 0s`);
 // --keep-completed keeps them in the completed set, BullMQ's own default (compare with delayq's default of 1 h).
 //
 //   npm install            # bullmq and ioredis pinned in package.json (docs/peers/package.json)
 //   node bullmq-w1.mjs --redis redis://127.0.0.1:PORT [--reps 1] [--jobs 20000] [--consumers 4] [--concurrency 100]
-//                      [--keep-completed]
+//                      [--keep-completed] [--warmup 1]
 //
 // Prints one JSON object per repetition. Every queue it creates is obliterated afterwards; nothing else is touched.
 import { Queue, Worker } from 'bullmq';
@@ -30,6 +31,7 @@ function option(name, fallback) {
 const url = new URL(option('redis', 'redis://127.0.0.1:6380'));
 const connection = { host: url.hostname, port: Number(url.port || 6379), maxRetriesPerRequest: null };
 const REPS = Number(option('reps', '1'));
+const WARMUP = Number(option('warmup', '1'));
 const JOBS = Number(option('jobs', '20000'));
 const CONSUMERS = Number(option('consumers', '4'));
 const CONCURRENCY = Number(option('concurrency', '100'));
@@ -110,6 +112,10 @@ async function burst(name, n) {
 
 const tag = process.pid + '-' + Date.now();
 await burst('warmup-' + tag, Math.min(10000, JOBS)); // unmeasured
+for (let rep = 1; rep <= WARMUP; rep++) {
+  const r = await burst('w1-warmup-' + tag + '-' + rep, JOBS); // unmeasured, but a lost or repeated job is still told
+  if (r.duplicates > 0 || r.missing > 0) console.log(JSON.stringify({ warmup: rep, ...r }));
+}
 for (let rep = 1; rep <= REPS; rep++) {
   const r = await burst('w1-' + tag + '-' + rep, JOBS);
   console.log(JSON.stringify({ rep, ...r }));

@@ -73,6 +73,16 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Repetitions of each workload (default: ${DEFAULT-VALUE}).")
     int reps;
 
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "1",
+            description = "Unmeasured repetitions of w1, w2 and w6 before their measured ones, as JMH's warm-up "
+                    + "iterations: the JIT compiles the paths each workload takes before they are timed (default: "
+                    + "${DEFAULT-VALUE}; 0: only the one burst of 10,000 jobs before w1, w5 and w6). Their duplicates "
+                    + "and missing jobs still fail the run.")
+    int warmup;
+
+    /** The workloads that --warmup repeats unmeasured first: those whose figures are timings of the client's paths. */
+    private static final Set<String> WARMED = Set.of("w1", "w2", "w6", "w1-cluster");
+
     @Option(names = "--consumers", paramLabel = "N", defaultValue = "4",
             description = "Workers in this JVM, each with its own connection (default: ${DEFAULT-VALUE}).")
     int consumers;
@@ -175,6 +185,13 @@ public final class BenchCommand implements Callable<Integer> {
                 target.reset();
             }
             for (Workload w : selected) {
+                int warm = WARMED.contains(w.name()) ? warmup : 0;
+                for (int rep = 1; rep <= warm; rep++) {
+                    progress.phase(w.name() + " warm-up", rep, warm);
+                    progress.show("preparing");
+                    target.reset();
+                    report.warmedUp(w, w.run(ctx));
+                }
                 for (int rep = 1; rep <= reps; rep++) {
                     progress.phase(w.name(), rep, reps);
                     progress.show("preparing");
@@ -219,6 +236,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     private BenchConfig config() {
         range("--reps", reps, 1, 100);
+        range("--warmup", warmup, 0, 10);
         range("--consumers", consumers, 1, 64);
         range("--concurrency", concurrency, 1, 10_000);
         range("--batch", batch, 1, 1_000);

@@ -20,6 +20,7 @@ final class Report {
     private final Map<Workload, List<Map<Metric, Double>>> results = new LinkedHashMap<>();
     private final List<String> notes = new ArrayList<>();
     private final Map<Workload, BenchConfig> configs = new LinkedHashMap<>();
+    private final Map<Workload, List<Map<Metric, Double>>> warmups = new LinkedHashMap<>();
 
     /**
      * Where and when the run happened.
@@ -53,6 +54,14 @@ final class Report {
     void add(Workload workload, Map<Metric, Double> values, BenchConfig config) {
         configs.put(workload, config);
         add(workload, values);
+    }
+
+    /**
+     * Records an unmeasured warm-up repetition of {@code workload}: its timings are dropped, but a job it started twice
+     * or lost fails the run as a measured one would.
+     */
+    void warmedUp(Workload workload, Map<Metric, Double> values) {
+        warmups.computeIfAbsent(workload, w -> new ArrayList<>()).add(values);
     }
 
     /** Adds one repetition of {@code workload}. */
@@ -104,7 +113,26 @@ final class Report {
                         w.name(), dup, missing));
             }
         }
+        for (Map.Entry<Workload, List<Map<Metric, Double>>> e : warmups.entrySet()) {
+            double dup = total(e.getValue(), Metric.DUPLICATES);
+            double missing = total(e.getValue(), Metric.MISSING);
+            if (dup > 0 || missing > 0) {
+                out.add(String.format(Locale.ROOT, "%s warm-up: %.0f job(s) started more than once, %.0f never started",
+                        e.getKey().name(), dup, missing));
+            }
+        }
         return out;
+    }
+
+    private static double total(List<Map<Metric, Double>> reps, Metric metric) {
+        double sum = 0;
+        for (Map<Metric, Double> rep : reps) {
+            Double v = rep.get(metric);
+            if (v != null && !v.isNaN()) {
+                sum += v;
+            }
+        }
+        return sum;
     }
 
     /** Prints the table. */
@@ -115,6 +143,13 @@ final class Report {
         out.printf("consumers %d x concurrency %d, batch %d, lookahead %s, done retention %s%s%n", config.consumers(),
                 config.concurrency(), config.batch(), lookahead(), Durations.format(config.doneRetention()),
                 config.fullSize() ? "" : ", scale " + scale() + " (smaller than defined)");
+        if (!warmups.isEmpty()) {
+            List<String> names = new ArrayList<>();
+            for (Map.Entry<Workload, List<Map<Metric, Double>>> e : warmups.entrySet()) {
+                names.add(e.getKey().name() + " " + e.getValue().size());
+            }
+            out.println("unmeasured warm-up repetitions first: " + String.join(", ", names));
+        }
         if (config.flow()) {
             out.println("--flow: w1, w2, w5 and w6 ran with a rate limit, a concurrency limit (neither binds) and events on");
         }
@@ -174,6 +209,7 @@ final class Report {
                 }
             }
             line.put("reps", e.getValue().size());
+            line.put("warmup_reps", warmups.getOrDefault(w, List.of()).size());
             line.putAll(ranges);
             line.put("started_at", env.startedAt());
             line.put("java", env.java());

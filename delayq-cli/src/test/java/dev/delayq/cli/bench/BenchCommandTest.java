@@ -182,6 +182,18 @@ class BenchCommandTest {
     }
 
     @Test
+    void warmUpRepetitionsRunBeforeTheMeasuredOnesOfTheTimedWorkloadsOnly() throws Exception {
+        Result r = run("bench", "--workload", "w2,w3", "--reps", "1", "--warmup", "2", "--scale", "0.02", "--json");
+        assertThat(r.exit()).as(r.err()).isEqualTo(Exit.OK);
+        JsonNode w2 = Json.MAPPER.readTree(r.lines().get(0));
+        JsonNode w3 = Json.MAPPER.readTree(r.lines().get(1));
+        assertThat(w2.get("warmup_reps").asInt()).isEqualTo(2);
+        assertThat(w2.get("reps").asInt()).isEqualTo(1);
+        assertThat(w2.get("lag_p99_ms_reps").size()).isEqualTo(1);
+        assertThat(w3.get("warmup_reps").asInt()).isZero();
+    }
+
+    @Test
     void badInputExitsTwoNamingWhatIsAllowed() {
         Result w9 = run("bench", "--workload", "w1,w9");
         assertThat(w9.exit()).isEqualTo(Exit.USAGE);
@@ -195,6 +207,10 @@ class BenchCommandTest {
         Result scale = run("bench", "--scale", "0");
         assertThat(scale.exit()).isEqualTo(Exit.USAGE);
         assertThat(scale.err()).contains("--scale is 0.0");
+
+        Result warmup = run("bench", "--warmup", "11");
+        assertThat(warmup.exit()).isEqualTo(Exit.USAGE);
+        assertThat(warmup.err()).contains("--warmup is 11: it must be 0 to 10");
 
         Result retention = run("bench", "--done-retention", "soon");
         assertThat(retention.exit()).isEqualTo(Exit.USAGE);

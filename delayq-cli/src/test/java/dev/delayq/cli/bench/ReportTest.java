@@ -65,6 +65,27 @@ class ReportTest {
     }
 
     @Test
+    void warmUpRepetitionsAreLeftOutOfTheFiguresButTheirDuplicatesAndLostJobsFailTheRun() throws Exception {
+        Workload burst = new BurstWorkload();
+        Report report = new Report(ENV, CONFIG, 1);
+        report.warmedUp(burst, w1(90_000, 90_000, 1, 2));
+        report.add(burst, w1(30_000, 10_000, 0, 0));
+
+        assertThat(report.summary(burst, Metric.DRAIN_JOBS_PER_S)).isEqualTo(new Report.Summary(10_000, 10_000, 10_000));
+        assertThat(report.summary(burst, Metric.DUPLICATES).value()).isZero();
+        assertThat(report.failures()).containsExactly("w1 warm-up: 1 job(s) started more than once, 2 never started");
+        StringWriter json = new StringWriter();
+        report.printJson(new PrintWriter(json, true));
+        JsonNode node = Json.MAPPER.readTree(json.toString());
+        assertThat(node.get("reps").asInt()).isEqualTo(1);
+        assertThat(node.get("warmup_reps").asInt()).isEqualTo(1);
+        assertThat(node.get("drain_jobs_per_s_reps").toString()).isEqualTo("[10000]");
+        StringWriter text = new StringWriter();
+        report.printTable(new PrintWriter(text, true));
+        assertThat(text.toString()).contains("\nunmeasured warm-up repetitions first: w1 1\n");
+    }
+
+    @Test
     void aMetricNoRepMeasuredIsNullInJsonAndNaInTheTable() throws Exception {
         Workload burst = new BurstWorkload();
         Report report = new Report(ENV, CONFIG, 1);
