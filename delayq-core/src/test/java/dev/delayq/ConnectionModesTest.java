@@ -4,20 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.delayq.testkit.FaultProxy;
 import dev.delayq.testkit.RedisClusterExtension;
 import dev.delayq.testkit.RedisSentinel;
 import dev.delayq.testkit.RedisServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -60,96 +57,20 @@ class ConnectionModesTest {
      * the real cause. Here a proxy closes the first connection as soon as it is accepted and forwards the rest.
      */
     @Test
-    void aHandshakeCutShortIsTriedAgainSoAWrongPasswordIsStillNamed() throws IOException {
-        try (RedisServer server = RedisServer.start(); CutFirstConnections proxy = new CutFirstConnections(server.port(), 1)) {
+    void aHandshakeCutShortIsTriedAgainSoAWrongPasswordIsStillNamed() {
+        try (RedisServer server = RedisServer.start(); FaultProxy proxy = FaultProxy.start(server.port(), 1, 10)) {
+            proxy.closeNextAccepted(1);
             server.call("ACL", "SETUSER", "alice", "on", ">wonderland", "~*", "&*", "+@all");
             assertThatThrownBy(() -> DelayQ.builder().redis("redis://alice:looking-glass@127.0.0.1:" + proxy.port())
                     .timeout(Duration.ofSeconds(2)).build())
                     .isInstanceOf(DelayQConnectionException.class)
                     .hasMessageContaining("refused the credentials");
-            assertThat(proxy.cut()).isEqualTo(1);
-            proxy.cutNext(1);
+            assertThat(proxy.closedOnAccept()).isEqualTo(1);
+            proxy.closeNextAccepted(1);
             try (DelayQ dq = DelayQ.connect("redis://alice:wonderland@127.0.0.1:" + proxy.port())) {
                 roundTrip(dq, "cut-short");
             }
-            assertThat(proxy.cut()).isEqualTo(2);
-        }
-    }
-
-    /** A loopback proxy to a server that closes the next {@code n} connections it accepts and forwards the others. */
-    private static final class CutFirstConnections implements AutoCloseable {
-        private final ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        private final List<Socket> sockets = new CopyOnWriteArrayList<>();
-        private final AtomicInteger toCut = new AtomicInteger();
-        private final AtomicInteger cut = new AtomicInteger();
-        private final int target;
-
-        CutFirstConnections(int target, int n) throws IOException {
-            this.target = target;
-            toCut.set(n);
-            daemon("cut-proxy-accept", this::accept);
-        }
-
-        int port() {
-            return listener.getLocalPort();
-        }
-
-        int cut() {
-            return cut.get();
-        }
-
-        void cutNext(int n) {
-            toCut.set(n);
-        }
-
-        private void accept() {
-            try {
-                while (true) {
-                    Socket client = listener.accept();
-                    if (toCut.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-                        client.close();
-                        cut.incrementAndGet();
-                        continue;
-                    }
-                    Socket upstream = new Socket(InetAddress.getLoopbackAddress(), target);
-                    sockets.add(client);
-                    sockets.add(upstream);
-                    pump(client, upstream);
-                    pump(upstream, client);
-                }
-            } catch (IOException closed) {
-                // the listener was closed: the test is over
-            }
-        }
-
-        private void pump(Socket from, Socket to) {
-            daemon("cut-proxy-pump", () -> {
-                try {
-                    from.getInputStream().transferTo(to.getOutputStream());
-                } catch (IOException ignored) {
-                    // either side closed
-                } finally {
-                    try {
-                        to.close();
-                    } catch (IOException ignored) {
-                        // already closed
-                    }
-                }
-            });
-        }
-
-        private static void daemon(String name, Runnable body) {
-            Thread t = new Thread(body, name);
-            t.setDaemon(true);
-            t.start();
-        }
-
-        @Override
-        public void close() throws IOException {
-            listener.close();
-            for (Socket s : sockets) {
-                s.close();
-            }
+            assertThat(proxy.closedOnAccept()).isEqualTo(2);
         }
     }
 

@@ -8,6 +8,7 @@ import dev.delayq.DelayQ;
 import dev.delayq.JobState;
 import dev.delayq.JobQueue;
 import dev.delayq.QueueStats;
+import dev.delayq.testkit.FaultProxy;
 import dev.delayq.testkit.RedisServer;
 import dev.delayq.testkit.Resp;
 import java.time.Duration;

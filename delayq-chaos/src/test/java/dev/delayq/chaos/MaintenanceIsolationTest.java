@@ -15,6 +15,7 @@ import dev.delayq.QueueStats;
 import dev.delayq.Worker;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.internal.redis.Script;
+import dev.delayq.testkit.FaultProxy;
 import dev.delayq.testkit.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -12,6 +12,7 @@ import dev.delayq.JobInfo;
 import dev.delayq.JobState;
 import dev.delayq.JobQueue;
 import dev.delayq.QueueStats;
+import dev.delayq.testkit.FaultProxy;
 import dev.delayq.testkit.RedisServer;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dev.delayq.chaos;
+package dev.delayq.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,9 +17,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A loopback TCP proxy between a client and a redis-server of the fault suite: it listens on a free port of
- * 127.0.0.1 only, forwards to a server on 127.0.0.1, and on demand
+ * A loopback TCP proxy between a client and a redis-server of a test (the fault suite's, a connection test's): it
+ * listens on a free port of 127.0.0.1 only, forwards to a server on 127.0.0.1, and on demand
  * <ul>
+ *   <li>closes the next connections it accepts at once, before forwarding a byte ({@link #closeNextAccepted(int)}),
+ *       as a server that cuts a handshake short,</li>
  *   <li>drops every connection ({@link #dropAll()}),</li>
  *   <li>tears a reply: forwards only part of the next server-to-client chunk(s), then closes both sides
  *       ({@link #tearNext(int)}), so the client sees a reply cut mid-way,</li>
@@ -27,12 +29,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>delays the server-to-client traffic of the connections whose client sent given bytes, e.g. one script's
  *       SHA, leaving the client's other connections alone ({@link #latencyAfter(String, Duration)}).</li>
  * </ul>
- * Bounded: at most {@code maxFaults} connections are dropped or torn over the proxy's life (later requests are
+ * Bounded: at most {@code maxFaults} connections are closed on accept, dropped or torn over the proxy's life (later requests are
  * ignored and counted as refused), latency is capped. Seeded: where a reply is cut comes from one
  * {@link Random} of the given seed. Each connection has two pump threads of its own; {@link #close()} stops them
  * all and closes every socket.
  */
-final class FaultProxy implements AutoCloseable {
+public final class FaultProxy implements AutoCloseable {
     private static final Duration MAX_LATENCY = Duration.ofSeconds(30);
     private static final int CHUNK = 16 * 1024;
 
@@ -43,6 +45,8 @@ final class FaultProxy implements AutoCloseable {
     private final Set<Link> links = ConcurrentHashMap.newKeySet();
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicInteger tearsArmed = new AtomicInteger();
+    private final AtomicInteger closesArmed = new AtomicInteger();
+    private final AtomicLong closedOnAccept = new AtomicLong();
     private final AtomicInteger faults = new AtomicInteger();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong torn = new AtomicLong();
@@ -66,9 +70,9 @@ final class FaultProxy implements AutoCloseable {
      * Starts a proxy to {@code 127.0.0.1:targetPort}.
      *
      * @param seed      seed of every random choice (where a reply is cut)
-     * @param maxFaults most connections dropped or torn over the proxy's life
+     * @param maxFaults most connections closed on accept, dropped or torn over the proxy's life
      */
-    static FaultProxy start(int targetPort, long seed, int maxFaults) {
+    public static FaultProxy start(int targetPort, long seed, int maxFaults) {
         if (maxFaults < 0) {
             throw new IllegalArgumentException("max faults must be >= 0, was " + maxFaults);
         }
@@ -84,17 +88,17 @@ final class FaultProxy implements AutoCloseable {
     }
 
     /** The port it listens on (127.0.0.1). */
-    int port() {
+    public int port() {
         return listener.getLocalPort();
     }
 
     /** {@code redis://127.0.0.1:<port>}: clients connect here instead of to the server. */
-    String uri() {
+    public String uri() {
         return "redis://127.0.0.1:" + port();
     }
 
     /** Closes every open connection (both sides) at once; returns how many were closed. */
-    int dropAll() {
+    public int dropAll() {
         int n = 0;
         for (Link l : links) {
             if (!budget()) {
@@ -111,7 +115,7 @@ final class FaultProxy implements AutoCloseable {
      * Arms {@code n} tears: each of the next {@code n} server-to-client chunks (of any connection) is forwarded
      * only in part (1 to length-1 bytes, seeded), then its connection is closed on both sides.
      */
-    void tearNext(int n) {
+    public void tearNext(int n) {
         tearNext(n, 2);
     }
 
@@ -119,7 +123,7 @@ final class FaultProxy implements AutoCloseable {
      * As {@link #tearNext(int)}, tearing only chunks of at least {@code minBytes} bytes (e.g. only replies that carry
      * whole job records; smaller chunks pass untouched).
      */
-    void tearNext(int n, int minBytes) {
+    public void tearNext(int n, int minBytes) {
         if (minBytes < 2) {
             throw new IllegalArgumentException("a torn chunk needs at least 2 bytes, was " + minBytes);
         }
@@ -127,20 +131,37 @@ final class FaultProxy implements AutoCloseable {
         tearsArmed.addAndGet(n);
     }
 
-    /** Ends every fault: no tear armed, no latency. Connections already cut stay cut (clients reconnect). */
-    void heal() {
+    /**
+     * Closes each of the next {@code n} connections as soon as it is accepted, before it reaches the server: the
+     * client sees its connection closed during the handshake. Later connections are forwarded.
+     */
+    public void closeNextAccepted(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("connections to close must be >= 0, was " + n);
+        }
+        closesArmed.addAndGet(n);
+    }
+
+    /** Connections closed on accept by {@link #closeNextAccepted(int)}. */
+    public long closedOnAccept() {
+        return closedOnAccept.get();
+    }
+
+    /** Ends every fault: no tear or close armed, no latency. Connections already cut stay cut (clients reconnect). */
+    public void heal() {
         tearsArmed.set(0);
+        closesArmed.set(0);
         latencyMillis = 0;
         slowMillis = 0;
     }
 
     /** Tears armed and not yet done. */
-    int tearsPending() {
+    public int tearsPending() {
         return tearsArmed.get();
     }
 
     /** Delays every server-to-client chunk by {@code d} from now on ({@link Duration#ZERO} heals). */
-    void latency(Duration d) {
+    public void latency(Duration d) {
         if (d.isNegative() || d.compareTo(MAX_LATENCY) > 0) {
             throw new IllegalArgumentException("latency must be within 0.." + MAX_LATENCY + ", was " + d);
         }
@@ -152,7 +173,7 @@ final class FaultProxy implements AutoCloseable {
      * {@code marker} (ASCII, e.g. {@code Script.PURGE.sha()}), starting with the first chunk after the marker; other
      * connections are not slowed. {@link Duration#ZERO} heals.
      */
-    void latencyAfter(String marker, Duration d) {
+    public void latencyAfter(String marker, Duration d) {
         if (marker == null || marker.isEmpty()) {
             throw new IllegalArgumentException("marker must not be empty");
         }
@@ -164,27 +185,27 @@ final class FaultProxy implements AutoCloseable {
     }
 
     /** Connections slowed by {@link #latencyAfter(String, Duration)} so far (their client sent the marker). */
-    long slowed() {
+    public long slowed() {
         return slowed.get();
     }
 
     /** Connections dropped by {@link #dropAll()}. */
-    long dropped() {
+    public long dropped() {
         return dropped.get();
     }
 
     /** Replies torn mid-way. */
-    long torn() {
+    public long torn() {
         return torn.get();
     }
 
     /** Connections accepted so far (the first and every reconnect). */
-    long accepted() {
+    public long accepted() {
         return accepted.get();
     }
 
     /** Faults asked for beyond the budget, not done. */
-    long refused() {
+    public long refused() {
         return refused.get();
     }
 
@@ -203,6 +224,11 @@ final class FaultProxy implements AutoCloseable {
                 client = listener.accept();
             } catch (IOException e) {
                 return; // closed
+            }
+            if (take(closesArmed)) {
+                closeQuietly(client);
+                closedOnAccept.incrementAndGet();
+                continue;
             }
             Socket server = new Socket();
             try {
@@ -261,7 +287,7 @@ final class FaultProxy implements AutoCloseable {
                         if (delay > 0) {
                             Thread.sleep(delay); // the injected fault itself, not a wait for a condition
                         }
-                        if (n >= tearMinBytes && takeTear()) {
+                        if (n >= tearMinBytes && take(tearsArmed)) {
                             int part;
                             synchronized (random) {
                                 part = 1 + random.nextInt(n - 1);
@@ -320,15 +346,16 @@ final class FaultProxy implements AutoCloseable {
         return -1;
     }
 
-    private boolean takeTear() {
+    /** Takes one armed fault of {@code armed} (tears or closes on accept) within the budget; disarms all beyond it. */
+    private boolean take(AtomicInteger armed) {
         while (true) {
-            int armed = tearsArmed.get();
-            if (armed <= 0) {
+            int n = armed.get();
+            if (n <= 0) {
                 return false;
             }
-            if (tearsArmed.compareAndSet(armed, armed - 1)) {
+            if (armed.compareAndSet(n, n - 1)) {
                 if (!budget()) {
-                    tearsArmed.set(0);
+                    armed.set(0);
                     return false;
                 }
                 return true;
@@ -371,6 +398,7 @@ final class FaultProxy implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "FaultProxy[" + uri() + " -> " + target + ", dropped " + dropped + ", torn " + torn + "]";
+        return "FaultProxy[" + uri() + " -> " + target + ", closed on accept " + closedOnAccept + ", dropped " + dropped
+                + ", torn " + torn + "]";
     }
 }
