@@ -29,8 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>delays the server-to-client traffic of the connections whose client sent given bytes, e.g. one script's
  *       SHA, leaving the client's other connections alone ({@link #latencyAfter(String, Duration)}).</li>
  * </ul>
- * Bounded: at most {@code maxFaults} connections are closed on accept, dropped or torn over the proxy's life (later requests are
- * ignored and counted as refused), latency is capped. Seeded: where a reply is cut comes from one
+ * Bounded: at most {@code maxFaults} connections are closed on accept, dropped or torn over the proxy's life (later
+ * requests are ignored and counted as refused), latency is capped. Seeded: where a reply is cut comes from one
  * {@link Random} of the given seed. Each connection has two pump threads of its own; {@link #close()} stops them
  * all and closes every socket.
  */

@@ -166,7 +166,8 @@ class BenchCommandTest {
                 assertThat(batch.jobs()).hasSize(1);
                 q.leases().complete(batch.jobs().get(0).lease());
                 Optional<JobState> state = q.get("j").map(JobInfo::state);
-                assertThat(state).as("retention " + retention).isEqualTo(retention.isZero() ? Optional.empty() : Optional.of(JobState.DONE));
+                assertThat(state).as("retention " + retention)
+                        .isEqualTo(retention.isZero() ? Optional.empty() : Optional.of(JobState.DONE));
             }
         }
 
