@@ -74,8 +74,12 @@ final class Report {
      * (with min and max) of the repetitions that measured it; {@code NaN} when none did.
      */
     Summary summary(Workload workload, Metric metric) {
+        return summary(results.getOrDefault(workload, List.of()), metric);
+    }
+
+    private static Summary summary(List<Map<Metric, Double>> reps, Metric metric) {
         List<Double> values = new ArrayList<>();
-        for (Map<Metric, Double> rep : results.getOrDefault(workload, List.of())) {
+        for (Map<Metric, Double> rep : reps) {
             Double v = rep.get(metric);
             if (v != null && !v.isNaN()) {
                 values.add(v);
@@ -99,40 +103,24 @@ final class Report {
         return new Summary(median, min, max);
     }
 
-    /** One line per workload that started a job twice or lost one; empty when the run is correct. */
+    /**
+     * One line per workload that started a job twice or lost one, in its measured or its warm-up repetitions; empty
+     * when the run is correct.
+     */
     List<String> failures() {
         List<String> out = new ArrayList<>();
-        for (Workload w : results.keySet()) {
-            if (!w.metrics().contains(Metric.DUPLICATES)) {
-                continue;
-            }
-            double dup = summary(w, Metric.DUPLICATES).value();
-            double missing = summary(w, Metric.MISSING).value();
-            if (dup > 0 || missing > 0) {
-                out.add(String.format(Locale.ROOT, "%s: %.0f job(s) started more than once, %.0f never started",
-                        w.name(), dup, missing));
-            }
-        }
-        for (Map.Entry<Workload, List<Map<Metric, Double>>> e : warmups.entrySet()) {
-            double dup = total(e.getValue(), Metric.DUPLICATES);
-            double missing = total(e.getValue(), Metric.MISSING);
-            if (dup > 0 || missing > 0) {
-                out.add(String.format(Locale.ROOT, "%s warm-up: %.0f job(s) started more than once, %.0f never started",
-                        e.getKey().name(), dup, missing));
-            }
-        }
+        results.forEach((w, reps) -> failure(w.name(), reps, out));
+        warmups.forEach((w, reps) -> failure(w.name() + " warm-up", reps, out));
         return out;
     }
 
-    private static double total(List<Map<Metric, Double>> reps, Metric metric) {
-        double sum = 0;
-        for (Map<Metric, Double> rep : reps) {
-            Double v = rep.get(metric);
-            if (v != null && !v.isNaN()) {
-                sum += v;
-            }
+    private static void failure(String label, List<Map<Metric, Double>> reps, List<String> out) {
+        double dup = summary(reps, Metric.DUPLICATES).value(); // NaN (no failure) for a workload that does not count them
+        double missing = summary(reps, Metric.MISSING).value();
+        if (dup > 0 || missing > 0) {
+            out.add(String.format(Locale.ROOT, "%s: %.0f job(s) started more than once, %.0f never started", label,
+                    dup, missing));
         }
-        return sum;
     }
 
     /** Prints the table. */
