@@ -677,6 +677,25 @@ abstract class QueueContract {
     }
 
     @Test
+    void aRecoveryCutShortByItsLimitReportsThatMoreExpiredLeasesWait() {
+        q.enqueueAll(List.of(Job.builder().id("a").build(), Job.builder().id("b").build(),
+                Job.builder().id("c").build()));
+        List<ClaimedJob> held = q.leases().claim(ClaimOptions.of(3, Duration.ofMillis(200))).jobs();
+        assertThat(held).hasSize(3);
+        long expiry = held.stream().mapToLong(ClaimedJob::leaseUntilMillis).max().orElseThrow();
+        t.awaitRedisTime(expiry + 5);
+        long before = t.redisNow();
+        if (partitions() == 1) { // a partitioned queue's limit is per partition
+            RecoverResult first = q.leases().recover(2, FAST);
+            assertThat(first.recovered()).isEqualTo(2);
+            assertThat(first.nextExpiryMillis()).as("an expired lease left over: call again now, not at its expiry")
+                    .isGreaterThanOrEqualTo(before);
+        }
+        assertThat(q.leases().recover(10, FAST).nextExpiryMillis()).isEqualTo(-1);
+        assertThat(held).allSatisfy(j -> assertThat(q.get(j.id()).orElseThrow().state()).isEqualTo(JobState.SCHEDULED));
+    }
+
+    @Test
     void expiredLeaseIsRecoveredAndTheFirstHoldersCompletionIsRefused() {
         q.enqueue(Job.builder().id("lease").maxAttempts(3).build());
         ClaimedJob first = q.leases().claim(ClaimOptions.of(1, Duration.ofMillis(300))).jobs().get(0);

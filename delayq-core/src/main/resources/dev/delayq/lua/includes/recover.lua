@@ -5,9 +5,10 @@
 -- its workers). Backoff = base * 2^(stalls-1), capped, with full jitter above the base, drawn from a seed the
 -- client sends (Redis seeds math.random identically for every script).
 --
--- One ZRANGE by rank reads the earliest lease; when it has expired, a second the limit + 1 earliest: the expired
--- ones are recovered, and the first one still valid is the next lease expiry. Returns recovered, dead, next_expiry
--- (-1: no lease left; now: more expired leases than the limit are waiting).
+-- One ZRANGE by rank reads the earliest lease; when it has expired, a ZRANGEBYSCORE reads up to limit expired ones,
+-- without their scores (Redis would print each), and after they are recovered the earliest lease left is the next
+-- expiry. Returns recovered, dead, next_expiry (-1: no lease left; now: more expired leases than the limit are
+-- waiting).
 local function backoff_ms(n, base, cap)
   local exp = base * math.pow(2, math.max(n - 1, 0))
   if exp > cap then exp = cap end
@@ -23,28 +24,15 @@ local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
   local earliest = head_score(k.leases)
   if not earliest then return 0, 0, -1 end
   if earliest > now then return 0, 0, earliest end
-  local head = redis.call('ZRANGE', k.leases, '0', int(limit), 'WITHSCORES')
-  local ids, next_expiry = {}, -1
-  for i = 1, #head, 2 do
-    local expiry = tonumber(head[i + 1])
-    if expiry > now then
-      next_expiry = expiry
-      break
-    end
-    if #ids == limit then
-      next_expiry = now
-      break
-    end
-    ids[#ids + 1] = head[i]
-  end
-  if #ids == 0 then return 0, 0, next_expiry end
-
+  local ids = redis.call('ZRANGEBYSCORE', k.leases, '-inf', int(now), 'LIMIT', '0', int(limit))
   local raws = records_of(k.jobs, ids)
   local head_before = earliest_due(k.due, k.prio, k.cfg.prios)
   local recovered, dead, rewritten = 0, 0, {}
   local seq = next_seqs(k.meta, #ids)
   redis.call('ZREM', k.leases, unpack(ids))
   redis.call('HDEL', k.progress, unpack(ids))
+  local next_expiry = head_score(k.leases) or -1
+  if next_expiry >= 0 and next_expiry <= now then next_expiry = now end -- more expired than the limit: call again
   for i = 1, #ids do
     local id, raw = ids[i], raws[i]
     local r = safe_decode(raw)
