@@ -17,6 +17,10 @@ No JVM is involved, so the figure is the scripts' alone.
   TOKENS=10000000 python3 docs/perf/script-cost.py   # a queue that has leased 10 million jobs (4-byte tokens)
   ENQ=1 python3 docs/perf/script-cost.py         # enqueue the jobs through enqueue.lua (calls of B) and print its cost
   REDIS=/path/to/redis-server python3 docs/perf/script-cost.py   # another server binary (e.g. one built with symbols)
+  HELD=4 python3 docs/perf/script-cost.py        # claims and completes interleaved, as workers run them: at most 4
+                                                  # claims' jobs held, the oldest completed before the next claim
+                                                  # (without HELD all N are claimed first, which grows the leases set
+                                                  # to N); prints claim + complete together
   SHAKE=0 python3 docs/perf/script-cost.py LUA_DIR   # includes pasted whole, as delayq sent scripts before it sent
                                                      # only the definitions each uses (Script.java): for older LUA_DIRs
   INSTR=1 KEEP=1 python3 docs/perf/script-cost.py   # keep callgrind's dumps (one per phase) and print where they are
@@ -54,6 +58,7 @@ TOKENS = int(os.environ.get('TOKENS', 0))  # leases the queue made before (its t
 ENQ = os.environ.get('ENQ') == '1'  # seed through enqueue.lua (and report its cost) instead of writing records directly
 REDIS = os.environ.get('REDIS', 'redis-server')  # the server binary
 KEEP = os.environ.get('KEEP') == '1'  # keep callgrind's dumps (read by docs/perf/callgrind-self.py)
+HELD = int(os.environ.get('HELD', 0))  # > 0: claims and completes interleaved, at most HELD claims' jobs leased
 SHAKE = os.environ.get('SHAKE', '1') == '1'  # only the include definitions a script uses, as Script.java sends it
 
 
@@ -216,6 +221,31 @@ def run():
     claim(keys=CLAIM_KEYS, args=claim_args(0))  # loads the script
     ids = []
     _, c0, s0 = checkpoint('seed')
+    if HELD:
+        held = []  # the calls of complete owed, oldest first
+
+        def complete_oldest():
+            assert all(code == 1 for code in complete(keys=COMPLETE_KEYS, args=held.pop(0)))
+
+        while True:
+            got = claim(keys=CLAIM_KEYS, args=claim_args(B))[10:]
+            if not got:
+                break
+            args = [RET, 'ch']
+            for i in got[0::2]:  # the i-th job claimed holds token TOKENS + i + 1
+                ids.append(overlay_id(i))
+                args += [ids[-1], TOKENS + len(ids)]
+            held.append(args)
+            if len(held) >= HELD:
+                complete_oldest()
+        while held:
+            complete_oldest()
+        i1, c1, s1 = checkpoint('claim-and-complete')
+        assert len(ids) == N and r.zcard(Q + 'leases') == 0
+        what = f'{len(ids)} jobs of {PAY} B in calls of {B}, at most {HELD} claims held: {enq}claim + complete'
+        print(f'{what} {i1 / N:,.0f} instructions/job' if INSTR else
+              f'{what} {1e6 * (c1 - c0) / N:.2f} us CPU/job ({(s1 - s0) / N:.2f} us in EVALSHA)', flush=True)
+        return
     while True:
         got = claim(keys=CLAIM_KEYS, args=claim_args(B))[10:]
         if not got:
