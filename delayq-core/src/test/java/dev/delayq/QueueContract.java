@@ -967,6 +967,42 @@ abstract class QueueContract {
     }
 
     @Test
+    void doneJobsAreListedInTheOrderTheyFinishedWhetherKeptInBatchesOrOneByOne() {
+        // Jobs of 100 bytes go to done batch entries, one per complete call; a job leased under a lease overlay (a
+        // fresh record of 256 bytes or more) to the done set, an entry of its own. Three calls, at three times.
+        q.enqueueAll(List.of(due("f1"), due("f2"), due("f3"), Job.builder().id("f4").payload("x".repeat(300)).build(),
+                due("f5"), due("f6")));
+        java.util.Map<String, ClaimedJob> byId = new java.util.HashMap<>();
+        q.leases().claim(claimOf(6)).jobs().forEach(j -> byId.put(j.id(), j));
+        List<List<String>> groups = List.of(List.of("f1", "f2", "f3"), List.of("f4"), List.of("f5", "f6"));
+        for (List<String> group : groups) {
+            long before = t.redisNow();
+            completeAll(q, group.stream().map(byId::get).toList());
+            t.awaitRedisTime(before + 1);
+        }
+        List<JobInfo> all = q.list(JobState.DONE, 0, 100);
+        assertThat(all).extracting(JobInfo::id).containsExactlyInAnyOrder("f1", "f2", "f3", "f4", "f5", "f6");
+        assertThat(all).extracting(j -> groups.indexOf(groups.stream().filter(g -> g.contains(j.id())).findFirst().orElseThrow()))
+                .containsExactly(0, 0, 0, 1, 2, 2);
+        assertThat(all).extracting(JobInfo::finishedAtMillis).isSorted();
+        assertThat(q.list(JobState.DONE, 2, 3)).extracting(JobInfo::id).containsExactlyElementsOf(
+                all.subList(2, 5).stream().map(JobInfo::id).toList());
+        assertThat(q.stream(JobState.DONE).map(JobInfo::id).toList()).containsExactlyElementsOf(
+                all.stream().map(JobInfo::id).toList());
+        for (JobInfo j : all) {
+            assertThat(q.get(j.id()).orElseThrow().finishedAtMillis()).as(j.id()).isEqualTo(j.finishedAtMillis());
+        }
+        assertThat(q.stats().done()).isEqualTo(6);
+        assertThat(q.delete("f2").changed()).isTrue();
+        assertThat(q.delete("f4").changed()).isTrue();
+        assertThat(q.list(JobState.DONE, 0, 100)).extracting(JobInfo::id).containsExactlyInAnyOrder("f1", "f3", "f5", "f6");
+        assertThat(q.stats().done()).isEqualTo(4);
+        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.purge(Duration.ZERO)).isEqualTo(new PurgeResult(4, 0));
+        assertThat(q.stats().done()).isZero();
+    }
+
+    @Test
     void purgeDeletesFinishedJobsAndLeavesNoOrphans() {
         q.enqueueAll(List.of(due("p1"), due("p2"), due("p3"), due("p4")));
         List<ClaimedJob> jobs = q.leases().claim(claimOf(4)).jobs();

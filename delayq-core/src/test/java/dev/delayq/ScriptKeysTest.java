@@ -178,13 +178,20 @@ class ScriptKeysTest {
         ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
         long before = t.redisNow();
         q.leases().complete(j.lease());
-        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "done", p + "history", p + "jobs", p + "meta");
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "done:batches", p + "history", p + "jobs", p + "meta");
         assertThat(stored("a").state()).isEqualTo(JobState.DONE);
         assertThat(record("a").token()).isEqualTo(j.token());
-        List<?> done = zrange("done");
-        assertThat(s(done.get(0))).isEqualTo("a");
-        assertThat(Long.parseLong(s(done.get(1)))).isBetween(before, t.redisNow());
+        // One done batch entry: the token of its first job, then each id behind a zero byte; its score, the finish
+        // time, is in the record too.
+        List<?> done = zrange("done:batches");
+        assertThat(s(done.get(0))).isEqualTo(j.token() + "\0a");
+        long finished = Long.parseLong(s(done.get(1)));
+        assertThat(finished).isBetween(before, t.redisNow());
+        assertThat(record("a").finishedAt()).isEqualTo(finished);
+        assertThat(q.get("a").orElseThrow().finishedAtMillis()).isEqualTo(finished);
         assertThat(meta("completed")).isEqualTo("1");
+        assertThat(meta("done_batched")).isEqualTo("1");
+        assertThat(q.stats().done()).isEqualTo(1);
 
         JobQueue noRetention = t.queue(t.client(c -> c.doneRetention(Duration.ZERO)), "n");
         noRetention.enqueue(Job.builder().id("b").build());

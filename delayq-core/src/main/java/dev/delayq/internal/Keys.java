@@ -12,7 +12,10 @@ import java.nio.charset.StandardCharsets;
  *                                  or more (state, token, due, attempt; see lua/includes/record.lua)
  * &lt;prefix&gt;:{&lt;queue&gt;}:due       ZSET  scheduled jobs; score = due ms, member = 6-byte seq + id
  * &lt;prefix&gt;:{&lt;queue&gt;}:leases    ZSET  jobs being processed; score = lease expiry ms
- * &lt;prefix&gt;:{&lt;queue&gt;}:done      ZSET  finished jobs kept for the retention; score = finish ms
+ * &lt;prefix&gt;:{&lt;queue&gt;}:done      ZSET  finished jobs kept for the retention; score = finish ms: those completed
+ *                                  under a lease overlay or by earlier versions
+ * &lt;prefix&gt;:{&lt;queue&gt;}:done:batches ZSET the other finished jobs kept, one entry per complete call; score = finish
+ *                                  ms, member = a tag and the ids (see lua/includes/record.lua)
  * &lt;prefix&gt;:{&lt;queue&gt;}:dead      ZSET  dead jobs; score = time of death
  * &lt;prefix&gt;:{&lt;queue&gt;}:meta      HASH  sequence, token counter, totals
  * &lt;prefix&gt;:{&lt;queue&gt;}:dedupe    HASH  dedupe key -&gt; id of the job owning it
@@ -42,6 +45,7 @@ public final class Keys {
     private final byte[] due;
     private final byte[] leases;
     private final byte[] done;
+    private final byte[] doneBatches;
     private final byte[] dead;
     private final byte[] meta;
     private final byte[] wake;
@@ -66,6 +70,7 @@ public final class Keys {
         this.due = bytes(base + "due");
         this.leases = bytes(base + "leases");
         this.done = bytes(base + "done");
+        this.doneBatches = bytes(base + "done:batches");
         this.dead = bytes(base + "dead");
         this.meta = bytes(base + "meta");
         this.wake = bytes(base + "wake");
@@ -117,6 +122,10 @@ public final class Keys {
 
     public byte[] done() {
         return done;
+    }
+
+    public byte[] doneBatches() {
+        return doneBatches;
     }
 
     public byte[] dead() {

@@ -23,10 +23,12 @@ import java.util.Arrays;
  * @param timeoutMs   the job's own run time limit in ms, or 0
  * @param raw         the whole record
  * @param body        offset of the payload in {@code raw}
+ * @param finishedAt  when a done job finished (epoch ms, Redis clock) when its record says (one that complete listed
+ *                    in a done batch), else -1: the time is its done-set entry's score
  */
 public record Record(JobState state, int attempt, int maxAttempts, long seq, long createdMillis, long due, long token,
                      String error, int stalls, String name, String dedupeKey, long holdUntil, int priority, long timeoutMs,
-                     byte[] raw, int body) {
+                     byte[] raw, int body, long finishedAt) {
     private static final int F_DUE = 8;
     private static final int F_TOKEN = 16;
     private static final int F_ERROR = 32;
@@ -34,6 +36,9 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
     private static final int F_EXT = 128;
     /** 2020-01-01T00:00:00Z: the epoch of the stored enqueue time, in seconds. */
     private static final long CREATED_EPOCH = 1_577_836_800L;
+    /** State code of a done record whose finish time (6 bytes, big-endian ms) follows its state byte: see record.lua. */
+    private static final int DONE_AT = 5;
+    private static final int FINISH_BYTES = 6;
 
     /**
      * Decodes a record.
@@ -54,6 +59,21 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
         }
         int flags = raw[0] & 0xff;
         int code = flags & 7;
+        long finished = -1;
+        if (code == DONE_AT) {
+            if (raw.length < 1 + FINISH_BYTES + 1) {
+                throw new IllegalStateException("truncated record");
+            }
+            finished = 0;
+            for (int i = 1; i <= FINISH_BYTES; i++) {
+                finished = finished << 8 | (raw[i] & 0xff);
+            }
+            // The record as if written without the finish time: its state byte (done) and the rest.
+            raw = Arrays.copyOfRange(raw, FINISH_BYTES, raw.length);
+            flags = flags - DONE_AT + JobState.DONE.code();
+            raw[0] = (byte) flags;
+            code = flags & 7;
+        }
         if (code < 1 || code > 4) {
             throw new IllegalStateException("unknown state " + code);
         }
@@ -88,7 +108,7 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
             throw new IllegalStateException("truncated record");
         }
         return new Record(JobState.ofCode(code), attempt, max, seq, created, due, token, error, stalls, name, dedupe, hold,
-                priority, timeout, raw, pos[0]);
+                priority, timeout, raw, pos[0], finished);
     }
 
     /**
@@ -113,7 +133,7 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
             long due = varint(overlay, pos);
             int attempt = (int) varint(overlay, pos);
             return new Record(JobState.ofCode(code), attempt, maxAttempts, seq, createdMillis, due, token, error, stalls,
-                    name, dedupeKey, holdUntil, priority, timeoutMs, raw, body);
+                    name, dedupeKey, holdUntil, priority, timeoutMs, raw, body, finishedAt);
         } catch (RuntimeException e) {
             throw new CorruptRecordException("lease overlay: " + e.getMessage());
         }

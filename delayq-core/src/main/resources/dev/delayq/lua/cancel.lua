@@ -2,12 +2,14 @@
 -- found by its id or by the dedupe key it holds. Its dedupe key is released at once.
 -- KEYS[1] due zset   KEYS[2] jobs hash   KEYS[3] meta hash   KEYS[4] done zset   KEYS[5] dead zset
 -- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] leases zset   KEYS[9] priority due zset
--- KEYS[10] events stream
+-- KEYS[10] events stream   KEYS[11] done batches zset
 -- ARGV[1] "cancel" or "delete"   ARGV[2] "id" or "dedupe"   ARGV[3] the id or the dedupe key
 -- Returns { 1, id } removed; { -1 } no such job (or the dedupe key names none); { -3, state } the job's state
 --   does not allow it (not changed); { -6, what } malformed arguments (nothing written).
 -- A record that cannot be decoded is refused by "cancel" ({ -7 }) and deleted by "delete" unless it is leased
--- (its done or dead entry goes with it; a due entry, whose member cannot be known, is dropped by the next claim).
+-- (its done or dead entry goes with it, its done batch entry too when its finish time can be read; a due entry,
+-- whose member cannot be known, is dropped by the next claim; a done batch entry that still lists the id is read past
+-- by the readers, reported by check and dropped by purge).
 -- @include record
 -- @include notify
 -- @include flow
@@ -32,11 +34,17 @@ if not r then
   drop_overlays(k_jobs, { id })
   redis.call('ZREM', k_done, id)
   redis.call('ZREM', k_dead, id)
+  if #raw >= 7 and string.byte(raw, 1) % 8 == DONE_AT then
+    local b1, b2, b3, b4, b5, b6 = string.byte(raw, 2, 7)
+    batch_remove(KEYS[11], k_meta, id, ((((b1 * 256 + b2) * 256 + b3) * 256 + b4) * 256 + b5) * 256 + b6)
+  end
   return { 1, id }
 end
 if r.state == PROCESSING or (mode == 'cancel' and r.state ~= SCHEDULED) then return { -3, r.state } end
 if r.state == SCHEDULED then
   redis.call('ZREM', due_entry(k_due, KEYS[9], r, 0), member(r.seq, id))
+elseif r.finished then
+  batch_remove(KEYS[11], k_meta, id, r.finished)
 elseif r.state == DONE then
   redis.call('ZREM', k_done, id)
 else

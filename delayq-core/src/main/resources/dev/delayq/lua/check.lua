@@ -1,9 +1,10 @@
 -- check: one page of the consistency check; each job is judged in one atomic read of its record and of every
 -- index, so concurrent work cannot produce false reports.
 -- KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] leases zset   KEYS[4] done zset   KEYS[5] dead zset
--- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] priority due zset
--- ARGV[1] what to scan: "jobs" (every record against the indexes), "due", "prio", "leases", "done", "dead" (every
---   index entry against its record) or "dedupe" (every dedupe key against the job it names)
+-- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] priority due zset   KEYS[9] done batches zset
+-- ARGV[1] what to scan: "jobs" (every record against the indexes), "due", "prio", "leases", "done", "batches" (the
+--   done batch entries, id by id), "dead" (every index entry against its record) or "dedupe" (every dedupe key
+--   against the job it names)
 -- ARGV[2] scan cursor   ARGV[3] entries to scan   ARGV[4] most record bytes to read in this call
 -- Returns { next_cursor, scanned, problem, ... } with each problem as "<id or key>: <what is wrong>".
 -- @include record
@@ -27,6 +28,14 @@ local function judge_record(id, raw)
   local in_due = redis.call('ZSCORE', r.priority > 0 and KEYS[8] or k_due, member(r.seq, id)) ~= false
   local in_lease = redis.call('ZSCORE', k_leases, id) ~= false
   local in_done = redis.call('ZSCORE', k_done, id) ~= false
+  if r.finished then
+    local listed = 0
+    for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[9], int(r.finished), int(r.finished))) do
+      if string.find(m .. '\0', '\0' .. id .. '\0', 1, true) then listed = listed + 1 end
+    end
+    if in_done or listed > 1 then problem(id, 'listed ' .. listed + (in_done and 1 or 0) .. ' times in the done index') end
+    in_done = listed > 0
+  end
   local in_dead = redis.call('ZSCORE', k_dead, id) ~= false
   local want_in = { r.state == SCHEDULED, r.state == PROCESSING, r.state == DONE, r.state == DEAD }
   local have = { in_due, in_lease, in_done, in_dead }
@@ -67,6 +76,24 @@ if phase == 'jobs' then
       end
     end
   until cursor == '0' or scanned >= want or bytes >= max_bytes
+elseif phase == 'batches' then
+  local reply = redis.call('ZSCAN', KEYS[9], cursor, 'COUNT', want)
+  cursor = reply[1]
+  local ms = reply[2]
+  for i = 1, #ms, 2 do
+    local fin = finish_bytes(tonumber(ms[i + 1]))
+    for _, id in ipairs(batch_ids(ms[i])) do
+      scanned = scanned + 1
+      local raw = redis.call('HGET', k_jobs, id)
+      if not raw then
+        problem(id, 'in a done batch entry without a record')
+      elseif string.byte(raw, 1) % 8 ~= DONE_AT or string.sub(raw, 2, 7) ~= fin then
+        local r = safe_decode(raw)
+        problem(id, 'in a done batch entry but its record is ' .. (r and names[r.state] or 'not readable')
+          .. (r and r.finished and ' at another finish time' or ''))
+      end
+    end
+  end
 elseif phase == 'dedupe' then
   local reply = redis.call('HSCAN', k_dedupe, cursor, 'COUNT', want)
   cursor = reply[1]

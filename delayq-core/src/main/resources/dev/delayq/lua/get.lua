@@ -3,8 +3,8 @@
 -- KEYS[6] dedupe holds zset   KEYS[7] priority due zset   KEYS[8] progress hash
 -- ARGV[1] id
 -- Returns {} when there is no such job, else { record, time, state, hold, progress } where time is the due ms
---   (scheduled), the lease expiry (processing) or the time it finished (done, dead), -1 when the index lacks
---   it; state is the record's state, or for a record that cannot be decoded the index it was found in (0: none);
+--   (scheduled), the lease expiry (processing) or the time it finished (done, dead: a done batch's job carries it
+--   in its record), -1 when the index lacks it; state is the record's state, or for a record that cannot be decoded the index it was found in (0: none);
 --   hold is until when the job's dedupe key holds after it ended (-1: no hold); progress is what its handler last
 --   reported (false: nothing).
 -- @include record
@@ -21,6 +21,8 @@ if r and r.state == SCHEDULED then
   else
     score = redis.call('ZSCORE', KEYS[2], member(r.seq, ARGV[1]))
   end
+elseif r and r.finished then
+  state, score = DONE, r.finished
 elseif r then
   state, score = r.state, redis.call('ZSCORE', index[r.state], ARGV[1])
 else

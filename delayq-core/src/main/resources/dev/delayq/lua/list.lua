@@ -5,9 +5,44 @@
 -- ARGV[3] page size   ARGV[4] most record bytes to return (at least one entry is returned)
 -- Returns { total, id_1, record_1 (false if gone), score_1, ... }: fewer entries than the page size when the
 --   byte bound was reached (the caller goes on from start + entries).
+-- ARGV[1] "3": KEYS[1] is the done batches set (record.lua): the page is read from its entry of rank ARGV[2], from
+--   that entry's id number ARGV[5] (0 = its first), and holds the ids of up to ARGV[3] entries; returns { entries in
+--   the set, rank and id number to go on from, id_1, record_1, finish ms_1, ... }, only the ids that are still that
+--   entry's jobs (done, with its finish time), stopping inside an entry when the byte bound is reached.
 -- @include record
 local start, size, max_bytes = whole(ARGV[2], 0, 2 ^ 50), whole(ARGV[3], 1, 10000), whole(ARGV[4], 1, 2 ^ 40)
 if not (start and size and max_bytes) then return { -6, 'malformed list arguments' } end
+if ARGV[1] == '3' then
+  local from = whole(ARGV[5], 0, 2 ^ 31)
+  if not from then return { -6, 'malformed list arguments' } end
+  local page = redis.call('ZRANGE', KEYS[1], start, start + size - 1, 'WITHSCORES')
+  local out = { redis.call('ZCARD', KEYS[1]), start, 0 }
+  local bytes, listed = 0, 0
+  for e = 1, #page / 2 do
+    local score = tonumber(page[2 * e])
+    local fin = finish_bytes(score)
+    local ids = batch_ids(page[2 * e - 1])
+    local i = from
+    while i < #ids and (listed == 0 or bytes < max_bytes) do
+      i = i + 1
+      local raw = redis.call('HGET', KEYS[2], ids[i])
+      if raw and string.byte(raw, 1) % 8 == DONE_AT and string.sub(raw, 2, 7) == fin then
+        bytes = bytes + #raw
+        listed = listed + 1
+        out[#out + 1] = ids[i]
+        out[#out + 1] = raw
+        out[#out + 1] = score
+      end
+    end
+    if i < #ids then
+      out[2], out[3] = start + e - 1, i
+      return out
+    end
+    out[2], from = start + e, 0
+    if bytes >= max_bytes then break end
+  end
+  return out
+end
 local page = redis.call('ZRANGE', KEYS[1], start, start + size - 1, 'WITHSCORES')
 local out = { redis.call('ZCARD', KEYS[1]) }
 local bytes = 0

@@ -2,7 +2,7 @@
 -- batch per call. With a lock time, only one caller per queue proceeds until the lock expires (workers run this
 -- periodically; the lock keeps a fleet from doing the same work at once).
 -- KEYS[1] done zset   KEYS[2] dead zset   KEYS[3] jobs hash   KEYS[4] lock key   KEYS[5] dedupe hash
--- KEYS[6] dedupe holds zset
+-- KEYS[6] dedupe holds zset   KEYS[7] done batches zset   KEYS[8] meta hash
 -- ARGV[1] done max age ms (-1: keep all)   ARGV[2] dead max age ms (-1: keep all)
 -- ARGV[3] most jobs to delete in this call   ARGV[4] lock ms (0: no lock)   ARGV[5] lock owner
 -- Returns { done_deleted, dead_deleted, more (1 when a limit was hit), lock_ttl_ms, holds_released }
@@ -11,6 +11,7 @@
 -- @include record
 redis.replicate_commands()
 local k_done, k_dead, k_jobs, k_lock, k_dedupe, k_holds = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local k_batches, k_meta = KEYS[7], KEYS[8]
 local done_age, dead_age = whole(ARGV[1], -1, 2 ^ 50), whole(ARGV[2], -1, 2 ^ 50)
 local limit, lock_ms = whole(ARGV[3], 1, 100000), whole(ARGV[4], 0, 2 ^ 40)
 if not (done_age and dead_age and limit and lock_ms) then return { -6, 'malformed purge arguments' } end
@@ -41,7 +42,46 @@ local function sweep(k_index, max_age)
   end
   return #ids
 end
+-- The done batch entries that old (record.lua), entry by entry: an entry's ids go while the limit and the byte budget
+-- allow, the entry with them (or, cut short, rewritten with the ids left). Only an id whose record is done with the
+-- entry's finish time is that job and deleted; any other (a record deleted when it could not be decoded, the id then
+-- enqueued again) only leaves the entry.
+local function sweep_batches(max_age)
+  if max_age < 0 or limit <= 0 or budget <= 0 then return 0 end
+  local entries = redis.call('ZRANGEBYSCORE', k_batches, '-inf', int(now - max_age), 'WITHSCORES', 'LIMIT', 0, limit)
+  local deleted, dropped = 0, 0
+  for e = 1, #entries, 2 do
+    if limit <= 0 or budget <= 0 then break end
+    local m, score = entries[e], entries[e + 1]
+    local ids = batch_ids(m)
+    local take = 0
+    while take < #ids and take < limit and budget > 0 do
+      take = take + 1
+      budget = budget - redis.call('HSTRLEN', k_jobs, ids[take])
+    end
+    if take < #ids then limit = 0 end -- report "more": the next call goes on
+    local fin = finish_bytes(tonumber(score))
+    local raws = redis.call('HMGET', k_jobs, unpack(ids, 1, take))
+    local gone = {}
+    for i = 1, take do
+      local raw = raws[i]
+      if raw and string.byte(raw, 1) % 8 == DONE_AT and string.sub(raw, 2, 7) == fin then
+        gone[#gone + 1] = ids[i]
+      end
+    end
+    if #gone > 0 then redis.call('HDEL', k_jobs, unpack(gone)) end
+    redis.call('ZREM', k_batches, m)
+    if take < #ids then
+      redis.call('ZADD', k_batches, score, string.match(m, '^[^%z]*') .. '\0' .. table.concat(ids, '\0', take + 1))
+    end
+    deleted, dropped = deleted + #gone, dropped + take
+    if limit > 0 then limit = limit - take end
+  end
+  if dropped > 0 then redis.call('HINCRBY', k_meta, 'done_batched', int(-dropped)) end
+  return deleted
+end
 local done = sweep(k_done, done_age)
+done = done + sweep_batches(done_age)
 local dead = sweep(k_dead, dead_age)
 local released = 0
 if limit > 0 then

@@ -25,7 +25,7 @@ public final class Cancel {
     /** Removes the job {@code id} ({@code byDedupeKey}: the job holding dedupe key {@code id}). */
     public static CompletableFuture<ChangeResult> call(RedisBackend redis, Keys keys, Mode mode, boolean byDedupeKey, String id) {
         byte[][] k = {keys.due(), keys.jobs(), keys.meta(), keys.done(), keys.dead(), keys.dedupe(), keys.dedupeHolds(),
-                keys.leases(), keys.prio(), keys.events()};
+                keys.leases(), keys.prio(), keys.events(), keys.doneBatches()};
         return Reply.eval(redis, Script.CANCEL, k, Args.ascii(mode == Mode.CANCEL ? "cancel" : "delete"),
                 Args.ascii(byDedupeKey ? "dedupe" : "id"), Args.utf8(id)).thenApply(r -> {
                     if (Reply.code(r) == ReplyCode.OK) {

@@ -17,7 +17,8 @@ public final class CheckStep {
     /** Record bytes one call reads at most. */
     static final long MAX_BYTES = 16L * 1024 * 1024;
     /** The phases: every record against the indexes, every index against the records, every dedupe key. */
-    public static final List<String> PHASES = List.of("jobs", "due", "prio", "leases", "done", "dead", "dedupe");
+    public static final List<String> PHASES = List.of("jobs", "due", "prio", "leases", "done", "batches", "dead",
+            "dedupe");
 
     private CheckStep() {
     }
@@ -34,7 +35,7 @@ public final class CheckStep {
 
     public static CompletableFuture<Page> call(RedisBackend redis, Keys keys, String phase, String cursor) {
         byte[][] k = {keys.jobs(), keys.due(), keys.leases(), keys.done(), keys.dead(), keys.dedupe(), keys.dedupeHolds(),
-                keys.prio()};
+                keys.prio(), keys.doneBatches()};
         return Reply.eval(redis, Script.CHECK, k, ascii(phase), ascii(cursor), num(PAGE), num(MAX_BYTES)).thenApply(r -> {
             List<String> problems = new ArrayList<>(r.size() - 2);
             for (int i = 2; i < r.size(); i++) {

@@ -27,7 +27,7 @@ final class JobInfos {
         JobState s = rec.state();
         long due = s == JobState.SCHEDULED ? score : rec.due();
         long lease = s == JobState.PROCESSING ? score : -1;
-        long finished = s == JobState.DONE || s == JobState.DEAD ? score : -1;
+        long finished = rec.finishedAt() >= 0 ? rec.finishedAt() : s == JobState.DONE || s == JobState.DEAD ? score : -1;
         return new JobInfo(id, s, rec.attempt(), rec.maxAttempts(), due, lease, finished, rec.token(), rec.error(),
                 rec.payload(), rec.name(), rec.createdMillis(), rec.stalls(), rec.dedupeKey(), holdUntil, false, rec.priority(),
                 progress);

@@ -31,7 +31,8 @@ public final class Purge {
     /** One step: done jobs older than {@code doneAgeMs} and dead ones older than {@code deadAgeMs} (-1: keep all). */
     public static CompletableFuture<Step> step(RedisBackend redis, Keys keys, long doneAgeMs, long deadAgeMs, long lockMillis,
                                                String owner) {
-        byte[][] k = {keys.done(), keys.dead(), keys.jobs(), keys.lock("purge"), keys.dedupe(), keys.dedupeHolds()};
+        byte[][] k = {keys.done(), keys.dead(), keys.jobs(), keys.lock("purge"), keys.dedupe(), keys.dedupeHolds(),
+                keys.doneBatches(), keys.meta()};
         return Reply.eval(redis, Script.PURGE, k, num(doneAgeMs), num(deadAgeMs), num(STEP), num(lockMillis),
                 Args.utf8(owner == null ? "-" : owner)).thenApply(r -> new Step(Reply.asLong(r.get(0)), Reply.asLong(r.get(1)),
                 Reply.asLong(r.get(2)) == 1, Reply.asLong(r.get(3)), Reply.asLong(r.get(4))));

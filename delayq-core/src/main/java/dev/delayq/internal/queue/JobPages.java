@@ -22,6 +22,8 @@ import java.util.stream.StreamSupport;
 final class JobPages {
     /** Index entries read per script call. */
     static final int PAGE = 1000;
+    /** Done batch entries read per script call (up to a complete call's jobs each). */
+    static final int BATCH_ENTRIES = 10;
 
     /** Reads the page of {@code count} entries at {@code offset}. */
     interface Reader {
@@ -36,7 +38,7 @@ final class JobPages {
      * jobs of a queue that uses priorities come from both of its due sets, merged in due order.
      */
     static List<JobInfo> list(RedisBackend redis, Keys keys, JobState state, long offset, int limit) {
-        if (state == JobState.SCHEDULED && usesPriorities(redis, keys)) {
+        if (state == JobState.SCHEDULED && usesPriorities(redis, keys) || state == JobState.DONE && usesBatches(redis, keys)) {
             return stream(redis, keys, state).skip(offset).limit(limit).toList();
         }
         return list(reader(redis, keys, state, false), offset, limit);
@@ -51,11 +53,55 @@ final class JobPages {
             return StreamSupport.stream(Spliterators.spliteratorUnknownSize(merged, Spliterator.ORDERED | Spliterator.NONNULL),
                     false);
         }
+        if (state == JobState.DONE && usesBatches(redis, keys)) {
+            // Done jobs of the done set (completed under a lease overlay, or by earlier versions) and of the done
+            // batch entries, merged in the order they finished.
+            List<Iterator<JobInfo>> both = List.of(stream(reader(redis, keys, state, false)).iterator(), batches(redis, keys));
+            Iterator<JobInfo> merged = new MergedIterator<>(both, Comparator.comparingLong(JobInfo::finishedAtMillis));
+            return StreamSupport.stream(Spliterators.spliteratorUnknownSize(merged, Spliterator.ORDERED | Spliterator.NONNULL),
+                    false);
+        }
         return stream(reader(redis, keys, state, false));
     }
 
     private static boolean usesPriorities(RedisBackend redis, Keys keys) {
         return redis.await(redis.exists(keys.prio()), "list");
+    }
+
+    private static boolean usesBatches(RedisBackend redis, Keys keys) {
+        return redis.await(redis.exists(keys.doneBatches()), "list");
+    }
+
+    /** The jobs the done batch entries list, entry by entry, read as they are consumed. */
+    private static Iterator<JobInfo> batches(RedisBackend redis, Keys keys) {
+        return new Iterator<>() {
+            private List<JobInfo> page = List.of();
+            private int next;
+            private long rank;
+            private int at;
+            private boolean last;
+
+            @Override
+            public boolean hasNext() {
+                while (next == page.size() && !last) {
+                    ListPage.BatchPage p = redis.await(ListPage.batches(redis, keys, rank, at, BATCH_ENTRIES), "list");
+                    page = p.jobs();
+                    next = 0;
+                    rank = p.rank();
+                    at = p.at();
+                    last = p.end();
+                }
+                return next < page.size();
+            }
+
+            @Override
+            public JobInfo next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return page.get(next++);
+            }
+        };
     }
 
     private static Reader reader(RedisBackend redis, Keys keys, JobState state, boolean priorities) {

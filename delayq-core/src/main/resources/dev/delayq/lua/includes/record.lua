@@ -20,12 +20,25 @@
 --                         32 priority (varint; absent = 0)
 --                         64 timeout ms (varint)
 --   rest                payload, byte for byte
+-- A done job that complete listed in a done batch (below) has state 5 (done, finish time follows) in byte 1 and the
+-- time it finished (ms, 6 bytes big-endian) right after it, then the rest of its record from byte 2 on: decode reads
+-- it as a done record with r.finished set.
 -- Varints are little-endian base 128 (high bit = more bytes follow); exact up to 2^53. Fields that are
 -- usually zero live in the extension so that a fresh job costs a flags byte, its sequence and its enqueue time.
+--
+-- Done batches: complete keeps one entry per call (not per job) in the sorted set `done:batches`, score = the finish
+-- ms, member = the fencing token of its first job (unique: a token finishes once) and the ids, each behind a zero
+-- byte (ids hold no control characters). Its jobs' records carry that finish time (state 5 above). An entry lists a
+-- job only while the job is done with that finish time: cancel and delete take the id out, purge deletes an entry's
+-- jobs and the entry; an id whose record says otherwise (deleted when its record could not be decoded, and enqueued
+-- again) is not that job and is skipped. Meta field `done_batched` counts the ids the entries hold. Jobs completed
+-- under a lease overlay, and by earlier versions, have an entry of their own in the `done` sorted set (score = finish
+-- ms, member = id) and state 3.
 --
 -- Due-set member = 6-byte big-endian seq .. id: members with an equal score (the same due ms) sort by
 -- seq, i.e. in enqueue order, and the score stays the exact due ms (never a composite above 2^53).
 local SCHEDULED, PROCESSING, DONE, DEAD = 1, 2, 3, 4
+local DONE_AT = 5 -- done, finish time follows (see above)
 local F_DUE, F_TOKEN, F_ERROR, F_CREATED, F_EXT = 8, 16, 32, 64, 128
 local X_ATTEMPT, X_MAX, X_STALLS, X_NAME, X_DEDUPE, X_PRIORITY, X_TIMEOUT = 1, 2, 4, 8, 16, 32, 64
 local MAX_DUE = 253402300799999 -- 9999-12-31T23:59:59.999Z
@@ -193,6 +206,12 @@ local function decode(raw)
   local flags = b[1]
   if not flags then error('empty record') end
   local state = flags % 8
+  if state == DONE_AT then
+    if #raw < 8 then error('truncated record') end
+    local r = decode(string.char(flags - DONE_AT + DONE) .. string.sub(raw, 8))
+    r.finished = ((((b[2] * 256 + b[3]) * 256 + b[4]) * 256 + b[5]) * 256 + b[6]) * 256 + b[7]
+    return r
+  end
   if state < SCHEDULED or state > DEAD then error('unknown state') end
   if flags % 64 < F_ERROR then
     local r = decode_numeric(raw, b, flags, state)
@@ -267,11 +286,6 @@ local function encode_with_body(r, body)
   return table.concat(segs)
 end
 
--- The same record with another state and nothing else changed: only the first byte is rewritten.
-local function with_state(r, state)
-  return string.char(string.byte(r.raw, 1) - r.state + state) .. string.sub(r.raw, 2)
-end
-
 -- The record of r leased: state processing, due ms and fencing token set, attempt + 1, everything else (its
 -- sequence, enqueue time, last error, the other extension fields, the payload) copied from r.raw byte for byte.
 -- attempt: the new attempt (r.attempt + 1). Equal to setting those fields in r and calling encode(r), but the header is spliced rather than rebuilt: no
@@ -310,7 +324,7 @@ local FRESH_HEADER = '^' .. VARINT .. '()' .. VARINT .. '()' -- seq | created | 
 local LEASED_HEADER = '^' .. VARINT .. '()' .. VARINT .. '()' .. VARINT .. '()' .. VARINT .. '()' -- seq | created | due | token |
 local FRESH, FRESH_EXT = SCHEDULED + F_CREATED, SCHEDULED + F_CREATED + F_EXT
 local LEASED = PROCESSING + F_DUE + F_TOKEN + F_CREATED + F_EXT
-local LEASED_CHAR, LEASED_DONE_CHAR = string.char(LEASED), string.char(LEASED - PROCESSING + DONE)
+local LEASED_CHAR = string.char(LEASED)
 local FRESH_CHAR = string.char(FRESH)
 
 -- The varint of n as a string.
@@ -582,6 +596,39 @@ end
 
 local function count(meta, field, n)
   if n > 0 then redis.call('HINCRBY', meta, field, int(n)) end
+end
+
+-- The 6 bytes of a done record's finish time ms (state 5), big-endian.
+local function finish_bytes(ms)
+  local b = {}
+  for i = 6, 1, -1 do
+    b[i] = ms % 256
+    ms = (ms - b[i]) / 256
+  end
+  return string.char(unpack(b))
+end
+
+-- The ids a done batch entry lists (see above), in order.
+local function batch_ids(m)
+  local ids = {}
+  for id in string.gmatch(m, '%z([^%z]+)') do ids[#ids + 1] = id end
+  return ids
+end
+
+-- Takes id (done, finished at ms per its record) out of its done batch entry; false when no entry lists it.
+local function batch_remove(k_batches, k_meta, id, ms)
+  local needle = '\0' .. id
+  for _, m in ipairs(redis.call('ZRANGEBYSCORE', k_batches, int(ms), int(ms))) do
+    local s, e = string.find(m .. '\0', needle .. '\0', 1, true)
+    if s then
+      redis.call('ZREM', k_batches, m)
+      local rest = string.sub(m, 1, s - 1) .. string.sub(m, e)
+      if string.find(rest, '\0', 1, true) then redis.call('ZADD', k_batches, int(ms), rest) end
+      redis.call('HINCRBY', k_meta, 'done_batched', '-1')
+      return true
+    end
+  end
+  return false
 end
 
 -- A whole number in [lo, hi] from a script argument, or nil.
