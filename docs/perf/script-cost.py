@@ -156,7 +156,7 @@ CLAIM_KEYS = [Q + k for k in ('due', 'leases', 'jobs', 'meta', 'dead', 'dedupe',
                               'events', 'rate', 'progress')]
 ENQUEUE_KEYS = [Q + k for k in ('jobs', 'due', 'meta', 'dedupe', 'dedupe:holds', 'history', 'due:prio', 'events')]
 COMPLETE_KEYS = [Q + k for k in ('leases', 'jobs', 'done', 'meta', 'dedupe', 'dedupe:holds', 'history', 'dead', 'events',
-                                 'progress')]
+                                 'progress', 'done:batches')]  # scripts before the done batches ignore the last key
 # Fresh scheduled records (flags: scheduled + created; seq; created; payload) and their due-set members.
 SEED = '''
 local n, pay = tonumber(ARGV[1]), ARGV[2]
