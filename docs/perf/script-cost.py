@@ -155,8 +155,8 @@ Q = 'dq:{q}:'
 CLAIM_KEYS = [Q + k for k in ('due', 'leases', 'jobs', 'meta', 'dead', 'dedupe', 'dedupe:holds', 'history', 'due:prio',
                               'events', 'rate', 'progress')]
 ENQUEUE_KEYS = [Q + k for k in ('jobs', 'due', 'meta', 'dedupe', 'dedupe:holds', 'history', 'due:prio', 'events')]
-COMPLETE_KEYS = [Q + k for k in ('leases', 'jobs', 'done', 'meta', 'dedupe', 'dedupe:holds', 'history', 'dead', 'events',
-                                 'progress', 'done:batches')]  # scripts before the done batches ignore the last key
+COMPLETE_KEYS = [Q + k for k in ('leases', 'jobs', 'done:batches', 'meta', 'dedupe', 'dedupe:holds', 'history', 'dead', 'events',
+                                 'progress')]  # before the done batches, the third key was the done set
 # Fresh scheduled records (flags: scheduled + created; seq; created; payload) and their due-set members.
 SEED = '''
 local n, pay = tonumber(ARGV[1]), ARGV[2]

@@ -145,27 +145,20 @@ class DoneBatchTest {
 
     @Test
     void aPurgeStepCutShortInsideAnEntryKeepsTheRestListed() {
-        // 600 jobs completed under lease overlays (records of 256 bytes or more) go to the done set, one entry each;
-        // then 1,000 in one call: a purge step of 1,000 takes the 600 and 400 of the entry.
-        String big = "x".repeat(300);
-        List<Job> first = new ArrayList<>();
-        for (int i = 0; i < 600; i++) {
-            first.add(Job.builder().id(String.format("o%03d", i)).payload(big).build());
+        // 600 jobs completed in one call, then 1,000 in another: a purge step of 1,000 takes the first entry whole
+        // and 400 of the second.
+        for (int[] call : new int[][] {{0, 600}, {600, 1600}}) {
+            List<Job> jobs = new ArrayList<>();
+            for (int i = call[0]; i < call[1]; i++) {
+                jobs.add(job(String.format("n%04d", i)));
+            }
+            q.enqueueAll(jobs);
+            complete(claimAll(jobs.size()));
         }
-        q.enqueueAll(first);
-        complete(claimAll(600));
-        List<Job> second = new ArrayList<>();
-        for (int i = 0; i < 1000; i++) {
-            second.add(job(String.format("n%04d", i)));
-        }
-        q.enqueueAll(second);
-        complete(claimAll(1000));
-        assertThat((Long) call("ZCARD", p + "done")).isEqualTo(600);
-        assertThat(entries()).hasSize(1);
+        assertThat(entries()).extracting(List::size).containsExactly(600, 1000);
         assertThat(q.stats().done()).isEqualTo(1600);
         List<JobInfo> listed = q.list(JobState.DONE, 0, 2000);
         assertThat(listed).hasSize(1600);
-        assertThat(listed.subList(0, 600)).allMatch(j -> j.id().startsWith("o"));
         assertThat(q.list(JobState.DONE, 1500, 10)).extracting(JobInfo::id).containsExactlyElementsOf(
                 listed.subList(1500, 1510).stream().map(JobInfo::id).toList());
 
@@ -173,10 +166,10 @@ class DoneBatchTest {
         assertThat(step.done()).isEqualTo(1000);
         assertThat(step.more()).isTrue();
         assertThat(entries()).hasSize(1);
-        assertThat(entries().get(0)).hasSize(600).first().isEqualTo("n0400");
+        assertThat(entries().get(0)).hasSize(600).first().isEqualTo("n1000");
         assertThat(q.stats().done()).isEqualTo(600);
-        assertThat(q.get("n0399")).isEmpty();
-        assertThat(q.get("n0400").orElseThrow().state()).isEqualTo(JobState.DONE);
+        assertThat(q.get("n0999")).isEmpty();
+        assertThat(q.get("n1000").orElseThrow().state()).isEqualTo(JobState.DONE);
         assertThat(q.check().problems()).isEmpty();
         assertThat(q.purge(Duration.ZERO).done()).isEqualTo(600);
         assertThat(entries()).isEmpty();
@@ -207,5 +200,103 @@ class DoneBatchTest {
             assertThat(listed.get(i).attempt()).isEqualTo(2);
         }
         assertThat(q.stream(JobState.DONE).map(JobInfo::id).toList()).containsExactly("big0", "big1", "big2", "big3", "big4");
+    }
+
+    @Test
+    void aJobLeasedUnderALeaseOverlayIsDoneByItsOverlayInTheSameEntry() {
+        // A fresh record of 256 bytes or more is leased and completed by its lease overlay (record.lua): the record
+        // stays as enqueued, the overlay carries done and the finish time.
+        q.enqueueAll(List.of(Job.builder().id("long").payload("L".repeat(300)).build(), job("short")));
+        long before = t.redisNow();
+        complete(claimAll(2));
+        assertThat(entries()).hasSize(1);
+        assertThat(entries().get(0)).containsExactlyInAnyOrder("long", "short");
+        JobInfo l = q.get("long").orElseThrow();
+        // The overlay as stored, read by the client's decoder: done, with the same finish time.
+        dev.delayq.internal.Record stored = dev.delayq.internal.Record.decode((byte[]) call("HGET", p + "jobs", "long"));
+        assertThat(stored.state()).isEqualTo(JobState.SCHEDULED);
+        dev.delayq.internal.Record overlaid = stored.withOverlay((byte[]) call("HGET", p + "jobs", "\0long"));
+        assertThat(overlaid.state()).isEqualTo(JobState.DONE);
+        assertThat(overlaid.finishedAt()).isEqualTo(l.finishedAtMillis());
+        assertThat(overlaid.attempt()).isEqualTo(1);
+        assertThat(l.state()).isEqualTo(JobState.DONE);
+        assertThat(l.finishedAtMillis()).isBetween(before, t.redisNow()).isEqualTo(q.get("short").orElseThrow().finishedAtMillis());
+        assertThat(l.payloadUtf8()).isEqualTo("L".repeat(300));
+        assertThat(q.list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactlyInAnyOrder("long", "short");
+        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.purge(Duration.ZERO).done()).isEqualTo(2);
+        assertThat((Long) call("HLEN", p + "jobs")).isZero();
+        assertThat(entries()).isEmpty();
+    }
+
+    /** Rewrites the jobs of the first done batch entry as an earlier version kept them: state 3, a done-set entry each. */
+    private void asEarlierVersionsKeptThem() {
+        call("EVAL", """
+                local m = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+                local n = 0
+                for id in string.gmatch(m[1], '%z([^%z]+)') do
+                  local ov = redis.call('HGET', KEYS[2], '\\0' .. id)
+                  if ov then
+                    redis.call('HSET', KEYS[2], '\\0' .. id, string.char(string.byte(ov, 1) - 2) .. string.sub(ov, 8))
+                  else
+                    local r = redis.call('HGET', KEYS[2], id)
+                    redis.call('HSET', KEYS[2], id, string.char(string.byte(r, 1) - 2) .. string.sub(r, 8))
+                  end
+                  redis.call('ZADD', KEYS[3], m[2], id)
+                  n = n + 1
+                end
+                redis.call('ZREM', KEYS[1], m[1])
+                redis.call('HINCRBY', KEYS[4], 'done_batched', -n)
+                """, "4", p + "done:batches", p + "jobs", p + "done", p + "meta");
+    }
+
+    @Test
+    void jobsKeptByEarlierVersionsAreReadWithTheBatchedOnesInFinishOrder() {
+        q.enqueueAll(List.of(job("e1"), Job.builder().id("e2").payload("L".repeat(300)).build()));
+        complete(claimAll(2));
+        asEarlierVersionsKeptThem();
+        long mid = t.redisNow();
+        t.awaitRedisTime(mid);
+        q.enqueueAll(List.of(job("e3"), job("e4")));
+        complete(claimAll(2));
+        assertThat((Long) call("ZCARD", p + "done")).isEqualTo(2);
+        assertThat(entries()).containsExactly(List.of("e3", "e4"));
+        assertThat(q.stats().done()).isEqualTo(4);
+        List<JobInfo> all = q.list(JobState.DONE, 0, 10);
+        assertThat(all.subList(0, 2)).extracting(JobInfo::id).containsExactlyInAnyOrder("e1", "e2");
+        assertThat(all.subList(2, 4)).extracting(JobInfo::id).containsExactly("e3", "e4");
+        assertThat(all).extracting(JobInfo::finishedAtMillis).isSorted();
+        assertThat(q.list(JobState.DONE, 1, 2)).extracting(JobInfo::id).containsExactly(all.get(1).id(), "e3");
+        JobInfo e2 = q.get("e2").orElseThrow();
+        assertThat(e2.state()).isEqualTo(JobState.DONE);
+        assertThat(e2.finishedAtMillis()).isEqualTo(all.stream().filter(j -> j.id().equals("e2")).findFirst().orElseThrow().finishedAtMillis());
+        assertThat(e2.payloadUtf8()).isEqualTo("L".repeat(300));
+        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.delete("e1").changed()).isTrue();
+        assertThat((Long) call("ZCARD", p + "done")).isEqualTo(1);
+        assertThat(q.stats().done()).isEqualTo(3);
+        assertThat(q.purge(Duration.ZERO).done()).isEqualTo(3);
+        assertThat(q.stats().done()).isZero();
+        assertThat((Long) call("HLEN", p + "jobs")).isZero();
+    }
+
+    @Test
+    void checkReportsADoneJobThatNoEntryListsAndAnEntryListingAJobNotDoneThen() {
+        q.enqueueAll(List.of(job("c1"), job("c2")));
+        complete(claimAll(2));
+        // The entry rewritten without c1, and listing c2 at another time.
+        call("EVAL", """
+                local m = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+                redis.call('ZREM', KEYS[1], m[1])
+                redis.call('ZADD', KEYS[1], m[2] + 1, (string.gsub(m[1], '%zc1', '')))
+                """, "1", p + "done:batches");
+        assertThat(entries()).containsExactly(List.of("c2"));
+        assertThat(q.check().problems()).containsExactlyInAnyOrder(
+                "c1: state done but missing from the done index",
+                "c2: state done but missing from the done index",
+                "c2: in a done batch entry but its record is done at another finish time");
+        assertThat(q.delete("c1").changed()).isTrue();
+        assertThat(q.delete("c2").changed()).isTrue();
+        call("DEL", p + "done:batches", p + "meta");
     }
 }

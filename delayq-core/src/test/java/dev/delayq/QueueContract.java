@@ -967,9 +967,9 @@ abstract class QueueContract {
     }
 
     @Test
-    void doneJobsAreListedInTheOrderTheyFinishedWhetherKeptInBatchesOrOneByOne() {
-        // Jobs of 100 bytes go to done batch entries, one per complete call; a job leased under a lease overlay (a
-        // fresh record of 256 bytes or more) to the done set, an entry of its own. Three calls, at three times.
+    void doneJobsAreListedInTheOrderTheyFinishedAcrossCompleteCalls() {
+        // One done batch entry per complete call (a partitioned queue: per call in each partition), a job leased under
+        // a lease overlay (a fresh record of 256 bytes or more) in it like the others. Three calls, at three times.
         q.enqueueAll(List.of(due("f1"), due("f2"), due("f3"), Job.builder().id("f4").payload("x".repeat(300)).build(),
                 due("f5"), due("f6")));
         java.util.Map<String, ClaimedJob> byId = new java.util.HashMap<>();

@@ -126,6 +126,14 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
         try {
             int first = overlay[pos[0]++] & 0xff;
             int code = first & 7;
+            long finished = finishedAt;
+            if (code == DONE_AT && first <= 15) {
+                finished = 0;
+                for (int i = 0; i < FINISH_BYTES; i++) {
+                    finished = finished << 8 | (overlay[pos[0]++] & 0xff);
+                }
+                code = JobState.DONE.code();
+            }
             if (code < 2 || code > 3 || first > 15) {
                 throw new IllegalStateException("unknown overlay state " + first);
             }
@@ -133,7 +141,7 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
             long due = varint(overlay, pos);
             int attempt = (int) varint(overlay, pos);
             return new Record(JobState.ofCode(code), attempt, maxAttempts, seq, createdMillis, due, token, error, stalls,
-                    name, dedupeKey, holdUntil, priority, timeoutMs, raw, body, finishedAt);
+                    name, dedupeKey, holdUntil, priority, timeoutMs, raw, body, finished);
         } catch (RuntimeException e) {
             throw new CorruptRecordException("lease overlay: " + e.getMessage());
         }

@@ -7,7 +7,8 @@
 -- Returns { 1, id } removed; { -1 } no such job (or the dedupe key names none); { -3, state } the job's state
 --   does not allow it (not changed); { -6, what } malformed arguments (nothing written).
 -- A record that cannot be decoded is refused by "cancel" ({ -7 }) and deleted by "delete" unless it is leased
--- (its done or dead entry goes with it, its done batch entry too when its finish time can be read; a due entry,
+-- (its done or dead entry goes with it, its done batch entry too when its finish time can be read, from its lease
+-- overlay or its record; a due entry,
 -- whose member cannot be known, is dropped by the next claim; a done batch entry that still lists the id is read past
 -- by the readers, reported by check and dropped by purge).
 -- @include record
@@ -30,14 +31,12 @@ local r = safe_decode(raw)
 if not r then
   if mode ~= 'delete' then return { -7 } end
   if redis.call('ZSCORE', KEYS[8], id) then return { -3, PROCESSING } end
+  local finished = finish_in(redis.call('HGET', k_jobs, OVERLAY .. id)) or finish_in(raw)
+  if finished then batch_remove(KEYS[11], k_meta, id, finished) end
   redis.call('HDEL', k_jobs, id)
   drop_overlays(k_jobs, { id })
   redis.call('ZREM', k_done, id)
   redis.call('ZREM', k_dead, id)
-  if #raw >= 7 and string.byte(raw, 1) % 8 == DONE_AT then
-    local b1, b2, b3, b4, b5, b6 = string.byte(raw, 2, 7)
-    batch_remove(KEYS[11], k_meta, id, ((((b1 * 256 + b2) * 256 + b3) * 256 + b4) * 256 + b5) * 256 + b6)
-  end
   return { 1, id }
 end
 if r.state == PROCESSING or (mode == 'cancel' and r.state ~= SCHEDULED) then return { -3, r.state } end

@@ -84,13 +84,14 @@ elseif phase == 'batches' then
     local fin = finish_bytes(tonumber(ms[i + 1]))
     for _, id in ipairs(batch_ids(ms[i])) do
       scanned = scanned + 1
-      local raw = redis.call('HGET', k_jobs, id)
+      local raw = record_of(k_jobs, id)
       if not raw then
         problem(id, 'in a done batch entry without a record')
       elseif string.byte(raw, 1) % 8 ~= DONE_AT or string.sub(raw, 2, 7) ~= fin then
         local r = safe_decode(raw)
-        problem(id, 'in a done batch entry but its record is ' .. (r and names[r.state] or 'not readable')
-          .. (r and r.finished and ' at another finish time' or ''))
+        if r then -- (one that cannot be decoded is reported once, by the "jobs" phase)
+          problem(id, 'in a done batch entry but its record is ' .. names[r.state] .. (r.finished and ' at another finish time' or ''))
+        end
       end
     end
   end

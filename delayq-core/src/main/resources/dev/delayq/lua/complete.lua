@@ -1,15 +1,14 @@
 -- complete: acknowledge finished jobs (a batch), each fenced by the token of its lease.
--- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] done zset   KEYS[4] meta hash   KEYS[5] dedupe hash
+-- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] done batches zset   KEYS[4] meta hash   KEYS[5] dedupe hash
 -- KEYS[6] dedupe holds zset   KEYS[7] history hash   KEYS[8] dead zset   KEYS[9] events stream
--- KEYS[10] progress hash   KEYS[11] done batches zset
+-- KEYS[10] progress hash
 -- ARGV[1] done retention ms (0: delete the record at once)   ARGV[2] wake channel   ARGV[3..] pairs: id, token
 -- Returns one code per job: 1 completed; 2 already completed with this token (a replayed call);
 --   -1 no such job; -2 stale: the token is not the job's current lease (it was recovered, re-leased
 --   or finished by someone else), nothing changed; -7 the record cannot be decoded (moved to dead).
 --   { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
--- With retention, the jobs this call completes go to the done index as one done batch entry (record.lua), their
--- records rewritten as done with the finish time; a job leased under an overlay keeps its record, its overlay turns
--- done and it gets an entry of its own in the done set.
+-- With retention, the jobs this call completes go to the done index as one done batch entry (record.lua), each
+-- record, or the lease overlay of a job leased under one, rewritten as done with the finish time.
 -- A completed job's dedupe key keeps holding until the job's enqueue time + TTL if that is ahead, else it is
 -- released. When the queue has a concurrency limit and this frees leases it was held at, a "0" notice wakes the
 -- workers it refused.
@@ -18,9 +17,9 @@
 -- @include flow
 -- @include jobs
 redis.replicate_commands()
-local k_leases, k_jobs, k_done, k_meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local k_leases, k_jobs, k_batches, k_meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local k_dedupe, k_holds, k_history = KEYS[5], KEYS[6], KEYS[7]
-local k_events, k_progress, k_batches = KEYS[9], KEYS[10], KEYS[11]
+local k_events, k_progress = KEYS[9], KEYS[10]
 local retention = whole(ARGV[1], 0, 2 ^ 50)
 local n = (#ARGV - 2) / 2
 if not retention or n ~= math.floor(n) then return { -6, 'malformed complete arguments' } end
@@ -32,11 +31,11 @@ for i = 1, n do
 end
 if n == 0 then return {} end
 local now = now_ms()
-local now_s = int(now) -- every done entry's score: formatted once, not converted from a number per member
 -- A done record is its leased record with byte 1 replaced by the state byte and the finish time (one gsub: one
--- string made); '%' is gsub's escape in a replacement.
+-- string made); '%' is gsub's escape in a replacement. A done overlay is made the same way.
 local fin = finish_bytes(now)
 local done_rep = string.gsub(string.char(LEASED - PROCESSING + DONE_AT) .. fin, '%%', '%%%%')
+local done_ov_rep = string.gsub(string.char(DONE_AT) .. fin, '%%', '%%%%')
 local cfg = flow_config(k_meta)
 history_known(k_meta, cfg)
 -- The lease overlays first (see record.lua), on a queue where claim has written any: a job claim leased without
@@ -46,13 +45,12 @@ if cfg.overlays then
   for i = 1, n do ofields[i] = OVERLAY .. ids[i] end
   ovs = redis.call('HMGET', k_jobs, unpack(ofields))
 end
-local out, fields, finished, dels, dones, overlaid, batch = {}, {}, {}, {}, {}, {}, {}
--- Jobs finished so far, entries in fields, in dones (pairs) and in batch (own counts: # on a table is a search).
-local nf, nh, nd, nb = 0, 0, 0, 0
+local out, fields, finished, dels, overlaid = {}, {}, {}, {}, {}
+local nf, nh = 0, 0 -- jobs finished so far, and entries in fields (own counts: # on a table is a search)
 local tag -- the done batch entry's tag: the token of its first job, as the worker sent it
 -- done_record: the job's record or overlay as done, written when retention > 0; field: where it goes (the job's own
--- field, or its overlay's); i: the job's place in the call; own: it gets a done entry of its own (an overlay's job).
-local function finish(i, field, done_record, own)
+-- field, or its overlay's); i: the job's place in the call.
+local function finish(i, field, done_record)
   local id = ids[i]
   nf = nf + 1
   finished[nf] = id
@@ -60,15 +58,7 @@ local function finish(i, field, done_record, own)
     fields[nh + 1] = field
     fields[nh + 2] = done_record
     nh = nh + 2
-    if own then
-      dones[nd + 1] = now_s
-      dones[nd + 2] = id
-      nd = nd + 2
-    else
-      nb = nb + 1
-      batch[nb] = id
-      if nb == 1 then tag = ARGV[2 * i + 2] end
-    end
+    if nf == 1 then tag = ARGV[2 * i + 2] end
   else
     dels[nf] = id
   end
@@ -83,7 +73,7 @@ if cfg.overlays then
     if fast and ov and overlay_token_is(ov, varint_string(tokens[i])) then
       out[i] = 1
       overlaid[#overlaid + 1] = ids[i]
-      finish(i, ofields[i], retention > 0 and OVERLAY_DONE .. string.sub(ov, 2), true)
+      finish(i, ofields[i], retention > 0 and (string.gsub(ov, '^.', done_ov_rep)))
     else
       at[#at + 1] = i
       todo[#todo + 1] = ids[i]
@@ -122,8 +112,8 @@ for j = 1, #todo do
         -- The overlay, done, stays beside the record as it was (retention); events and dedupe keys only took the
         -- general path for their own sake.
         overlaid[#overlaid + 1] = id
-        finish(i, ofields[i], retention > 0 and string.char(string.byte(ov, 1) - PROCESSING + DONE) .. string.sub(ov, 2),
-          true)
+        finish(i, ofields[i], retention > 0 and string.char(string.byte(ov, 1) - PROCESSING + DONE_AT) .. fin
+          .. string.sub(ov, 2))
       else
         finish(i, id, retention > 0 and string.char(string.byte(raw, 1) - PROCESSING + DONE_AT) .. fin .. string.sub(raw, 2))
       end
@@ -135,11 +125,10 @@ if nf > 0 then
   redis.call('ZREM', k_leases, unpack(finished))
   if cfg.progress then redis.call('HDEL', k_progress, unpack(finished)) end
   if held and held >= cfg.concurrency then redis.call('PUBLISH', ARGV[2], '0') end
-  if nh > 0 then redis.call('HSET', k_jobs, unpack(fields)) end
-  if nd > 0 then redis.call('ZADD', k_done, unpack(dones)) end
-  if nb > 0 then
-    redis.call('ZADD', k_batches, now_s, tag .. '\0' .. table.concat(batch, '\0'))
-    redis.call('HINCRBY', k_meta, 'done_batched', int(nb))
+  if retention > 0 then
+    redis.call('HSET', k_jobs, unpack(fields))
+    redis.call('ZADD', k_batches, int(now), tag .. '\0' .. table.concat(finished, '\0'))
+    redis.call('HINCRBY', k_meta, 'done_batched', int(nf))
   end
   if retention == 0 then
     redis.call('HDEL', k_jobs, unpack(dels))

@@ -26,12 +26,14 @@ elseif r and r.finished then
 elseif r then
   state, score = r.state, redis.call('ZSCORE', index[r.state], ARGV[1])
 else
+  -- A record that cannot be decoded: done with a finish time if its lease overlay or its own first bytes say so, else
+  -- the state of the index it is in.
+  score = finish_in(redis.call('HGET', KEYS[1], OVERLAY .. ARGV[1])) or finish_in(raw)
+  if score then state = DONE end
   for s = PROCESSING, DEAD do
+    if state ~= 0 then break end
     score = redis.call('ZSCORE', index[s], ARGV[1])
-    if score then
-      state = s
-      break
-    end
+    if score then state = s end
   end
 end
 local hold = -1

@@ -25,7 +25,7 @@ if ARGV[1] == '3' then
     local i = from
     while i < #ids and (listed == 0 or bytes < max_bytes) do
       i = i + 1
-      local raw = redis.call('HGET', KEYS[2], ids[i])
+      local raw = record_of(KEYS[2], ids[i])
       if raw and string.byte(raw, 1) % 8 == DONE_AT and string.sub(raw, 2, 7) == fin then
         bytes = bytes + #raw
         listed = listed + 1

@@ -16,8 +16,8 @@ public final class Complete {
 
     /** Completes the jobs of {@code leases}; done jobs are kept for {@code retention} (zero: deleted at once). */
     public static CompletableFuture<List<Ack>> call(RedisBackend redis, Keys keys, Duration retention, List<Lease> leases) {
-        byte[][] k = {keys.leases(), keys.jobs(), keys.done(), keys.meta(), keys.dedupe(), keys.dedupeHolds(), keys.history(),
-                keys.dead(), keys.events(), keys.progress(), keys.doneBatches()};
+        byte[][] k = {keys.leases(), keys.jobs(), keys.doneBatches(), keys.meta(), keys.dedupe(), keys.dedupeHolds(), keys.history(),
+                keys.dead(), keys.events(), keys.progress()};
         byte[] ms = Args.num(retention.toMillis());
         return LeaseBatches.chunked(leases, chunk -> Reply.eval(redis, Script.COMPLETE, k,
                 LeaseBatches.args(chunk, ms, keys.wakeChannel())).thenApply(LeaseBatches::acks));

@@ -443,9 +443,10 @@ end
 -- script reads jobs through records_of / record_of, which give the record with its overlay applied (what the
 -- record would be had it been rewritten), and deletes a job's overlay whenever it writes or deletes its record
 -- (drop_overlays), so an overlay only ever sits on the fresh record it was written for.
--- Overlay value: byte state (PROCESSING or DONE) + O_DEDUPE when the record holds a dedupe key, then the varints
--- token, due ms and attempt (the token first: complete compares its bytes without reading the rest).
-local OVERLAY, O_DEDUPE, OVERLAY_DONE = '\0', 8, string.char(DONE)
+-- Overlay value: byte state (PROCESSING, or DONE_AT followed by the 6 bytes of the finish time as in a record; DONE
+-- written by earlier versions) + O_DEDUPE when the record holds a dedupe key, then the varints token, due ms and
+-- attempt (the token first: complete compares its bytes without reading the rest).
+local OVERLAY, O_DEDUPE = '\0', 8
 local OVERLAY_MIN = 256
 local OVERLAY_FORM = '^([\2\3\10\11])(' .. VARINT .. ')(' .. VARINT .. ')(' .. VARINT .. ')$'
 
@@ -479,17 +480,25 @@ end
 
 -- The record raw with its overlay ov applied. A record that cannot be decoded comes back as it is (the caller moves
 -- it aside like any other, every byte kept); a readable record under an overlay that cannot be read, behind a zero
--- byte: a record no decode accepts (state 0), moved aside the same way.
+-- byte: a record no decode accepts (state 0), moved aside the same way. A done overlay with its finish time (state
+-- 5, the 6 bytes of the time after its state byte) gives a done record with that finish time (state 5).
 local function with_overlay(raw, ov)
   local r = safe_decode(raw)
   if not r then return raw end
+  local first, fin = string.byte(ov, 1), nil
+  if first and first % 8 == DONE_AT and #ov >= 8 then
+    fin = string.sub(ov, 2, 7)
+    ov = string.char(first - DONE_AT + DONE) .. string.sub(ov, 8)
+  end
   local s, token_v, due_v, attempt_v = string.match(ov, OVERLAY_FORM)
   local due = s and window_varint({ string.byte(due_v, 1, 9) }, 1)
   local token = due and window_varint({ string.byte(token_v, 1, 9) }, 1)
   local attempt = token and window_varint({ string.byte(attempt_v, 1, 9) }, 1)
   if not attempt then return OVERLAY .. raw end
   r.state, r.due, r.token, r.attempt = string.byte(s) % 8, due, token, attempt
-  return encode(r)
+  local rec = encode(r)
+  if fin then return string.char(string.byte(rec, 1) - DONE + DONE_AT) .. fin .. string.sub(rec, 2) end
+  return rec
 end
 
 -- The records of ids as every script but claim and complete sees them: overlays applied; false where none.
@@ -606,6 +615,14 @@ local function finish_bytes(ms)
     ms = (ms - b[i]) / 256
   end
   return string.char(unpack(b))
+end
+
+-- The finish time ms in a done record or done lease overlay with one (state 5), or nil (v: false or nil, too), read
+-- from its bytes alone: for a record that cannot be decoded.
+local function finish_in(v)
+  if not v or #v < 7 or string.byte(v, 1) % 8 ~= DONE_AT then return nil end
+  local b1, b2, b3, b4, b5, b6 = string.byte(v, 2, 7)
+  return ((((b1 * 256 + b2) * 256 + b3) * 256 + b4) * 256 + b5) * 256 + b6
 end
 
 -- The ids a done batch entry lists (see above), in order.
