@@ -12,10 +12,10 @@ import java.nio.charset.StandardCharsets;
  *                                  or more (state, token, due, attempt; see lua/includes/record.lua)
  * &lt;prefix&gt;:{&lt;queue&gt;}:due       ZSET  scheduled jobs; score = due ms, member = 6-byte seq + id
  * &lt;prefix&gt;:{&lt;queue&gt;}:leases    ZSET  jobs being processed; score = lease expiry ms
- * &lt;prefix&gt;:{&lt;queue&gt;}:done      ZSET  finished jobs kept for the retention; score = finish ms: those completed
- *                                  under a lease overlay or by earlier versions
- * &lt;prefix&gt;:{&lt;queue&gt;}:done:batches ZSET the other finished jobs kept, one entry per complete call; score = finish
- *                                  ms, member = a tag and the ids (see lua/includes/record.lua)
+ * &lt;prefix&gt;:{&lt;queue&gt;}:done:batches ZSET completed jobs kept for the retention, one entry per complete call;
+ *                                  score = finish ms, member = a tag and the ids (see lua/includes/record.lua)
+ * &lt;prefix&gt;:{&lt;queue&gt;}:done      ZSET  completed jobs kept by earlier versions, one entry each; score = finish ms
+ *                                  (read and deleted from, no longer added to)
  * &lt;prefix&gt;:{&lt;queue&gt;}:dead      ZSET  dead jobs; score = time of death
  * &lt;prefix&gt;:{&lt;queue&gt;}:meta      HASH  sequence, token counter, totals
  * &lt;prefix&gt;:{&lt;queue&gt;}:dedupe    HASH  dedupe key -&gt; id of the job owning it

@@ -21,7 +21,7 @@ import java.util.Arrays;
  * @param holdUntil   until when the dedupe key holds after the job ended (epoch ms), or -1
  * @param priority    0 to 9 (higher first)
  * @param timeoutMs   the job's own run time limit in ms, or 0
- * @param raw         the whole record
+ * @param raw         the whole record (one with its finish time: the record without it, as a done record of state 3)
  * @param body        offset of the payload in {@code raw}
  * @param finishedAt  when a done job finished (epoch ms, Redis clock) when its record says (one that complete listed
  *                    in a done batch), else -1: the time is its done-set entry's score

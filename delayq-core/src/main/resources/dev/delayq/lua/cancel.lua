@@ -8,9 +8,8 @@
 --   does not allow it (not changed); { -6, what } malformed arguments (nothing written).
 -- A record that cannot be decoded is refused by "cancel" ({ -7 }) and deleted by "delete" unless it is leased
 -- (its done or dead entry goes with it, its done batch entry too when its finish time can be read, from its lease
--- overlay or its record; a due entry,
--- whose member cannot be known, is dropped by the next claim; a done batch entry that still lists the id is read past
--- by the readers, reported by check and dropped by purge).
+-- overlay or its record; a due entry, whose member cannot be known, is dropped by the next claim; a done batch entry
+-- that still lists the id is read past by the readers, reported by check and dropped by purge).
 -- @include record
 -- @include notify
 -- @include flow

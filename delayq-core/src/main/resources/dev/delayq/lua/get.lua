@@ -4,7 +4,8 @@
 -- ARGV[1] id
 -- Returns {} when there is no such job, else { record, time, state, hold, progress } where time is the due ms
 --   (scheduled), the lease expiry (processing) or the time it finished (done, dead: a done batch's job carries it
---   in its record), -1 when the index lacks it; state is the record's state, or for a record that cannot be decoded the index it was found in (0: none);
+--   in its record), -1 when the index lacks it; state is the record's state, or for a record that cannot be
+--   decoded the index it was found in (0: none);
 --   hold is until when the job's dedupe key holds after it ended (-1: no hold); progress is what its handler last
 --   reported (false: nothing).
 -- @include record

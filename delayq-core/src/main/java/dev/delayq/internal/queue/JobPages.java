@@ -47,21 +47,21 @@ final class JobPages {
     /** Every job in {@code state}, in index order (scheduled ones in due order whatever their priority). */
     static Stream<JobInfo> stream(RedisBackend redis, Keys keys, JobState state) {
         if (state == JobState.SCHEDULED && usesPriorities(redis, keys)) {
-            List<Iterator<JobInfo>> both = List.of(stream(reader(redis, keys, state, false)).iterator(),
-                    stream(reader(redis, keys, state, true)).iterator());
-            Iterator<JobInfo> merged = new MergedIterator<>(both, Comparator.comparingLong(JobInfo::dueAtMillis));
-            return StreamSupport.stream(Spliterators.spliteratorUnknownSize(merged, Spliterator.ORDERED | Spliterator.NONNULL),
-                    false);
+            return merged(stream(reader(redis, keys, state, false)).iterator(), stream(reader(redis, keys, state, true)).iterator(),
+                    Comparator.comparingLong(JobInfo::dueAtMillis));
         }
         if (state == JobState.DONE && usesBatches(redis, keys)) {
-            // Done jobs of the done set (completed under a lease overlay, or by earlier versions) and of the done
-            // batch entries, merged in the order they finished.
-            List<Iterator<JobInfo>> both = List.of(stream(reader(redis, keys, state, false)).iterator(), batches(redis, keys));
-            Iterator<JobInfo> merged = new MergedIterator<>(both, Comparator.comparingLong(JobInfo::finishedAtMillis));
-            return StreamSupport.stream(Spliterators.spliteratorUnknownSize(merged, Spliterator.ORDERED | Spliterator.NONNULL),
-                    false);
+            // Done jobs of the done set (kept by earlier versions, one entry each) and of the done batch entries,
+            // merged in the order they finished.
+            return merged(stream(reader(redis, keys, state, false)).iterator(), batches(redis, keys),
+                    Comparator.comparingLong(JobInfo::finishedAtMillis));
         }
         return stream(reader(redis, keys, state, false));
+    }
+
+    private static Stream<JobInfo> merged(Iterator<JobInfo> a, Iterator<JobInfo> b, Comparator<JobInfo> order) {
+        Iterator<JobInfo> merged = new MergedIterator<>(List.of(a, b), order);
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(merged, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
     private static boolean usesPriorities(RedisBackend redis, Keys keys) {
@@ -74,32 +74,17 @@ final class JobPages {
 
     /** The jobs the done batch entries list, entry by entry, read as they are consumed. */
     private static Iterator<JobInfo> batches(RedisBackend redis, Keys keys) {
-        return new Iterator<>() {
-            private List<JobInfo> page = List.of();
-            private int next;
+        return new Pages() {
             private long rank;
             private int at;
-            private boolean last;
 
             @Override
-            public boolean hasNext() {
-                while (next == page.size() && !last) {
-                    ListPage.BatchPage p = redis.await(ListPage.batches(redis, keys, rank, at, BATCH_ENTRIES), "list");
-                    page = p.jobs();
-                    next = 0;
-                    rank = p.rank();
-                    at = p.at();
-                    last = p.end();
-                }
-                return next < page.size();
-            }
-
-            @Override
-            public JobInfo next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                return page.get(next++);
+            List<JobInfo> fetch() {
+                ListPage.BatchPage p = redis.await(ListPage.batches(redis, keys, rank, at, BATCH_ENTRIES), "list");
+                rank = p.rank();
+                at = p.at();
+                last = p.end();
+                return p.jobs();
             }
         };
     }
@@ -125,32 +110,45 @@ final class JobPages {
 
     /** Every job of the index, read as the stream is consumed. */
     static Stream<JobInfo> stream(Reader reader) {
-        Iterator<JobInfo> pages = new Iterator<>() {
-            private List<JobInfo> page = List.of();
-            private int at;
+        Iterator<JobInfo> pages = new Pages() {
             private long offset;
-            private boolean last;
 
             @Override
-            public boolean hasNext() {
-                while (at == page.size() && !last) {
-                    ListPage.Page p = reader.read(offset, PAGE);
-                    page = p.jobs();
-                    at = 0;
-                    offset += p.consumed();
-                    last = p.end();
-                }
-                return at < page.size();
-            }
-
-            @Override
-            public JobInfo next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                return page.get(at++);
+            List<JobInfo> fetch() {
+                ListPage.Page p = reader.read(offset, PAGE);
+                offset += p.consumed();
+                last = p.end();
+                return p.jobs();
             }
         };
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(pages, Spliterator.ORDERED | Spliterator.NONNULL), false);
+    }
+
+    /** Jobs read a page at a time, as they are consumed. */
+    private abstract static class Pages implements Iterator<JobInfo> {
+        private List<JobInfo> page = List.of();
+        private int next;
+        /** Set by {@link #fetch()} when the page it returned is the last. */
+        boolean last;
+
+        /** The next page (it may be empty without being the last). */
+        abstract List<JobInfo> fetch();
+
+        @Override
+        public boolean hasNext() {
+            while (next == page.size() && !last) {
+                page = fetch();
+                next = 0;
+            }
+            return next < page.size();
+        }
+
+        @Override
+        public JobInfo next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return page.get(next++);
+        }
     }
 }

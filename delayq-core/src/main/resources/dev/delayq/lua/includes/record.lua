@@ -28,12 +28,12 @@
 --
 -- Done batches: complete keeps one entry per call (not per job) in the sorted set `done:batches`, score = the finish
 -- ms, member = the fencing token of its first job (unique: a token finishes once) and the ids, each behind a zero
--- byte (ids hold no control characters). Its jobs' records carry that finish time (state 5 above). An entry lists a
--- job only while the job is done with that finish time: cancel and delete take the id out, purge deletes an entry's
--- jobs and the entry; an id whose record says otherwise (deleted when its record could not be decoded, and enqueued
--- again) is not that job and is skipped. Meta field `done_batched` counts the ids the entries hold. Jobs completed
--- under a lease overlay, and by earlier versions, have an entry of their own in the `done` sorted set (score = finish
--- ms, member = id) and state 3.
+-- byte (ids hold no control characters). Its jobs' records (or, for a job leased under a lease overlay, its overlay:
+-- see below) carry that finish time (state 5 above). An entry lists a job only while the job is done with that finish
+-- time: cancel and delete take the id out, purge deletes an entry's jobs and the entry; an id whose record says
+-- otherwise (deleted when its record could not be decoded, and enqueued again) is not that job and is skipped. Meta
+-- field `done_batched` counts the ids the entries hold. Jobs completed by earlier versions have an entry of their own
+-- in the `done` sorted set (score = finish ms, member = id) and state 3: every reader still reads them.
 --
 -- Due-set member = 6-byte big-endian seq .. id: members with an equal score (the same due ms) sort by
 -- seq, i.e. in enqueue order, and the score stays the exact due ms (never a composite above 2^53).
