@@ -162,7 +162,7 @@ class ScriptArgumentsTest {
         String ch = s(k.wakeChannel());
         List<byte[]> claimKeys = List.of(k.due(), k.leases(), k.jobs(), k.meta(), k.dead(), k.dedupe(), k.dedupeHolds(), k.history(),
                 k.prio(), k.events(), k.rate(), k.progress());
-        List<byte[]> completeKeys = List.of(k.leases(), k.jobs(), k.done(), k.meta(), k.dedupe(), k.dedupeHolds(), k.history(),
+        List<byte[]> completeKeys = List.of(k.leases(), k.jobs(), k.doneBatches(), k.meta(), k.dedupe(), k.dedupeHolds(), k.history(),
                 k.dead(), k.events(), k.progress());
         List<byte[]> failKeys = List.of(k.leases(), k.jobs(), k.due(), k.dead(), k.meta(), k.dedupe(), k.dedupeHolds(),
                 k.history(), k.prio(), k.events(), k.progress());
@@ -180,7 +180,7 @@ class ScriptArgumentsTest {
         refusedWithoutWriting(Script.RECOVER, List.of(k.due(), k.leases(), k.jobs(), k.meta(), k.dead(), k.dedupe(), k.dedupeHolds(),
                 k.history(), k.prio(), k.events(), k.progress()), "0", "1", "1", "7", ch, "5");
         refusedWithoutWriting(Script.CANCEL, List.of(k.due(), k.jobs(), k.meta(), k.done(), k.dead(), k.dedupe(), k.dedupeHolds(),
-                k.leases(), k.prio(), k.events()), "erase", "id", "s");
+                k.leases(), k.prio(), k.events(), k.doneBatches()), "erase", "id", "s");
         List<byte[]> rescheduleKeys = List.of(k.due(), k.jobs(), k.meta(), k.prio(), k.events());
         refusedWithoutWriting(Script.RESCHEDULE, rescheduleKeys, "s", "d999999999999999999", ch);
         refusedWithoutWriting(Script.RESCHEDULE, rescheduleKeys, "s", "x", ch);
@@ -192,15 +192,17 @@ class ScriptArgumentsTest {
         refusedWithoutWriting(Script.SETTINGS, settingsKeys, ch, "concurrency", "10", "speed", "9");
         refusedWithoutWriting(Script.SETTINGS, settingsKeys, ch, "events", "-1");
         refusedWithoutWriting(Script.PROGRESS, List.of(k.jobs(), k.progress(), k.meta(), k.events()), "p", "x", "50");
-        refusedWithoutWriting(Script.PURGE, List.of(k.done(), k.dead(), k.jobs(), k.lock("purge"), k.dedupe(), k.dedupeHolds()),
-                "0", "0", "0", "0", "me");
-        refusedWithoutWriting(Script.PURGE, List.of(k.done(), k.dead(), k.jobs(), k.lock("purge"), k.dedupe(), k.dedupeHolds()),
-                "0", "0", "10", "-1", "me");
+        List<byte[]> purgeKeys = List.of(k.done(), k.dead(), k.jobs(), k.lock("purge"), k.dedupe(), k.dedupeHolds(),
+                k.doneBatches(), k.meta());
+        refusedWithoutWriting(Script.PURGE, purgeKeys, "0", "0", "0", "0", "me");
+        refusedWithoutWriting(Script.PURGE, purgeKeys, "0", "0", "10", "-1", "me");
         refusedWithoutWriting(Script.PAUSE, List.of(k.meta()), "yes", ch);
         // The read-only scripts refuse too (and write nothing, as always).
         refusedWithoutWriting(Script.LIST, List.of(k.due(), k.jobs()), "1", "-1", "10", "100");
+        refusedWithoutWriting(Script.LIST, List.of(k.doneBatches(), k.jobs()), "3", "0", "10", "100", "-1");
+        refusedWithoutWriting(Script.LIST, List.of(k.doneBatches(), k.jobs()), "3", "0", "10", "100");
         refusedWithoutWriting(Script.CHECK, List.of(k.jobs(), k.due(), k.leases(), k.done(), k.dead(), k.dedupe(), k.dedupeHolds(),
-                k.prio()), "elsewhere", "0", "10", "100");
+                k.prio(), k.doneBatches()), "elsewhere", "0", "10", "100");
         refusedWithoutWriting(Script.HISTORY, List.of(k.history()), "0");
     }
 }
