@@ -299,4 +299,20 @@ class DoneBatchTest {
         assertThat(q.delete("c2").changed()).isTrue();
         call("DEL", p + "done:batches", p + "meta");
     }
+
+    @Test
+    void aListFromAnOffsetCountsTheIdsBeforeItInTheEntriesAcrossScriptCalls() {
+        // 10,050 entries of one id each before the jobs (no records behind them: only counted, never read), more than
+        // one call skips.
+        call("EVAL", """
+                for i = 1, 10050 do redis.call('ZADD', KEYS[1], i, 't' .. i .. '\\0skipped-' .. i) end
+                """, "1", p + "done:batches");
+        q.enqueueAll(List.of(job("r1"), job("r2"), job("r3")));
+        complete(claimAll(3));
+        assertThat(q.list(JobState.DONE, 10_050, 2)).extracting(JobInfo::id).containsExactly("r1", "r2");
+        assertThat(q.list(JobState.DONE, 10_051, 5)).extracting(JobInfo::id).containsExactly("r2", "r3");
+        assertThat(q.list(JobState.DONE, 10_053, 5)).isEmpty();
+        call("ZREMRANGEBYRANK", p + "done:batches", "0", "10049");
+        assertThat(q.list(JobState.DONE, 0, 5)).extracting(JobInfo::id).containsExactly("r1", "r2", "r3");
+    }
 }

@@ -52,24 +52,29 @@ public final class ListPage {
 
     /**
      * One page of the done batch entries (see {@code lua/includes/record.lua}): the jobs they still list, and where the
-     * next page starts: the entry's rank and the number of the id in it ({@code at}, 0 = its first).
+     * next page starts: the entry's rank, the number of the id in it ({@code at}, 0 = its first) and how many ids are
+     * still to be skipped (a call skips at most 10,000 entries); {@code end}: the entries are all read.
      */
-    public record BatchPage(List<JobInfo> jobs, long rank, int at, boolean end) {
+    public record BatchPage(List<JobInfo> jobs, long rank, int at, long skip, boolean end) {
     }
 
-    /** The jobs of up to {@code entries} done batch entries from the id numbered {@code at} of the entry of {@code rank}. */
-    public static CompletableFuture<BatchPage> batches(RedisBackend redis, Keys keys, long rank, int at, int entries) {
+    /**
+     * Up to {@code count} jobs of the done batch entries, from the id numbered {@code at} of the entry of {@code rank}
+     * after skipping {@code skip} ids (whose records are not read).
+     */
+    public static CompletableFuture<BatchPage> batches(RedisBackend redis, Keys keys, long rank, int at, long skip,
+                                                       int count) {
         return Reply.eval(redis, Script.LIST, new byte[][] {keys.doneBatches(), keys.jobs()}, Args.ascii("3"), num(rank),
-                num(entries), num(MAX_BYTES), num(at)).thenApply(r -> {
+                num(count), num(MAX_BYTES), num(at), num(skip)).thenApply(r -> {
                     long total = Reply.asLong(r.get(0));
                     long next = Reply.asLong(r.get(1));
-                    int n = (r.size() - 3) / 3;
+                    int n = (r.size() - 4) / 3;
                     List<JobInfo> jobs = new ArrayList<>(n);
                     for (int i = 0; i < n; i++) {
-                        jobs.add(JobInfos.of(Reply.str(r.get(3 + 3 * i)), (byte[]) r.get(4 + 3 * i), Reply.asLong(r.get(5 + 3 * i)),
-                                JobState.DONE, -1, null));
+                        jobs.add(JobInfos.of(Reply.str(r.get(4 + 3 * i)), (byte[]) r.get(5 + 3 * i),
+                                Reply.asLong(r.get(6 + 3 * i)), JobState.DONE, -1, null));
                     }
-                    return new BatchPage(jobs, next, (int) Reply.asLong(r.get(2)), next >= total);
+                    return new BatchPage(jobs, next, (int) Reply.asLong(r.get(2)), Reply.asLong(r.get(3)), next >= total);
                 });
     }
 

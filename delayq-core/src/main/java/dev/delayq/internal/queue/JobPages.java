@@ -22,8 +22,6 @@ import java.util.stream.StreamSupport;
 final class JobPages {
     /** Index entries read per script call. */
     static final int PAGE = 1000;
-    /** Done batch entries read per script call (up to a complete call's jobs each). */
-    static final int BATCH_ENTRIES = 10;
 
     /** Reads the page of {@code count} entries at {@code offset}. */
     interface Reader {
@@ -38,7 +36,11 @@ final class JobPages {
      * jobs of a queue that uses priorities come from both of its due sets, merged in due order.
      */
     static List<JobInfo> list(RedisBackend redis, Keys keys, JobState state, long offset, int limit) {
+        if (state == JobState.DONE && usesBatches(redis, keys) && !redis.await(redis.exists(keys.done()), "list")) {
+            return batches(redis, keys, offset, limit);
+        }
         if (state == JobState.SCHEDULED && usesPriorities(redis, keys) || state == JobState.DONE && usesBatches(redis, keys)) {
+            // Merged from two indexes: read from the start.
             return stream(redis, keys, state).skip(offset).limit(limit).toList();
         }
         return list(reader(redis, keys, state, false), offset, limit);
@@ -80,13 +82,36 @@ final class JobPages {
 
             @Override
             List<JobInfo> fetch() {
-                ListPage.BatchPage p = redis.await(ListPage.batches(redis, keys, rank, at, BATCH_ENTRIES), "list");
+                ListPage.BatchPage p = redis.await(ListPage.batches(redis, keys, rank, at, 0, PAGE), "list");
                 rank = p.rank();
                 at = p.at();
                 last = p.end();
                 return p.jobs();
             }
         };
+    }
+
+    /**
+     * At most {@code limit} done jobs of the done batch entries from position {@code offset}: the ids before it are
+     * counted in the entries, their records not read.
+     */
+    private static List<JobInfo> batches(RedisBackend redis, Keys keys, long offset, int limit) {
+        List<JobInfo> out = new ArrayList<>(Math.min(limit, PAGE));
+        long rank = 0;
+        int at = 0;
+        long skip = offset;
+        while (out.size() < limit) {
+            ListPage.BatchPage p = redis.await(ListPage.batches(redis, keys, rank, at, skip, Math.min(PAGE, limit - out.size())),
+                    "list");
+            out.addAll(p.jobs());
+            if (p.end()) {
+                break;
+            }
+            rank = p.rank();
+            at = p.at();
+            skip = p.skip();
+        }
+        return out;
     }
 
     private static Reader reader(RedisBackend redis, Keys keys, JobState state, boolean priorities) {
