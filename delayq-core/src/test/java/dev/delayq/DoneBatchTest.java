@@ -302,8 +302,8 @@ class DoneBatchTest {
 
     @Test
     void aListFromAnOffsetCountsTheIdsBeforeItInTheEntriesAcrossScriptCalls() {
-        // 10,050 entries of one id each before the jobs (no records behind them: only counted, never read), more than
-        // one call skips.
+        // 10,050 entries of one id each before the jobs (no records behind them: only counted, never read): eleven
+        // calls skip them, 1,000 entries at most each.
         call("EVAL", """
                 for i = 1, 10050 do redis.call('ZADD', KEYS[1], i, 't' .. i .. '\\0skipped-' .. i) end
                 """, "1", p + "done:batches");

@@ -77,7 +77,9 @@ if phase == 'jobs' then
     end
   until cursor == '0' or scanned >= want or bytes >= max_bytes
 elseif phase == 'batches' then
-  local reply = redis.call('ZSCAN', KEYS[9], cursor, 'COUNT', want)
+  -- An entry at a time (COUNT is a hint; a set small enough to be one listpack comes whole): an entry holds up to a
+  -- complete call's jobs, whose records are read.
+  local reply = redis.call('ZSCAN', KEYS[9], cursor, 'COUNT', 1)
   cursor = reply[1]
   local ms = reply[2]
   for i = 1, #ms, 2 do

@@ -6,8 +6,8 @@
 -- Returns { total, id_1, record_1 (false if gone), score_1, ... }: fewer entries than the page size when the
 --   byte bound was reached (the caller goes on from start + entries).
 -- ARGV[1] "3": KEYS[1] is the done batches set (record.lua), read from the id numbered ARGV[5] (0 = its first) of its
---   entry of rank ARGV[2], after skipping ARGV[6] ids (counted in the entries, their records not read; at most 10,000
---   entries a call); ARGV[3] is then the most jobs to return. Returns { entries in the set, rank and id number to go
+--   entry of rank ARGV[2], after skipping ARGV[6] ids (counted in the entries, their records not read; a call reads at
+--   most 1,000 entries, or max bytes of them, to skip); ARGV[3] is then the most jobs to return. Returns { entries in the set, rank and id number to go
 --   on from, ids still to skip, id_1, record_1, finish ms_1, ... }: only the ids that are still their entry's jobs
 --   (done, with its finish time), stopping inside an entry at the page size or the byte bound.
 -- @include record
@@ -17,8 +17,8 @@ if ARGV[1] == '3' then
   local from, skip = whole(ARGV[5], 0, 2 ^ 31), whole(ARGV[6], 0, 2 ^ 50)
   if not (from and skip) then return { -6, 'malformed list arguments' } end
   local total, rank = redis.call('ZCARD', KEYS[1]), start
-  local read = 0
-  while skip > 0 and rank < total and read < 10000 do
+  local read, read_bytes = 0, 0
+  while skip > 0 and rank < total and read < 1000 and read_bytes < max_bytes do
     local ms = redis.call('ZRANGE', KEYS[1], rank, rank + 99)
     if #ms == 0 then break end
     for _, m in ipairs(ms) do
@@ -28,7 +28,8 @@ if ARGV[1] == '3' then
         from, skip = from + skip, 0
         break
       end
-      skip, from, rank, read = skip - left, 0, rank + 1, read + 1
+      skip, from, rank, read, read_bytes = skip - left, 0, rank + 1, read + 1, read_bytes + #m
+      if read >= 1000 or read_bytes >= max_bytes then break end
     end
   end
   local out = { total, rank, from, skip }

@@ -53,7 +53,8 @@ public final class ListPage {
     /**
      * One page of the done batch entries (see {@code lua/includes/record.lua}): the jobs they still list, and where the
      * next page starts: the entry's rank, the number of the id in it ({@code at}, 0 = its first) and how many ids are
-     * still to be skipped (a call skips at most 10,000 entries); {@code end}: the entries are all read.
+     * still to be skipped (a call reads at most 1,000 entries, or 4 MB of them, to skip); {@code end}: the entries are
+     * all read.
      */
     public record BatchPage(List<JobInfo> jobs, long rank, int at, long skip, boolean end) {
     }
