@@ -229,6 +229,18 @@ class DoneBatchTest {
         assertThat(entries()).isEmpty();
     }
 
+    @Test
+    void aDoneOverlayOverADamagedRecordIsStillPurgedWithItsEntry() {
+        q.enqueueAll(List.of(Job.builder().id("long").payload("L".repeat(300)).build(), job("short")));
+        complete(claimAll(2));
+        call("HSET", p + "jobs", "long", "\u0007damaged");
+        assertThat(q.get("long").orElseThrow().state()).isEqualTo(JobState.DONE);
+        assertThat(q.purge(Duration.ZERO).done()).isEqualTo(2);
+        assertThat((Long) call("HLEN", p + "jobs")).isZero();
+        assertThat(entries()).isEmpty();
+        assertThat(q.stats().done()).isZero();
+    }
+
     /** Rewrites the jobs of the first done batch entry as an earlier version kept them: state 3, a done-set entry each. */
     private void asEarlierVersionsKeptThem() {
         call("EVAL", """

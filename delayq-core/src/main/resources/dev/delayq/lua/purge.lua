@@ -61,19 +61,16 @@ local function sweep_batches(max_age)
     end
     if take < #ids then limit = 0 end -- report "more": the next call goes on
     local fin = finish_bytes(tonumber(score))
-    -- Each id's record and lease overlay: a job leased under an overlay keeps its record as enqueued and is done
-    -- by its overlay (record.lua).
-    local fields = {}
-    for i = 1, take do
-      fields[i] = ids[i]
-      fields[take + i] = OVERLAY .. ids[i]
-    end
-    local got = redis.call('HMGET', k_jobs, unpack(fields))
+    -- Each job as the readers see it: a job leased under a lease overlay is done by its overlay (record.lua), which
+    -- alone says so when the record under it cannot be decoded.
+    local raws = records_of(k_jobs, { unpack(ids, 1, take) })
     local gone = {}
     for i = 1, take do
-      local ov, raw = got[take + i], got[i]
-      local v = ov or raw
-      if raw and string.byte(v, 1) % 8 == DONE_AT and string.sub(v, 2, 7) == fin then gone[#gone + 1] = ids[i] end
+      local raw = raws[i]
+      if raw and (string.byte(raw, 1) % 8 == DONE_AT and string.sub(raw, 2, 7) == fin
+          or finish_in(redis.call('HGET', k_jobs, OVERLAY .. ids[i])) == tonumber(score)) then
+        gone[#gone + 1] = ids[i]
+      end
     end
     if #gone > 0 then
       redis.call('HDEL', k_jobs, unpack(gone))
