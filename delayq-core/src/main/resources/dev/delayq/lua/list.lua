@@ -7,9 +7,10 @@
 --   byte bound was reached (the caller goes on from start + entries).
 -- ARGV[1] "3": KEYS[1] is the done batches set (record.lua), read from the id numbered ARGV[5] (0 = its first) of its
 --   entry of rank ARGV[2], after skipping ARGV[6] ids (counted in the entries, their records not read; a call reads at
---   most 1,000 entries, or max bytes of them, to skip); ARGV[3] is then the most jobs to return. Returns { entries in the set, rank and id number to go
---   on from, ids still to skip, id_1, record_1, finish ms_1, ... }: only the ids that are still their entry's jobs
---   (done, with its finish time), stopping inside an entry at the page size or the byte bound.
+--   most 1,000 entries, or max bytes of them, to skip); ARGV[3] is then the most jobs to return. Returns { entries in
+--   the set, rank and id number to go on from, ids still to skip, id_1, record_1, finish ms_1, ... }: only the ids
+--   that are still their entry's jobs (done, with its finish time), stopping inside an entry at the page size or the
+--   byte bound.
 -- @include record
 local start, size, max_bytes = whole(ARGV[2], 0, 2 ^ 50), whole(ARGV[3], 1, 10000), whole(ARGV[4], 1, 2 ^ 40)
 if not (start and size and max_bytes) then return { -6, 'malformed list arguments' } end
