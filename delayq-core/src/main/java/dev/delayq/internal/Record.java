@@ -64,10 +64,7 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
             if (raw.length < 1 + FINISH_BYTES + 1) {
                 throw new IllegalStateException("truncated record");
             }
-            finished = 0;
-            for (int i = 1; i <= FINISH_BYTES; i++) {
-                finished = finished << 8 | (raw[i] & 0xff);
-            }
+            finished = finishTime(raw, 1);
             // The record as if written without the finish time: its state byte (done) and the rest.
             raw = Arrays.copyOfRange(raw, FINISH_BYTES, raw.length);
             flags = flags - DONE_AT + JobState.DONE.code();
@@ -128,10 +125,8 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
             int code = first & 7;
             long finished = finishedAt;
             if (code == DONE_AT && first <= 15) {
-                finished = 0;
-                for (int i = 0; i < FINISH_BYTES; i++) {
-                    finished = finished << 8 | (overlay[pos[0]++] & 0xff);
-                }
+                finished = finishTime(overlay, pos[0]);
+                pos[0] += FINISH_BYTES;
                 code = JobState.DONE.code();
             }
             if (code < 2 || code > 3 || first > 15) {
@@ -150,6 +145,18 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
     /** A copy of the payload bytes. */
     public byte[] payload() {
         return Arrays.copyOfRange(raw, body, raw.length);
+    }
+
+    /** The finish time ms in the 6 bytes at {@code b[from]}, big-endian. */
+    private static long finishTime(byte[] b, int from) {
+        if (from + FINISH_BYTES > b.length) {
+            throw new IllegalStateException("truncated finish time");
+        }
+        long ms = 0;
+        for (int i = from; i < from + FINISH_BYTES; i++) {
+            ms = ms << 8 | (b[i] & 0xff);
+        }
+        return ms;
     }
 
     private static String text(byte[] b, int[] pos) {

@@ -31,7 +31,7 @@ local function judge_record(id, raw)
   if r.finished then
     local listed = 0
     for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[9], int(r.finished), int(r.finished))) do
-      if string.find(m .. '\0', '\0' .. id .. '\0', 1, true) then listed = listed + 1 end
+      if batch_find(m, id) then listed = listed + 1 end
     end
     if in_done or listed > 1 then problem(id, 'listed ' .. listed + (in_done and 1 or 0) .. ' times in the done index') end
     in_done = listed > 0
@@ -83,13 +83,13 @@ elseif phase == 'batches' then
   cursor = reply[1]
   local ms = reply[2]
   for i = 1, #ms, 2 do
-    local fin = finish_bytes(tonumber(ms[i + 1]))
+    local score = tonumber(ms[i + 1])
     for _, id in ipairs(batch_ids(ms[i])) do
       scanned = scanned + 1
       local raw = record_of(k_jobs, id)
       if not raw then
         problem(id, 'in a done batch entry without a record')
-      elseif string.byte(raw, 1) % 8 ~= DONE_AT or string.sub(raw, 2, 7) ~= fin then
+      elseif finish_in(raw) ~= score then
         local r = safe_decode(raw)
         if r then -- (one that cannot be decoded is reported once, by the "jobs" phase)
           problem(id, 'in a done batch entry but its record is ' .. names[r.state] .. (r.finished and ' at another finish time' or ''))

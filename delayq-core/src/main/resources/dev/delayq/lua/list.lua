@@ -41,12 +41,11 @@ if ARGV[1] == '3' then
     if #page == 0 then break end
     for e = 1, #page / 2 do
       local score = tonumber(page[2 * e])
-      local fin = finish_bytes(score)
       local ids = batch_ids(page[2 * e - 1])
       while from < #ids and listed < size and (listed == 0 or bytes < max_bytes) do
         from = from + 1
         local raw = record_of(KEYS[2], ids[from])
-        if raw and string.byte(raw, 1) % 8 == DONE_AT and string.sub(raw, 2, 7) == fin then
+        if finish_in(raw) == score then
           bytes = bytes + #raw
           listed = listed + 1
           out[#out + 1] = ids[from]

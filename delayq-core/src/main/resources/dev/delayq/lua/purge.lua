@@ -53,6 +53,7 @@ local function sweep_batches(max_age)
   for e = 1, #entries, 2 do
     if limit <= 0 or budget <= 0 then break end
     local m, score = entries[e], entries[e + 1]
+    local at = tonumber(score)
     local ids = batch_ids(m)
     local take = 0
     while take < #ids and take < limit and budget > 0 do
@@ -60,15 +61,13 @@ local function sweep_batches(max_age)
       budget = budget - redis.call('HSTRLEN', k_jobs, ids[take])
     end
     if take < #ids then limit = 0 end -- report "more": the next call goes on
-    local fin = finish_bytes(tonumber(score))
     -- Each job as the readers see it: a job leased under a lease overlay is done by its overlay (record.lua), which
     -- alone says so when the record under it cannot be decoded.
     local raws = records_of(k_jobs, { unpack(ids, 1, take) })
     local gone = {}
     for i = 1, take do
       local raw = raws[i]
-      if raw and (string.byte(raw, 1) % 8 == DONE_AT and string.sub(raw, 2, 7) == fin
-          or finish_in(redis.call('HGET', k_jobs, OVERLAY .. ids[i])) == tonumber(score)) then
+      if raw and (finish_in(raw) == at or finish_in(redis.call('HGET', k_jobs, OVERLAY .. ids[i])) == at) then
         gone[#gone + 1] = ids[i]
       end
     end

@@ -36,11 +36,12 @@ final class JobPages {
      * jobs of a queue that uses priorities come from both of its due sets, merged in due order.
      */
     static List<JobInfo> list(RedisBackend redis, Keys keys, JobState state, long offset, int limit) {
-        if (state == JobState.DONE && usesBatches(redis, keys) && !redis.await(redis.exists(keys.done()), "list")) {
-            return batches(redis, keys, offset, limit);
+        if (state == JobState.DONE && usesBatches(redis, keys)) {
+            // Beside an earlier build's done set the two are merged, read from the start.
+            return redis.await(redis.exists(keys.done()), "list") ? stream(redis, keys, state).skip(offset).limit(limit).toList()
+                    : batches(redis, keys, offset, limit);
         }
-        if (state == JobState.SCHEDULED && usesPriorities(redis, keys) || state == JobState.DONE && usesBatches(redis, keys)) {
-            // Merged from two indexes: read from the start.
+        if (state == JobState.SCHEDULED && usesPriorities(redis, keys)) {
             return stream(redis, keys, state).skip(offset).limit(limit).toList();
         }
         return list(reader(redis, keys, state, false), offset, limit);

@@ -199,6 +199,24 @@ local function decode_general(raw, b, flags, state)
   return r
 end
 
+-- The 6 bytes of a done record's finish time ms (state 5), big-endian.
+local function finish_bytes(ms)
+  local b = {}
+  for i = 6, 1, -1 do
+    b[i] = ms % 256
+    ms = (ms - b[i]) / 256
+  end
+  return string.char(unpack(b))
+end
+
+-- The finish time ms in a done record or done lease overlay with one (state 5), or nil (v: false or nil, too), read
+-- from its bytes alone: decode takes it from here, and so does a reader of a record that cannot be decoded.
+local function finish_in(v)
+  if not v or #v < 7 or string.byte(v, 1) % 8 ~= DONE_AT then return nil end
+  local b1, b2, b3, b4, b5, b6 = string.byte(v, 2, 7)
+  return ((((b1 * 256 + b2) * 256 + b3) * 256 + b4) * 256 + b5) * 256 + b6
+end
+
 -- Decodes a record into a table; errors on a record it cannot read (use safe_decode). Besides the fields, the
 -- table holds where the header's parts start (at_due, at_err, at_ext, after_attempt, body: see leased_record).
 local function decode(raw)
@@ -209,7 +227,7 @@ local function decode(raw)
   if state == DONE_AT then
     if #raw < 8 then error('truncated record') end
     local r = decode(string.char(flags - DONE_AT + DONE) .. string.sub(raw, 8))
-    r.finished = ((((b[2] * 256 + b[3]) * 256 + b[4]) * 256 + b[5]) * 256 + b[6]) * 256 + b[7]
+    r.finished = finish_in(raw)
     return r
   end
   if state < SCHEDULED or state > DEAD then error('unknown state') end
@@ -607,24 +625,6 @@ local function count(meta, field, n)
   if n > 0 then redis.call('HINCRBY', meta, field, int(n)) end
 end
 
--- The 6 bytes of a done record's finish time ms (state 5), big-endian.
-local function finish_bytes(ms)
-  local b = {}
-  for i = 6, 1, -1 do
-    b[i] = ms % 256
-    ms = (ms - b[i]) / 256
-  end
-  return string.char(unpack(b))
-end
-
--- The finish time ms in a done record or done lease overlay with one (state 5), or nil (v: false or nil, too), read
--- from its bytes alone: for a record that cannot be decoded.
-local function finish_in(v)
-  if not v or #v < 7 or string.byte(v, 1) % 8 ~= DONE_AT then return nil end
-  local b1, b2, b3, b4, b5, b6 = string.byte(v, 2, 7)
-  return ((((b1 * 256 + b2) * 256 + b3) * 256 + b4) * 256 + b5) * 256 + b6
-end
-
 -- The ids a done batch entry lists (see above), in order.
 local function batch_ids(m)
   local ids = {}
@@ -632,11 +632,16 @@ local function batch_ids(m)
   return ids
 end
 
+-- Where done batch entry m lists id: the positions, in m .. '\0', of the zero bytes before and after it; nil when it
+-- does not.
+local function batch_find(m, id)
+  return string.find(m .. '\0', '\0' .. id .. '\0', 1, true)
+end
+
 -- Takes id (done, finished at ms per its record) out of its done batch entry; false when no entry lists it.
 local function batch_remove(k_batches, k_meta, id, ms)
-  local needle = '\0' .. id
   for _, m in ipairs(redis.call('ZRANGEBYSCORE', k_batches, int(ms), int(ms))) do
-    local s, e = string.find(m .. '\0', needle .. '\0', 1, true)
+    local s, e = batch_find(m, id)
     if s then
       redis.call('ZREM', k_batches, m)
       local rest = string.sub(m, 1, s - 1) .. string.sub(m, e)
