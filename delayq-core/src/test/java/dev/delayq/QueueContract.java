@@ -677,6 +677,26 @@ abstract class QueueContract {
     }
 
     @Test
+    void aLeaseNamedTwiceInOneCallIsAppliedOnce() {
+        q.enqueueAll(List.of(Job.builder().id("twice-done").build(), Job.builder().id("twice-back").build()));
+        List<ClaimedJob> held = q.leases().claim(claimOf(2)).jobs();
+        ClaimedJob done = held.get(0).id().equals("twice-done") ? held.get(0) : held.get(1);
+        ClaimedJob back = done == held.get(0) ? held.get(1) : held.get(0);
+        assertThat(q.leases().completeAllAsync(List.of(done.lease(), done.lease())).join())
+                .containsExactly(Ack.OK, Ack.ALREADY_APPLIED);
+        assertThat(q.leases().release(List.of(back.lease(), back.lease()))).containsExactly(Ack.OK, Ack.STALE);
+        QueueStats s = q.stats();
+        assertThat(List.of(s.scheduled(), s.processing(), s.done())).containsExactly(1L, 0L, 1L);
+        assertThat(s.total("completed")).isEqualTo(1);
+        assertThat(q.list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactly("twice-done");
+        assertThat(q.check().problems()).isEmpty();
+        // Handed back once: claimed once, by one claim.
+        List<ClaimedJob> again = q.leases().claim(claimOf(10)).jobs();
+        assertThat(again).extracting(ClaimedJob::id).containsExactly("twice-back");
+        completeAll(q, again);
+    }
+
+    @Test
     void aRecoveryCutShortByItsLimitReportsThatMoreExpiredLeasesWait() {
         q.enqueueAll(List.of(Job.builder().id("a").build(), Job.builder().id("b").build(),
                 Job.builder().id("c").build()));

@@ -7,6 +7,8 @@
 --   -1 no such job; -2 stale: the token is not the job's current lease (it was recovered, re-leased
 --   or finished by someone else), nothing changed; -7 the record cannot be decoded (moved to dead).
 --   { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
+-- Each lease once a call: the records are read once, so a pair named twice would finish its job twice (two entries in
+-- the done batch, two completions counted); Complete.java sends each once (a set here would cost each call more).
 -- With retention, the jobs this call completes go to the done index as one done batch entry (record.lua), each
 -- record, or the lease overlay of a job leased under one, rewritten as done with the finish time.
 -- A completed job's dedupe key keeps holding until the job's enqueue time + TTL if that is ahead, else it is

@@ -24,14 +24,16 @@ local cfg = flow_config(k_meta)
 local head_before = earliest_due(k_due, k_prio, cfg.prios)
 local held = cfg.concurrency and redis.call('ZCARD', k_leases)
 local seq = next_seqs(k_meta, n)
-local out, released = {}, 0
+local out, released, seen = {}, 0, {}
 for i = 1, n do
   local r = safe_decode(raws[i])
   if not raws[i] then
     out[i] = -1
-  elseif not r or r.state ~= PROCESSING or r.token ~= tokens[i] then
+  elseif not r or r.state ~= PROCESSING or r.token ~= tokens[i] or seen[ids[i]] then
+    -- (a job named twice: the records were read once, so the second would hand it back again, with a second due entry)
     out[i] = -2 -- an undecodable record is left for recovery, which moves it aside
   else
+    seen[ids[i]] = true
     r.state = SCHEDULED
     r.attempt = math.max(r.attempt - 1, 0)
     r.seq = seq + i - 1

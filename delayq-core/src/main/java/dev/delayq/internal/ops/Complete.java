@@ -6,7 +6,13 @@ import dev.delayq.internal.Keys;
 import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.redis.Script;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /** {@code complete.lua}: acknowledge finished jobs, each fenced by its lease's token. */
@@ -19,7 +25,26 @@ public final class Complete {
         byte[][] k = {keys.leases(), keys.jobs(), keys.doneBatches(), keys.meta(), keys.dedupe(), keys.dedupeHolds(), keys.history(),
                 keys.dead(), keys.events(), keys.progress()};
         byte[] ms = Args.num(retention.toMillis());
-        return LeaseBatches.chunked(leases, chunk -> Reply.eval(redis, Script.COMPLETE, k,
+        List<Lease> distinct = new ArrayList<>(new LinkedHashSet<>(leases));
+        CompletableFuture<List<Ack>> acks = LeaseBatches.chunked(distinct, chunk -> Reply.eval(redis, Script.COMPLETE, k,
                 LeaseBatches.args(chunk, ms, keys.wakeChannel())).thenApply(LeaseBatches::acks));
+        if (distinct.size() == leases.size()) {
+            return acks;
+        }
+        // A lease named twice is sent once: complete.lua reads each record once, so it would finish the job twice
+        // (two entries in its done batch, two completions counted). The second answer is a replayed call's.
+        return acks.thenApply(got -> {
+            Map<Lease, Ack> first = new HashMap<>();
+            for (int i = 0; i < distinct.size(); i++) {
+                first.put(distinct.get(i), got.get(i));
+            }
+            Set<Lease> answered = new HashSet<>();
+            List<Ack> out = new ArrayList<>(leases.size());
+            for (Lease l : leases) {
+                Ack a = first.get(l);
+                out.add(!answered.add(l) && a == Ack.OK ? Ack.ALREADY_APPLIED : a);
+            }
+            return out;
+        });
     }
 }
