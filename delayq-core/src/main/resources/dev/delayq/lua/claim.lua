@@ -34,7 +34,9 @@
 -- refused worker sleeps until then and never polls faster than the limit. Priorities: due jobs of a higher priority
 -- are claimed first; within a priority, due time then enqueue order.
 -- A due record that cannot be decoded is moved to dead (error "record cannot be decoded", raw bytes kept) and
--- the claim goes on with the others; a due entry without a record is dropped.
+-- the claim goes on with the others; a due entry without a record is dropped, and so is one that is not its
+-- record's (a job already leased, ended, or waiting under another sequence), as far as the record says: a job
+-- never leased (the fast path) is leased on its record alone, as enqueue wrote it.
 -- Waker: idle workers would otherwise all wake for the same due time and all but one claim nothing. The
 -- first worker to go idle before a due time registers itself in meta (waker, wake_at); the others are told
 -- they are covered. A registration older than half the stand-by time is stale (its worker is busy or dead)
@@ -216,13 +218,14 @@ if allowed > 0 then
         attempt = 1
         if not rec then
           local r = safe_decode(raw)
-          if r then
-            attempt = r.attempt + 1
-            rec = leased_record(r, due_at, token + 1, attempt)
-          else
+          if not r then
             quarantine(k.jobs, k.dead, k.meta, id, raw, now)
             quarantined = quarantined + 1
-          end
+          elseif r.state == SCHEDULED and member(r.seq, id) == cand[t] then
+            attempt = r.attempt + 1
+            rec = leased_record(r, due_at, token + 1, attempt)
+          end -- else a stale due entry (the job runs, has ended or waits under another sequence): dropped like one
+          -- without a record, never a second lease of the job
         end
       end
       if rec then
