@@ -8,7 +8,6 @@ import dev.delayq.internal.redis.Script;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -25,24 +24,28 @@ public final class Complete {
         byte[][] k = {keys.leases(), keys.jobs(), keys.doneBatches(), keys.meta(), keys.dedupe(), keys.dedupeHolds(), keys.history(),
                 keys.dead(), keys.events(), keys.progress()};
         byte[] ms = Args.num(retention.toMillis());
-        List<Lease> distinct = new ArrayList<>(new LinkedHashSet<>(leases));
-        CompletableFuture<List<Ack>> acks = LeaseBatches.chunked(distinct, chunk -> Reply.eval(redis, Script.COMPLETE, k,
+        Set<Lease> distinct = new LinkedHashSet<>(leases);
+        List<Lease> once = distinct.size() == leases.size() ? leases : new ArrayList<>(distinct);
+        CompletableFuture<List<Ack>> acks = LeaseBatches.chunked(once, chunk -> Reply.eval(redis, Script.COMPLETE, k,
                 LeaseBatches.args(chunk, ms, keys.wakeChannel())).thenApply(LeaseBatches::acks));
-        if (distinct.size() == leases.size()) {
+        if (once == leases) {
             return acks;
         }
         // A lease named twice is sent once: complete.lua reads each record once, so it would finish the job twice
-        // (two entries in its done batch, two completions counted). The second answer is a replayed call's.
+        // (two entries in its done batch, two completions counted). The answers come in the order of first mentions;
+        // a later mention gets a replayed call's.
         return acks.thenApply(got -> {
-            Map<Lease, Ack> first = new HashMap<>();
-            for (int i = 0; i < distinct.size(); i++) {
-                first.put(distinct.get(i), got.get(i));
-            }
-            Set<Lease> answered = new HashSet<>();
+            Map<Lease, Ack> answered = new HashMap<>();
             List<Ack> out = new ArrayList<>(leases.size());
             for (Lease l : leases) {
-                Ack a = first.get(l);
-                out.add(!answered.add(l) && a == Ack.OK ? Ack.ALREADY_APPLIED : a);
+                Ack a = answered.get(l);
+                if (a == null) {
+                    a = got.get(answered.size());
+                    answered.put(l, a);
+                    out.add(a);
+                } else {
+                    out.add(a == Ack.OK ? Ack.ALREADY_APPLIED : a);
+                }
             }
             return out;
         });
