@@ -28,7 +28,10 @@ final class Burst {
     private static final Duration MIN_GRACE = Duration.ofMillis(300);
     /** Time to build the jobs before the first enqueue, which is then sent exactly at T0 − lead. */
     private static final long PREPARE_MILLIS = 300;
-    /** Redis's CPU is counted from this long before the burst's first claim can come (Redis's clock is mapped to this one within a few ms). */
+    /**
+     * Redis's CPU is counted from this long before the burst's first claim can come: Redis's clock is mapped to this
+     * one within a few ms.
+     */
     private static final long CLOCK_MARGIN_MILLIS = 10;
     /** The drain deadline: T0 + this + 1 ms per job. */
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
@@ -39,9 +42,9 @@ final class Burst {
      * @param enqueueJobsPerSec N / (last acknowledged − first sent)
      * @param drainJobsPerSec   N / (last handler start − T0); {@code NaN} when not every job started
      * @param tally             the starts
-     * @param redisCpuMicrosPerJob Redis's CPU time from T0 − lookahead to the end of the grace, per job: what claiming and
-     *                          completing one job costs Redis (the part of the work that a bigger Redis, or a
-     *                          cluster, scales)
+     * @param redisCpuMicrosPerJob Redis's CPU time from T0 − lookahead to the end of the grace, per job: what
+     *                          claiming and completing one job costs Redis (the part of the work that a bigger
+     *                          Redis, or a cluster, scales)
      */
     record Result(double enqueueJobsPerSec, double drainJobsPerSec, Recorder.Tally tally, double redisCpuMicrosPerJob) {
     }
@@ -80,8 +83,8 @@ final class Burst {
                         .whenComplete((r, e) -> acked.set(System.nanoTime()));
                 checkCreated(join(f), n, what);
                 double enqueueRate = n / seconds(acked.get() - sent);
-                // Redis's CPU is counted from the first claim that can lease a job of the burst (T0 less the workers'
-                // lookahead, less CLOCK_MARGIN for the mapping of Redis's clock to this one), as docs/WORKLOADS.md
+                // Redis's CPU is counted from the first claim that can lease a job of the burst (T0 less the
+                // workers' lookahead, less CLOCK_MARGIN_MILLIS for the mapping of the clocks), as docs/WORKLOADS.md
                 // defines it: not the idle seconds between the enqueue and T0.
                 clock.parkUntil(t0 - config.lookahead().toMillis() - CLOCK_MARGIN_MILLIS);
                 long cpuBefore = ctx.target().cpuMicros();
