@@ -791,6 +791,7 @@ abstract class QueueContract {
     void aJobThatStallsMoreThanMaxStallsGoesToDead() {
         RetryPolicy twoStalls = FAST.toBuilder().maxStalls(2).build();
         q.enqueue(Job.builder().id("crasher").build());
+        ClaimedJob last = null;
         for (int stall = 1; stall <= 3; stall++) {
             List<ClaimedJob> got = List.of();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -798,6 +799,7 @@ abstract class QueueContract {
                 got = q.leases().claim(ClaimOptions.of(1, Duration.ofMillis(30))).jobs();
             }
             assertThat(got).as("claim %d", stall).hasSize(1);
+            last = got.get(0);
             t.awaitRedisTime(got.get(0).leaseUntilMillis());
             assertThat(q.leases().recover(10, twoStalls)).isEqualTo(stall <= 2 ? new RecoverResult(1, 0, -1)
                     : new RecoverResult(0, 1, -1));
@@ -808,6 +810,13 @@ abstract class QueueContract {
         assertThat(info.attempt()).isZero();
         assertThat(info.lastError()).startsWith("lease expired 3 times");
         assertThat(q.stats().total("dead")).isEqualTo(1);
+        // The last holder, late, did not cause that death: its failure and its completion are both refused as stale
+        // (a failure answered "dead" would be counted, and reported to listeners, as the cause).
+        assertThat(q.leases().fail(last.lease(), "late", true, Duration.ZERO).outcome()).isEqualTo(FailResult.Outcome.STALE);
+        assertThat(q.leases().fail(last.lease(), "late", false, Duration.ZERO).outcome()).isEqualTo(FailResult.Outcome.STALE);
+        assertThat(q.leases().complete(last.lease())).isEqualTo(Ack.STALE);
+        assertThat(q.stats().total("dead")).isEqualTo(1);
+        assertThat(q.get("crasher").orElseThrow().lastError()).startsWith("lease expired 3 times");
     }
 
     @Test

@@ -46,6 +46,9 @@ local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
         r.state = DEAD
         r.due = r.due or now
         r.err = 'lease expired ' .. r.stalls .. ' times (stalled: the worker died or lost its connection each time)'
+        -- No token: its last holder did not cause this death, so a late complete or fail from it is refused as stale
+        -- (fail.lua answers "already applied" only to the token it finds in the record).
+        r.token = nil
         redis.call('ZADD', k.dead, now, id)
         dedupe_release(k.dedupe, k.holds, r, id, now, false)
         emit(k.events, k.cfg, 'dead', id, 'stalls', r.stalls)
