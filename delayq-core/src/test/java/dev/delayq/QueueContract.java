@@ -1078,6 +1078,33 @@ abstract class QueueContract {
     }
 
     @Test
+    void deletingARecordThatCannotBeDecodedTakesItsDueEntryAndALeftoverEntryNeverRunsALaterJobEarly() {
+        // A record damaged after its sequence: delete still reads the sequence, and takes the due entry with it.
+        q.enqueue(Job.builder().id("torn").delay(Duration.ofMinutes(1)).build());
+        String jobs = key(q, "torn", "jobs");
+        String due = key(q, "torn", "due");
+        assertThat(t.target().call("ZCARD", due)).isEqualTo(1L);
+        t.target().call("HSET", jobs, "torn", "\u0041\u0001\u0080"); // scheduled, sequence 1, then a cut varint
+        assertThat(q.delete("torn").changed()).isTrue();
+        assertThat(t.target().call("ZCARD", due)).as("the due entry went with the record").isEqualTo(0L);
+
+        // A record too damaged to name its sequence: its due entry stays behind, and the job enqueued again with the
+        // same id (a minute ahead) is never claimed through it: before, it ran at once, a minute early.
+        q.enqueue(Job.builder().id("wreck").delay(Duration.ofMinutes(1)).build());
+        t.target().call("HSET", key(q, "wreck", "jobs"), "wreck", "garbage");
+        String wreckDue = key(q, "wreck", "due");
+        String entry = (String) ((List<?>) t.target().call("ZRANGE", wreckDue, "0", "0")).get(0);
+        t.target().call("ZADD", wreckDue, "1", entry); // and its entry due long ago
+        assertThat(q.delete("wreck").changed()).isTrue();
+        q.enqueue(Job.builder().id("wreck").delay(Duration.ofMinutes(1)).build());
+        assertThat(q.leases().claim(claimOf(10)).jobs()).as("nothing is due").isEmpty();
+        JobInfo again = q.get("wreck").orElseThrow();
+        assertThat(again.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(again.dueAtMillis()).isGreaterThan(t.redisNow() + 50_000);
+        assertThat(q.cancel("wreck").changed()).isTrue();
+    }
+
+    @Test
     void checkReportsInconsistenciesItFinds() {
         q.enqueue(due("ok"));
         assertThat(q.check().clean()).isTrue();

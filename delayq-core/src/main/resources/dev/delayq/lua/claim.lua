@@ -214,7 +214,7 @@ if allowed > 0 then
         end
         -- A fresh job is leased by an overlay when its record is long (the record stays as it is), else by
         -- splicing the lease into its record; any other job by rewriting its record (see record.lua).
-        rec, ov = lease_fresh(raw, due_v, varint_string(token + 1))
+        rec, ov = lease_fresh(raw, due_v, varint_string(token + 1), cand[t])
         attempt = 1
         if not rec then
           local r = safe_decode(raw)

@@ -470,13 +470,31 @@ local OVERLAY_FORM = '^([\2\3\10\11])(' .. VARINT .. ')(' .. VARINT .. ')(' .. V
 
 -- claim's fast path, for a job that was never leased, i.e. as enqueue wrote it (no due, token, error, attempt): a
 -- short record comes back leased (as leased_record(decode(raw), due, token, 1) writes it), a long one (OVERLAY_MIN
--- bytes or more) as it is, with its lease overlay second. nil for any other record. due_v, token_v: the varint
--- strings of the due ms and the new token.
-local function lease_fresh(raw, due_v, token_v)
+-- bytes or more) as it is, with its lease overlay second. nil for any other record, and for a record whose sequence
+-- is not the one of the due-set member m it was found by (an entry left by an earlier job of the same id, e.g. one
+-- deleted when its record could not be decoded: the general path drops it). due_v, token_v: the varint strings of the
+-- due ms and the new token.
+local function lease_fresh(raw, due_v, token_v, m)
   local flags = string.byte(raw, 1)
   if flags ~= FRESH and flags ~= FRESH_EXT then return nil end
   local c, p = string.match(raw, FRESH_HEADER, 2)
   if not c or c > 10 or p - c > 8 then return nil end
+  -- The sequence: the member's 6 bytes big-endian against the record's varint (raw[2 .. c - 1], one to three bytes
+  -- for a queue's first two million jobs).
+  local m1, m2, m3, m4, m5, m6 = string.byte(m, 1, 6)
+  if not m6 then return nil end
+  local s1, s2, s3 = string.byte(raw, 2, 4)
+  local seq
+  if c == 3 then
+    seq = s1
+  elseif c == 4 then
+    seq = s1 - 128 + s2 * 128
+  elseif c == 5 then
+    seq = s1 - 128 + (s2 - 128) * 128 + s3 * 16384
+  else
+    seq = window_varint({ string.byte(raw, 2, c - 1) }, 1)
+  end
+  if seq ~= ((((m1 * 256 + m2) * 256 + m3) * 256 + m4) * 256 + m5) * 256 + m6 then return nil end
   local m
   if flags == FRESH_EXT then
     m = string.byte(raw, p)
