@@ -30,9 +30,9 @@ public final class LeastPrivilege {
 
     /** Commands delayq's Lua scripts call (Redis checks these against the calling user too). */
     static final List<String> SCRIPTS = List.of(
-            "del", "hdel", "hexists", "hget", "hgetall", "hincrby", "hkeys", "hmget", "hscan", "hset", "hsetnx",
-            "hstrlen", "pttl", "publish", "set", "time", "xadd", "zadd", "zcard", "zrange", "zrangebyscore", "zrem",
-            "zremrangebyrank", "zremrangebyscore", "zscan", "zscore");
+            "del", "exists", "get", "hdel", "hexists", "hget", "hgetall", "hincrby", "hkeys", "hmget", "hscan", "hset",
+            "hsetnx", "hstrlen", "pexpire", "pttl", "publish", "set", "time", "xadd", "zadd", "zcard", "zcount", "zrange",
+            "zrangebyscore", "zrem", "zremrangebyrank", "zscan", "zscore");
 
     private LeastPrivilege() {
     }

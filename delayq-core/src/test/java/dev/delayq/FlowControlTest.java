@@ -101,6 +101,82 @@ class FlowControlTest {
     }
 
     @Test
+    void aRateGrantCountsFromWhenItsJobsMayStartNotFromTheClaimThatLeasedThemAhead() {
+        q.limits(Limits.rate(2, Duration.ofSeconds(1)));
+        long dueAt = t.redisNow() + 3_000;
+        q.enqueueAll(List.of(Job.builder().id("ahead1").runAt(java.time.Instant.ofEpochMilli(dueAt)).build(),
+                Job.builder().id("ahead2").runAt(java.time.Instant.ofEpochMilli(dueAt)).build()));
+        // Leased 3 s ahead of their due time: a worker starts them then, so that is when their grants count.
+        ClaimBatch ahead = q.leases().claim(ClaimOptions.of(2, Duration.ofMinutes(1)).withLookahead(Duration.ofSeconds(5)));
+        assertThat(ahead.jobs()).extracting(ClaimedJob::id).containsExactlyInAnyOrder("ahead1", "ahead2");
+        q.enqueue(Job.builder().id("now").build());
+        ClaimBatch refused = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1)));
+        assertThat(refused.jobs()).as("the window of the two starts is full").isEmpty();
+        assertThat(refused.limited()).isTrue();
+        // Counted from the claim, the window would free a grant 1 s after it, and a job would then start within 1 s
+        // of the two started at the due time: three starts in one window of 1 s.
+        assertThat(refused.nextDueMillis()).as("when the window frees a grant").isEqualTo(dueAt + 1_000);
+        q.leases().completeAllAsync(ahead.jobs().stream().map(ClaimedJob::lease).toList()).join();
+        q.cancel("now");
+    }
+
+    @Test
+    void aClaimUnderALongRateWindowCostsNoMoreForTheGrantsAlreadyInIt() {
+        // An hour's quota with 20,000 grants in its window, as claims of one job each would leave them (seeded by hand:
+        // claiming them would take minutes), against a queue without a limit: the claim's own cost in Redis
+        // (INFO commandstats, which times each script) must not grow with the grants. Before, every claim read and
+        // summed the whole window: 300 times the cost here.
+        JobQueue limited = t.queue(dq, "hourly");
+        limited.limits(Limits.rate(1_000_000, Duration.ofHours(1)));
+        limited.enqueue(Job.builder().id("seed").build());
+        limited.leases().completeAllAsync(limited.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs().stream()
+                .map(ClaimedJob::lease).toList()).join();
+        String log = REDIS.prefix() + ":{hourly}:rate";
+        long now = t.redisNow();
+        List<String> zadd = new ArrayList<>(List.of("ZADD", log));
+        for (int i = 0; i < 20_000; i++) {
+            zadd.add(Long.toString(now - 1_000 - i % 60_000));
+            zadd.add((1_000_000 + i) + ":1");
+        }
+        REDIS.server().call(zadd.toArray(String[]::new));
+        REDIS.server().call("HINCRBY", REDIS.prefix() + ":{hourly}:meta", "rate_used", "20000");
+        JobQueue free = t.queue(dq, "unlimited");
+        int n = 50;
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            jobs.add(Job.builder().id("c" + i).build());
+        }
+        limited.enqueueAll(jobs);
+        free.enqueueAll(jobs);
+        double withGrants = microsPerClaim(limited, n);
+        double without = microsPerClaim(free, n);
+        assertThat(withGrants).as("µs a claim with 20,000 grants in the window, against %.1f without a limit", without)
+                .isLessThan(10 * without);
+        assertThat(limited.stats().limits().rateJobs()).isEqualTo(1_000_000);
+    }
+
+    /** Redis's own time per claim script (INFO commandstats) over {@code n} claims of one job each, completed. */
+    private double microsPerClaim(JobQueue queue, int n) {
+        long[] before = evalshaStats();
+        List<ClaimedJob> got = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            got.addAll(queue.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs());
+        }
+        long[] after = evalshaStats();
+        assertThat(got).hasSize(n);
+        queue.leases().completeAllAsync(got.stream().map(ClaimedJob::lease).toList()).join();
+        return (double) (after[1] - before[1]) / (after[0] - before[0]);
+    }
+
+    /** {calls, usec} of EVALSHA so far. */
+    private static long[] evalshaStats() {
+        String line = REDIS.server().info("commandstats").getOrDefault("cmdstat_evalsha", "calls=0,usec=0,");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("calls=(\\d+),usec=(\\d+)").matcher(line);
+        assertThat(m.find()).as(line).isTrue();
+        return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+    }
+
+    @Test
     void aConcurrencyLimitHoldsAcrossWorkersAndACompletionWakesTheRefusedOnes() {
         q.limits(Limits.ofConcurrency(5));
         enqueueDue(60);

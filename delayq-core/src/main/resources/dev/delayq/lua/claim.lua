@@ -2,7 +2,8 @@
 -- Expired leases are recovered first, so no separate poller is needed while workers are claiming.
 -- KEYS[1] due zset   KEYS[2] leases zset   KEYS[3] jobs hash   KEYS[4] meta hash   KEYS[5] dead zset
 -- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] history hash   KEYS[9] priority due zset
--- KEYS[10] events stream   KEYS[11] rate log zset (grants of the last window: score = time, member = "<token>:<n>")
+-- KEYS[10] events stream   KEYS[11] rate log zset (grants of the window: score = the time the grant's jobs may start,
+--   member = "<token>:<n>": n jobs, the first leased with that token; meta's rate_used counts the jobs it holds)
 -- KEYS[12] progress hash
 -- ARGV[1] max jobs to claim (0: only recover and report the next wake times)
 -- ARGV[2] lease ms
@@ -31,7 +32,12 @@
 -- Limits (see flow.lua): a claim hands out at most what the queue's rate limit (a sliding window of grants, exact on
 -- Redis's clock) and its concurrency limit (leases held by all workers) allow. When a limit stops it, next_due is the
 -- time the rate window frees a grant, or -1 (concurrency: a completion publishes a notice when it frees a lease), so a
--- refused worker sleeps until then and never polls faster than the limit. Priorities: due jobs of a higher priority
+-- refused worker sleeps until then and never polls faster than the limit.
+-- The rate window counts grants at the time their jobs may start, max(now, due): a job leased ahead (lookahead) starts
+-- at its due time, so that is when its grant enters the window and from when the window counts it. A claim counts every
+-- grant later than now - window, those dated ahead included, so no window of that length holds more than the limit's
+-- starts. The count is kept in meta (rate_used): a grant is read once when it is written and once when it leaves the
+-- window, never on every claim, so a claim's cost does not grow with the grants in the window (an hour's quota). Priorities: due jobs of a higher priority
 -- are claimed first; within a priority, due time then enqueue order.
 -- A due record that cannot be decoded is moved to dead (error "record cannot be decoded", raw bytes kept) and
 -- the claim goes on with the others; a due entry without a record is dropped, and so is one that is not its
@@ -59,6 +65,8 @@ redis.replicate_commands()
 -- scores, as before. A claim that finds fewer than PROBE due jobs makes one call, as before; one that finds more,
 -- two or three, and two more for each further run of RUN_MIN or more that it reads.
 local PROBE, RUN_MIN = 8, 16
+-- Grants that left the rate window taken out of its log in one claim, at most.
+local RATE_EXPIRE = '1000'
 local function due_members(key, lo, hi, limit, base, cand, scores)
   local n = #cand
   local stop = n + limit
@@ -134,10 +142,19 @@ if want > 0 and cfg.concurrency then
   end
 end
 if want > 0 and cfg.rate_n and cfg.rate_ms then
-  redis.call('ZREMRANGEBYSCORE', k_rate, '-inf', int(now - cfg.rate_ms))
-  local log = redis.call('ZRANGE', k_rate, '0', '-1', 'WITHSCORES')
-  local used = 0
-  for i = 1, #log, 2 do used = used + tonumber(string.match(log[i], ':(%d+)$')) end
+  -- The grants that have left the window, oldest first (at most RATE_EXPIRE a call: more wait for the next call, and
+  -- meanwhile still count, so the limit errs on the strict side only), taken out of the log and the count.
+  local gone = redis.call('ZRANGEBYSCORE', k_rate, '-inf', int(now - cfg.rate_ms), 'LIMIT', '0', RATE_EXPIRE)
+  local used = tonumber(redis.call('HGET', k.meta, 'rate_used')) or 0
+  if #gone > 0 then
+    local left = 0
+    for i = 1, #gone do left = left + (tonumber(string.match(gone[i], ':(%d+)$')) or 0) end
+    redis.call('ZREMRANGEBYRANK', k_rate, '0', int(#gone - 1)) -- they are the first by score
+    used = used - left
+    -- An empty log holds nothing, whatever the count says (the log was deleted by something else than delayq).
+    if used < 0 or redis.call('EXISTS', k_rate) == 0 then used = 0 end
+    redis.call('HSET', k.meta, 'rate_used', int(used))
+  end
   local free = cfg.rate_n - used
   if free < allowed then
     allowed = math.max(free, 0)
@@ -193,7 +210,6 @@ if allowed > 0 then
     -- changed the set since): removed by rank, without a member argument each.
     if take > n_prio then redis.call('ZREMRANGEBYRANK', k.due, '0', int(take - n_prio - 1)) end
     local token = redis.call('HINCRBY', k.meta, 'token', int(take)) - take
-    local first_token = token + 1
     local expiry = now + lease_ms
     local expiry_s = int(expiry) -- every lease's score: formatted once, not converted from a number per member
     local fields, leases, lags, quarantined, nf, no = {}, {}, {}, 0, 0, #out
@@ -201,6 +217,10 @@ if allowed > 0 then
     -- The last due time seen and its varint (a burst shares few due times); the lag bucket of the last lag worked
     -- out, and the lags [lag_lo, lag_hi) in it (due times a few ms apart share one).
     local lag_due, due_v, lag_b, lag_lo, lag_hi = nil, nil, 0, 0, 0
+    -- Under a rate limit, the grants by start time (max(now, due)): start -> { first token, jobs }, and the starts in
+    -- the order first seen.
+    local rated = cfg.rate_n and cfg.rate_ms
+    local grants, starts = rated and {}, rated and {}
     for t = 1, take do
       local raw = raws[t]
       local id = cids[t]
@@ -250,6 +270,16 @@ if allowed > 0 then
         no = no + 2
         claimed = claimed + 1
         lags[lag_b] = (lags[lag_b] or 0) + 1
+        if rated then
+          local start = math.max(now, scores[t])
+          local g = grants[start]
+          if g then
+            g[2] = g[2] + 1
+          else
+            grants[start] = { token, 1 }
+            starts[#starts + 1] = start
+          end
+        end
         if cfg.events then emit(k.events, cfg, 'started', id, 'attempt', attempt, 'token', token, 'at', at) end
       end
     end
@@ -258,7 +288,16 @@ if allowed > 0 then
       redis.call('ZADD', k.leases, unpack(leases))
       if next_expiry < 0 or expiry < next_expiry then out[3] = expiry end
       for b, c in pairs(lags) do history_add(k.history, now, 'l' .. int(b), c) end
-      if cfg.rate_n and cfg.rate_ms then redis.call('ZADD', k_rate, now, first_token .. ':' .. claimed) end
+      if rated then
+        local log = {}
+        for i = 1, #starts do
+          local g = grants[starts[i]]
+          log[2 * i - 1] = int(starts[i])
+          log[2 * i] = int(g[1]) .. ':' .. int(g[2])
+        end
+        redis.call('ZADD', k_rate, unpack(log))
+        redis.call('HINCRBY', k.meta, 'rate_used', int(claimed))
+      end
     end
     out[9] = quarantined
   end

@@ -16,6 +16,7 @@ for i = 1, n do
     if value == '' then
       dels[#dels + 1] = 'rate_n'
       dels[#dels + 1] = 'rate_ms'
+      dels[#dels + 1] = 'rate_used' -- the count of the rate log's grants (claim.lua), deleted with the log
       clear_rate = true
     else
       local count, window = string.match(value, '^(%d+)/(%d+)$')
