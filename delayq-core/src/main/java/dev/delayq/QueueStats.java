@@ -18,9 +18,22 @@ import java.util.Map;
  * @param serverTimeMillis  Redis's clock when the figures were read
  * @param limits     the queue's rate and concurrency limits
  * @param eventsCap  the event stream's length cap while events are on, else 0
+ * @param pastRetention done and dead jobs kept past their retention, waiting for the workers' purge: a figure that
+ *                   grows when purging does not keep up (normally it stays below the jobs that end in one purge
+ *                   interval); -1 when no worker has purged the queue yet, so the retention is not known. Counted
+ *                   exactly but for the done jobs kept in done batch entries of which some are past it and some not:
+ *                   those are estimated from the entries' share (each entry holds the jobs of one completion call)
  */
 public record QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
-                         boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap) {
+                         boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap,
+                         long pastRetention) {
+    /** Stats without the past-retention figure (-1: not known). */
+    public QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
+                      boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap) {
+        this(queue, scheduled, processing, done, dead, totals, paused, oldestDueAtMillis, serverTimeMillis, limits, eventsCap,
+                -1);
+    }
+
     /** The names of the totals, in display order. */
     public static final java.util.List<String> TOTALS = java.util.List.of("enqueued", "claimed", "completed", "retried",
             "dead", "recovered", "cancelled", "deleted", "quarantined");

@@ -162,7 +162,7 @@ class DoneBatchTest {
         assertThat(q.list(JobState.DONE, 1500, 10)).extracting(JobInfo::id).containsExactlyElementsOf(
                 listed.subList(1500, 1510).stream().map(JobInfo::id).toList());
 
-        Purge.Step step = Purge.step(dq.backend(), new Keys(REDIS.prefix(), "b"), 0, -1, 0, null).join();
+        Purge.Step step = Purge.step(dq.backend(), new Keys(REDIS.prefix(), "b"), 0, -1, Purge.STEP, 0, null).join();
         assertThat(step.done()).isEqualTo(1000);
         assertThat(step.more()).isTrue();
         assertThat(entries()).hasSize(1);

@@ -278,17 +278,32 @@ class ScriptKeysTest {
     }
 
     @Test
-    void purgeTakesItsLockAndDeletesRecordsAndIndexEntries() {
-        q.enqueue(Job.builder().id("a").build());
-        q.leases().complete(q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0).lease());
+    void purgeTakesItsLockRenewsItThroughThePassAndReleasesItWhenNothingIsLeft() {
+        q.enqueueAll(List.of(Job.builder().id("a").build(), Job.builder().id("b").build()));
+        q.leases().completeAllAsync(q.leases().claim(ClaimOptions.of(2, Duration.ofSeconds(30))).jobs().stream()
+                .map(ClaimedJob::lease).toList()).join();
         SingleQueue rq = (SingleQueue) q;
-        dev.delayq.internal.ops.Purge.Step step = rq.purgeStep(0, 0, 60_000, "worker-1");
+        // A step of one job out of two: it hit its limit, so the pass goes on and holds the lock.
+        dev.delayq.internal.ops.Purge.Step step = rq.purgeStep(0, 0, 1, 60_000, "worker-1");
         assertThat(step.done()).isEqualTo(1);
-        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "history", p + "lock:purge", p + "meta");
+        assertThat(step.more()).isTrue();
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "done:batches", p + "history", p + "jobs",
+                p + "lock:purge", p + "meta");
         assertThat(s(call("GET", p + "lock:purge"))).isEqualTo("worker-1");
-        dev.delayq.internal.ops.Purge.Step locked = rq.purgeStep(0, 0, 60_000, "worker-2");
+        assertThat(meta("keep_done")).isEqualTo("0");
+        assertThat(meta("keep_dead")).isEqualTo("0");
+        dev.delayq.internal.ops.Purge.Step locked = rq.purgeStep(0, 0, 1, 60_000, "worker-2");
         assertThat(locked.lockedForMs()).isBetween(1L, 60_000L);
-        call("DEL", p + "lock:purge");
+        assertThat(locked.done()).isZero();
+        // The holder's next step renews the lock (another owner's would be refused), and the step that finds nothing
+        // more releases it: the pass is over.
+        call("PEXPIRE", p + "lock:purge", "5000");
+        step = rq.purgeStep(0, 0, 1, 60_000, "worker-1");
+        assertThat(step.done()).isEqualTo(1);
+        assertThat((Long) call("PTTL", p + "lock:purge")).isGreaterThan(5_000L);
+        step = rq.purgeStep(0, 0, 1, 60_000, "worker-1");
+        assertThat(step.more()).isFalse();
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "history", p + "meta");
     }
 
     @Test

@@ -28,7 +28,8 @@ public final class Json {
      * Stats as {@code {queue, scheduled, processing, done, dead, totals: {...}, paused, oldestDueAt, oldestDueLagMillis}}:
      * {@code oldestDueAt} is the due time of the earliest scheduled job (ISO-8601, null when none), and
      * {@code oldestDueLagMillis} how long it has been due by Redis's clock (0 when nothing is due yet), the dashboard's
-     * keys.
+     * keys; {@code pastRetention}: done and dead jobs kept past their retention, waiting for the workers' purge (null
+     * until a worker has purged the queue).
      */
     public static Map<String, Object> stats(QueueStats s) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -44,6 +45,7 @@ public final class Json {
         m.put("rate", s.limits().rateJobs() > 0 ? s.limits().rateJobs() + "/" + Durations.format(s.limits().ratePer()) : null);
         m.put("concurrency", s.limits().concurrency() > 0 ? s.limits().concurrency() : null);
         m.put("events", s.eventsCap() > 0 ? s.eventsCap() : null);
+        m.put("pastRetention", s.pastRetention() >= 0 ? s.pastRetention() : null);
         return m;
     }
 

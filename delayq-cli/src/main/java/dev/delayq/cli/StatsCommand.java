@@ -12,7 +12,10 @@ import picocli.CommandLine.ParentCommand;
                 "Also whether it is paused and its oldest due job: when it fell due and how long it has waited past "
                         + "that by Redis's clock (a lag that grows means too few workers). --json keys: queue, scheduled, "
                         + "processing, done, dead, totals, paused, oldestDueAt, oldestDueLagMillis, rate (e.g. 50/1s, or "
-                        + "null), concurrency (or null), events (the event stream's cap while it is on, or null)."},
+                        + "null), concurrency (or null), events (the event stream's cap while it is on, or null), "
+                        + "pastRetention (done and dead jobs kept past their retention, waiting for the workers' purge: "
+                        + "a figure that keeps growing means the purge does not keep up; null until a worker has purged "
+                        + "the queue)."},
         footer = {"", "Examples:", "  delayq stats orders", "  delayq stats orders --json | jq .scheduled"})
 public final class StatsCommand implements Callable<Integer> {
     @ParentCommand
@@ -30,6 +33,8 @@ public final class StatsCommand implements Callable<Integer> {
             main.out().printf("queue       %s%n", s.queue());
             main.out().printf("scheduled   %d%nprocessing  %d%ndone        %d%ndead        %d%n",
                     s.scheduled(), s.processing(), s.done(), s.dead());
+            main.out().printf("past retention %s%n", s.pastRetention() < 0 ? "- (no worker has purged the queue yet)"
+                    : s.pastRetention() + " (kept done and dead jobs waiting for the purge)");
             main.out().printf("paused      %s%n", s.paused() ? "yes" : "no");
             main.out().printf("limits      %s%n", LimitCommand.describe(s.limits()));
             main.out().printf("events      %s%n", s.eventsCap() > 0 ? "on (keeps the last " + s.eventsCap() + ")" : "off");

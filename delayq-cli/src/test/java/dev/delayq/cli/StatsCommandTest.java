@@ -46,6 +46,32 @@ class StatsCommandTest {
     }
 
     @Test
+    void statsCountTheJobsKeptPastTheirRetentionOnceAWorkerHasPurged() throws Exception {
+        Cli cli = new Cli(REDIS.uri(), REDIS.prefix());
+        try (DelayQ dq = DelayQ.builder().redis(REDIS.uri()).prefix(REDIS.prefix()).doneRetention(Duration.ofMillis(1))
+                .deadRetention(Duration.ofMillis(1)).build()) {
+            JobQueue q = dq.queue("kept");
+            q.enqueueAll(List.of(Job.builder().id("w1").build(), Job.builder().id("w2").build()));
+            assertThat(Json.MAPPER.readTree(cli.run("--json", "stats", "kept").out()).get("pastRetention").isNull())
+                    .as("no worker has purged yet: the retention is not known").isTrue();
+            // A worker runs them and its purge pass removes them, recording the retention it purges by.
+            try (dev.delayq.Worker w = dev.delayq.Worker.builder(q, ctx -> { }).purgeInterval(Duration.ofMillis(200))
+                    .build().start()) {
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+                        .until(() -> q.stats().pastRetention() == 0 && q.stats().done() == 0 && q.stats().scheduled() == 0);
+            }
+            // Jobs that end with no worker purging are kept past their retention: the figure an operator watches.
+            q.enqueueAll(List.of(Job.builder().id("k1").build(), Job.builder().id("k2").build()));
+            q.leases().completeAllAsync(q.leases().claim(dev.delayq.ClaimOptions.of(2, Duration.ofMinutes(1))).jobs()
+                    .stream().map(dev.delayq.ClaimedJob::lease).toList()).join();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> q.stats().pastRetention() == 2);
+        }
+        JsonNode node = Json.MAPPER.readTree(cli.run("--json", "stats", "kept").out());
+        assertThat(node.get("pastRetention").asLong()).isEqualTo(2);
+        assertThat(cli.run("stats", "kept").out()).contains("past retention 2 (kept done and dead jobs waiting for the purge)");
+    }
+
+    @Test
     void errorsAreOneLineWithoutAStackTraceAndNonZero() {
         Cli cli = new Cli(REDIS.uri(), REDIS.prefix());
         Cli.Result missing = cli.run("stats");

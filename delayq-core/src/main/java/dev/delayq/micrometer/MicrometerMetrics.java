@@ -39,6 +39,9 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code delayq.jobs.in_flight} — gauge: jobs leased by this worker and not yet acknowledged</li>
  *   <li>{@code delayq.queue.depth} — gauge, tag {@code state} = scheduled, processing, done, dead; read from
  *       Redis at most once per {@code depthRefresh} (default 10 s), only when the registry asks</li>
+ *   <li>{@code delayq.queue.past_retention} — gauge, read with the depth: done and dead jobs kept past their
+ *       retention, waiting for the purge (growing without end: the purge does not keep up); NaN until a worker has
+ *       purged the queue</li>
  *   <li>{@code delayq.redis.errors} — counter, tag {@code operation}: failed Redis calls of the worker</li>
  *   <li>{@code delayq.callbacks.failed} — counter, tag {@code kind} (listener, executor): user callbacks that threw
  *       and were isolated</li>
@@ -125,6 +128,9 @@ public final class MicrometerMetrics implements WorkerMetrics {
             depth("processing", cache, QueueStats::processing);
             depth("done", cache, QueueStats::done);
             depth("dead", cache, QueueStats::dead);
+            keep(Gauge.builder("delayq.queue.past_retention", cache,
+                    c -> c.read(st -> st.pastRetention() >= 0 ? st.pastRetention() : Double.NaN))
+                    .tags(tags).strongReference(true).register(registry));
         }
 
         private void depth(String state, CachedStats cache, ToDoubleFunction<QueueStats> f) {

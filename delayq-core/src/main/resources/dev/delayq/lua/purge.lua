@@ -1,10 +1,13 @@
 -- purge: delete done and dead jobs older than their retention, and dedupe holds that have run out, a bounded
--- batch per call. With a lock time, only one caller per queue proceeds until the lock expires (workers run this
--- periodically; the lock keeps a fleet from doing the same work at once).
+-- batch per call. A worker's pass (Maintenance) calls it with a lock time and its own name: the first call takes the
+-- queue's purge lock, every further call of the pass renews it, and the call that finds nothing more releases it, so
+-- one worker purges a queue at a time, as long as the pass takes (whatever the backlog), and a worker that dies in a
+-- pass holds it at most one lock time. A pass also records the retention it purges by (meta fields keep_done and
+-- keep_dead, ms; -1 keeps all), from which stats counts the jobs kept past it.
 -- KEYS[1] done zset   KEYS[2] dead zset   KEYS[3] jobs hash   KEYS[4] lock key   KEYS[5] dedupe hash
 -- KEYS[6] dedupe holds zset   KEYS[7] done batches zset   KEYS[8] meta hash
 -- ARGV[1] done max age ms (-1: keep all)   ARGV[2] dead max age ms (-1: keep all)
--- ARGV[3] most jobs to delete in this call   ARGV[4] lock ms (0: no lock)   ARGV[5] lock owner
+-- ARGV[3] most jobs to delete in this call   ARGV[4] lock ms (0: no lock, nothing recorded)   ARGV[5] lock owner
 -- Returns { done_deleted, dead_deleted, more (1 when a limit was hit), lock_ttl_ms, holds_released }
 --   lock_ttl_ms is > 0 (and nothing was deleted) when another caller holds the lock;
 --   { -6, what } malformed arguments (nothing written).
@@ -17,8 +20,12 @@ local limit, lock_ms = whole(ARGV[3], 1, 100000), whole(ARGV[4], 0, 2 ^ 40)
 if not (done_age and dead_age and limit and lock_ms) then return { -6, 'malformed purge arguments' } end
 if lock_ms > 0 then
   if not redis.call('SET', k_lock, ARGV[5], 'NX', 'PX', int(lock_ms)) then
-    return { 0, 0, 0, math.max(redis.call('PTTL', k_lock), 1), 0 }
+    if redis.call('GET', k_lock) ~= ARGV[5] then
+      return { 0, 0, 0, math.max(redis.call('PTTL', k_lock), 1), 0 }
+    end
+    redis.call('PEXPIRE', k_lock, int(lock_ms)) -- a further call of our own pass: renewed
   end
+  redis.call('HSET', k_meta, 'keep_done', int(done_age), 'keep_dead', int(dead_age))
 end
 local now = now_ms()
 -- Freeing large records is synchronous work for Redis: a call frees at most this many record bytes.
@@ -98,4 +105,6 @@ if limit > 0 then
     limit = limit - #keys
   end
 end
-return { done, dead, limit <= 0 and 1 or 0, 0, released }
+local more = limit <= 0
+if lock_ms > 0 and not more then redis.call('DEL', k_lock) end -- the pass is over
+return { done, dead, more and 1 or 0, 0, released }

@@ -1,21 +1,44 @@
 -- stats: counts per state, the queue's running totals and switches, read atomically.
 -- KEYS[1] due zset   KEYS[2] leases zset   KEYS[3] done zset   KEYS[4] dead zset   KEYS[5] meta hash
--- KEYS[6] priority due zset
--- Returns { scheduled, processing, done, dead, now ms, head due ms (-1: nothing scheduled), meta field, value, ... }
+-- KEYS[6] priority due zset   KEYS[7] done batches zset
+-- Returns { scheduled, processing, done, dead, now ms, head due ms (-1: nothing scheduled), past retention,
+--   meta field, value, ... }
 -- (done: the done set's entries and the ids the done batch entries hold, meta's done_batched: see record.lua)
+-- (past retention: done and dead jobs older than the retention the workers' last purge pass recorded, meta's keep_done
+--  and keep_dead (purge.lua), -1 when none did; the done batch entries of which some are older and some not count
+--  their share of done_batched: an entry holds the jobs of one completion call, so the share is close)
 -- (meta holds the totals and the switches: paused, rate_n, rate_ms, concurrency, events)
 -- @include record
 -- @include notify
 -- @include flow
+local now = now_ms()
 local out = {
   redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[6]), redis.call('ZCARD', KEYS[2]),
   redis.call('ZCARD', KEYS[3]), redis.call('ZCARD', KEYS[4]),
-  now_ms(), earliest_due(KEYS[1], KEYS[6], flow_config(KEYS[5]).prios) or -1,
+  now, earliest_due(KEYS[1], KEYS[6], flow_config(KEYS[5]).prios) or -1, -1,
 }
 local meta = redis.call('HGETALL', KEYS[5])
+local batched, keep_done, keep_dead = 0, nil, nil
 for i = 1, #meta, 2 do
   out[#out + 1] = meta[i]
   out[#out + 1] = meta[i + 1]
-  if meta[i] == 'done_batched' then out[3] = out[3] + (tonumber(meta[i + 1]) or 0) end
+  if meta[i] == 'done_batched' then batched = tonumber(meta[i + 1]) or 0 end
+  if meta[i] == 'keep_done' then keep_done = tonumber(meta[i + 1]) end
+  if meta[i] == 'keep_dead' then keep_dead = tonumber(meta[i + 1]) end
+end
+out[3] = out[3] + batched
+if keep_done and keep_dead then
+  local past = 0
+  if keep_done >= 0 then
+    local cut = int(now - keep_done)
+    past = past + redis.call('ZCOUNT', KEYS[3], '-inf', cut)
+    local entries = redis.call('ZCARD', KEYS[7])
+    if entries > 0 then
+      local old = redis.call('ZCOUNT', KEYS[7], '-inf', cut)
+      past = past + (old == entries and batched or math.floor(batched * old / entries + 0.5))
+    end
+  end
+  if keep_dead >= 0 then past = past + redis.call('ZCOUNT', KEYS[4], '-inf', int(now - keep_dead)) end
+  out[7] = past
 end
 return out

@@ -64,7 +64,8 @@ final class JobJson {
     /**
      * A queue's counts: {@code name, scheduled, processing, done, dead, paused, oldestDueAt} (the earliest due time of
      * a scheduled job, or null), {@code oldestDueLagMillis} (how long it has been due, on Redis's clock; 0 when nothing
-     * is due yet) and {@code totals}.
+     * is due yet), {@code totals} and {@code pastRetention} (done and dead jobs kept past their retention, waiting for
+     * the workers' purge; null until a worker has purged the queue).
      */
     static Map<String, Object> queue(QueueStats s) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -78,6 +79,7 @@ final class JobJson {
         m.put("oldestDueAt", instant(oldest));
         m.put("oldestDueLagMillis", s.oldestDueLagMillis());
         m.put("totals", new LinkedHashMap<>(s.totals()));
+        m.put("pastRetention", s.pastRetention() >= 0 ? s.pastRetention() : null);
         return m;
     }
 

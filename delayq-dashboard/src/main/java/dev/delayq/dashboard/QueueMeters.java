@@ -10,8 +10,10 @@ import java.util.List;
 
 /**
  * The queue gauges of {@code /metrics}, read from Redis when scraped: {@code delayq_jobs{queue, state}} (jobs per
- * state), {@code delayq_oldest_due_lag_seconds{queue}} (how long the oldest due job has waited) and
- * {@code delayq_queue_paused{queue}}. Queues come and go, so the rows are replaced on every scrape (a
+ * state), {@code delayq_oldest_due_lag_seconds{queue}} (how long the oldest due job has waited),
+ * {@code delayq_queue_paused{queue}} and {@code delayq_jobs_past_retention{queue}} (done and dead jobs kept past their
+ * retention, waiting for the workers' purge: growing without end means the purge does not keep up; absent until a
+ * worker has purged the queue). Queues come and go, so the rows are replaced on every scrape (a
  * {@link MultiGauge}) rather than registered once.
  */
 final class QueueMeters implements AutoCloseable {
@@ -19,6 +21,7 @@ final class QueueMeters implements AutoCloseable {
     private final MultiGauge jobs;
     private final MultiGauge lag;
     private final MultiGauge paused;
+    private final MultiGauge pastRetention;
 
     QueueMeters(DelayQ dq, MeterRegistry registry) {
         this.dq = dq;
@@ -29,6 +32,8 @@ final class QueueMeters implements AutoCloseable {
                 .register(registry);
         this.paused = MultiGauge.builder("delayq.queue.paused")
                 .description("1 while the queue is paused (workers do not claim from it)").register(registry);
+        this.pastRetention = MultiGauge.builder("delayq.jobs.past.retention")
+                .description("Done and dead jobs kept past their retention, waiting for the workers' purge").register(registry);
     }
 
     /** Reads every queue's counts and replaces the rows. */
@@ -36,6 +41,7 @@ final class QueueMeters implements AutoCloseable {
         List<MultiGauge.Row<?>> jobRows = new ArrayList<>();
         List<MultiGauge.Row<?>> lagRows = new ArrayList<>();
         List<MultiGauge.Row<?>> pausedRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> pastRows = new ArrayList<>();
         for (String name : dq.queues()) {
             QueueStats s = dq.queue(name).stats();
             jobRows.add(row(name, "scheduled", s.scheduled()));
@@ -44,10 +50,14 @@ final class QueueMeters implements AutoCloseable {
             jobRows.add(row(name, "dead", s.dead()));
             lagRows.add(MultiGauge.Row.of(Tags.of("queue", name), s.oldestDueLagMillis() / 1000.0));
             pausedRows.add(MultiGauge.Row.of(Tags.of("queue", name), s.paused() ? 1 : 0));
+            if (s.pastRetention() >= 0) {
+                pastRows.add(MultiGauge.Row.of(Tags.of("queue", name), s.pastRetention()));
+            }
         }
         jobs.register(jobRows, true);
         lag.register(lagRows, true);
         paused.register(pausedRows, true);
+        pastRetention.register(pastRows, true);
     }
 
     private static MultiGauge.Row<?> row(String queue, String state, long value) {
@@ -60,5 +70,6 @@ final class QueueMeters implements AutoCloseable {
         jobs.register(List.of(), true);
         lag.register(List.of(), true);
         paused.register(List.of(), true);
+        pastRetention.register(List.of(), true);
     }
 }

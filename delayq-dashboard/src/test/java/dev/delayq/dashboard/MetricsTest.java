@@ -61,6 +61,21 @@ class MetricsTest {
         }
     }
 
+    @Test
+    void metricsCountTheJobsKeptPastTheirRetentionOnceAWorkerHasPurged() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            Seed.done(s.dq.queue("mail"), "m1", "m2");
+            Seed.dead(s.dq.queue("mail"), "boom", "d1");
+            assertThat(s.http.get("/metrics").body()).as("no worker has purged: the retention is not known")
+                    .doesNotContain("delayq_jobs_past_retention");
+            // What a worker's purge pass records: the retention it purges by (here, nothing is kept).
+            REDIS.server().call("HSET", REDIS.prefix() + ":{mail}:meta", "keep_done", "0", "keep_dead", "0");
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                    .until(() -> value(s.http.get("/metrics").body(), "delayq_jobs_past_retention{queue=\"mail\"}") == 3.0);
+            assertThat(s.http.get("/api/queues/mail").json().get("pastRetention").asLong()).isEqualTo(3);
+        }
+    }
+
     private static double value(String exposition, String series) {
         return exposition.lines().filter(l -> l.startsWith(series + " ")).mapToDouble(l -> Double.parseDouble(
                 l.substring(series.length() + 1).strip())).findFirst().orElseThrow(() -> new AssertionError(series

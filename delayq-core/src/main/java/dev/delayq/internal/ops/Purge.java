@@ -16,8 +16,7 @@ public final class Purge {
     }
 
     /**
-     * One bounded purge call. With {@code lockMillis > 0} it first takes the queue's purge lock (so only one worker of a
-     * fleet purges per period) and reports the lock's remaining time when someone else holds it.
+     * What one bounded purge call did.
      *
      * @param done        done jobs deleted
      * @param dead        dead jobs deleted
@@ -28,12 +27,17 @@ public final class Purge {
     public record Step(long done, long dead, boolean more, long lockedForMs, long holdsReleased) {
     }
 
-    /** One step: done jobs older than {@code doneAgeMs} and dead ones older than {@code deadAgeMs} (-1: keep all). */
-    public static CompletableFuture<Step> step(RedisBackend redis, Keys keys, long doneAgeMs, long deadAgeMs, long lockMillis,
-                                               String owner) {
+    /**
+     * One step: at most {@code jobs} done jobs older than {@code doneAgeMs} and dead ones older than {@code deadAgeMs}
+     * (-1: keep all). With {@code lockMillis > 0} the step takes the queue's purge lock for {@code owner}, or renews it
+     * when {@code owner} holds it, and releases it when it finds nothing more (the end of a pass); such a step also
+     * records the retention, from which stats counts the jobs kept past it.
+     */
+    public static CompletableFuture<Step> step(RedisBackend redis, Keys keys, long doneAgeMs, long deadAgeMs, int jobs,
+                                               long lockMillis, String owner) {
         byte[][] k = {keys.done(), keys.dead(), keys.jobs(), keys.lock("purge"), keys.dedupe(), keys.dedupeHolds(),
                 keys.doneBatches(), keys.meta()};
-        return Reply.eval(redis, Script.PURGE, k, num(doneAgeMs), num(deadAgeMs), num(STEP), num(lockMillis),
+        return Reply.eval(redis, Script.PURGE, k, num(doneAgeMs), num(deadAgeMs), num(jobs), num(lockMillis),
                 Args.utf8(owner == null ? "-" : owner)).thenApply(r -> new Step(Reply.asLong(r.get(0)), Reply.asLong(r.get(1)),
                 Reply.asLong(r.get(2)) == 1, Reply.asLong(r.get(3)), Reply.asLong(r.get(4))));
     }

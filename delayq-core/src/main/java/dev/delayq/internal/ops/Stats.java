@@ -12,8 +12,8 @@ import java.util.concurrent.CompletableFuture;
 
 /** {@code stats.lua}: counts per state, the running totals and the queue's switches, read atomically. */
 public final class Stats {
-    /** Elements before the meta fields: the four counts, now, head due. */
-    private static final int HEADER = 6;
+    /** Elements before the meta fields: the four counts, now, head due, past retention. */
+    private static final int HEADER = 7;
 
     private Stats() {
     }
@@ -40,7 +40,7 @@ public final class Stats {
     }
 
     public static CompletableFuture<QueueStats> call(RedisBackend redis, Keys keys, String name) {
-        byte[][] k = {keys.due(), keys.leases(), keys.done(), keys.dead(), keys.meta(), keys.prio()};
+        byte[][] k = {keys.due(), keys.leases(), keys.done(), keys.dead(), keys.meta(), keys.prio(), keys.doneBatches()};
         return Reply.eval(redis, Script.STATS, k).thenApply(r -> {
             Map<String, String> meta = new LinkedHashMap<>();
             for (int i = HEADER; i + 1 < r.size(); i += 2) {
@@ -59,7 +59,7 @@ public final class Stats {
             }
             return new QueueStats(name, Reply.asLong(r.get(0)), Reply.asLong(r.get(1)), Reply.asLong(r.get(2)),
                     Reply.asLong(r.get(3)), totals, meta.containsKey("paused"), Reply.asLong(r.get(5)), Reply.asLong(r.get(4)),
-                    limits(meta), number(meta, "events"));
+                    limits(meta), number(meta, "events"), Reply.asLong(r.get(6)));
         });
     }
 }

@@ -28,6 +28,7 @@ final class PartitionTotals {
         long concurrency = 0;
         long eventsCap = 0;
         java.time.Duration per = null;
+        long pastRetention = -1;
         for (SingleQueue p : parts) {
             QueueStats s = p.stats();
             scheduled += s.scheduled();
@@ -42,6 +43,9 @@ final class PartitionTotals {
             concurrency += s.limits().concurrency();
             per = per != null ? per : s.limits().ratePer();
             eventsCap += s.eventsCap();
+            if (s.pastRetention() >= 0) { // -1 where no worker purged that partition yet
+                pastRetention = Math.max(pastRetention, 0) + s.pastRetention();
+            }
         }
         dev.delayq.Limits limits = dev.delayq.Limits.none();
         if (rate > 0 && per != null) {
@@ -50,7 +54,8 @@ final class PartitionTotals {
         if (concurrency > 0) {
             limits = limits.concurrency((int) concurrency);
         }
-        return new QueueStats(name, scheduled, processing, done, dead, totals, paused, oldest, now, limits, eventsCap);
+        return new QueueStats(name, scheduled, processing, done, dead, totals, paused, oldest, now, limits, eventsCap,
+                pastRetention);
     }
 
     /** Minute by minute: counts added, lag percentiles the worst partition's. */

@@ -372,7 +372,7 @@ public final class SingleQueue extends SyncQueue {
         long done = 0;
         long dead = 0;
         while (true) {
-            Purge.Step step = purgeStep(doneAge, deadAge, 0, null);
+            Purge.Step step = purgeStep(doneAge, deadAge, Purge.STEP, 0, null);
             done += step.done();
             dead += step.dead();
             if (!step.more()) {
@@ -381,9 +381,9 @@ public final class SingleQueue extends SyncQueue {
         }
     }
 
-    /** One bounded purge call; see {@link Purge.Step}. */
-    public Purge.Step purgeStep(long doneAgeMs, long deadAgeMs, long lockMillis, String owner) {
-        return redis.await(Purge.step(redis, keys, doneAgeMs, deadAgeMs, lockMillis, owner), "purge");
+    /** One purge call of at most {@code jobs} jobs; see {@link Purge.Step}. */
+    public Purge.Step purgeStep(long doneAgeMs, long deadAgeMs, int jobs, long lockMillis, String owner) {
+        return redis.await(Purge.step(redis, keys, doneAgeMs, deadAgeMs, jobs, lockMillis, owner), "purge");
     }
 
     @Override

@@ -13,12 +13,17 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.masterreplica.MasterReplica;
 import java.nio.channels.ClosedChannelException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Opens the command connection to a single server, a Redis Cluster, or the master named by Sentinel, with the
@@ -158,10 +163,51 @@ final class Connector {
     /** A second command connection of the same kind as {@code opened}'s (for commands that block their connection). */
     static StatefulConnection<byte[], byte[]> another(Opened opened) {
         if (opened.client() instanceof RedisClusterClient cc) {
-            return cc.connect(ByteArrayCodec.INSTANCE);
+            StatefulRedisClusterConnection<byte[], byte[]> c = cc.connect(ByteArrayCodec.INSTANCE);
+            nodesConnected(c).join();
+            return c;
         }
         RedisClient c = (RedisClient) opened.client();
         return opened.sentinel() ? MasterReplica.connect(c, ByteArrayCodec.INSTANCE, opened.uri()) : c.connect(ByteArrayCodec.INSTANCE);
+    }
+
+    /**
+     * {@link #another} without blocking the caller: for a connection opened on the way of an asynchronous call, which
+     * may run on one of Lettuce's I/O threads (blocking one would stall every connection it serves).
+     */
+    static CompletableFuture<StatefulConnection<byte[], byte[]>> anotherAsync(Opened opened) {
+        if (opened.client() instanceof RedisClusterClient cc) {
+            return cc.connectAsync(ByteArrayCodec.INSTANCE)
+                    .thenCompose(c -> nodesConnected(c).thenApply(done -> (StatefulConnection<byte[], byte[]>) c));
+        }
+        RedisClient c = (RedisClient) opened.client();
+        if (opened.sentinel()) {
+            return MasterReplica.connectAsync(c, ByteArrayCodec.INSTANCE, opened.uri()).thenApply(x -> x);
+        }
+        // As connectPlain: a handshake cut short is tried once more, so its real answer is seen.
+        return c.connectAsync(ByteArrayCodec.INSTANCE, opened.uri()).toCompletableFuture()
+                .exceptionallyCompose(e -> handshakeCutShort(e) ? c.connectAsync(ByteArrayCodec.INSTANCE, opened.uri()).toCompletableFuture()
+                        : CompletableFuture.failedFuture(e))
+                .thenApply(x -> x);
+    }
+
+    /**
+     * Completes once a new cluster connection holds a connection to every master. Lettuce opens node connections on
+     * first use, and with {@code REJECT_COMMANDS} (Lettuce 7) a command sent while its node's connection is still being
+     * opened is rejected ("Currently not connected"): a connection used at once after opening, as a worker's maintenance
+     * connection is, failed its first commands (the first purge pass of every worker on a cluster failed). A master
+     * that cannot be reached now is left to first use, as before.
+     */
+    private static CompletableFuture<Void> nodesConnected(StatefulRedisClusterConnection<byte[], byte[]> c) {
+        List<CompletableFuture<?>> nodes = new ArrayList<>();
+        for (RedisClusterNode n : c.getPartitions()) {
+            if (n.getRole().isUpstream()) {
+                // By host and port: the key under which Lettuce routes a command by its slot (a connection asked for by
+                // node id is another one).
+                nodes.add(c.getConnectionAsync(n.getUri().getHost(), n.getUri().getPort()).handle((conn, e) -> null));
+            }
+        }
+        return CompletableFuture.allOf(nodes.toArray(CompletableFuture[]::new));
     }
 
     static boolean sentinel(RedisURI uri) {

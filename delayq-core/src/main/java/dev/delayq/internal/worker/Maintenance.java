@@ -12,9 +12,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Deletes done and dead jobs past their retention, periodically. Every worker of a queue runs this, but
- * the purge script takes a Redis lock for one period first, so one worker per queue does the work and
- * the others skip (the first run waits a random part of the period so a fleet started together spreads).
+ * Deletes done and dead jobs past their retention, periodically. Every worker of a queue runs this; a pass over a
+ * partition holds the partition's purge lock (taken by its first step, renewed by each step, released by the step that
+ * finds nothing more: purge.lua), so one worker purges it at a time and the others skip it (the first pass waits a
+ * random part of the period so a fleet started together spreads).
+ *
+ * <p>A pass goes on until everything past retention is gone, however large the backlog: each step is bounded (at most
+ * {@link Purge#STEP} jobs and 64 MB of records, so Redis serves other clients between steps), and there is no bound on
+ * the steps of a pass. (A pass used to stop after 100 steps and keep the lock for the whole period: one partition
+ * purged at most 100,000 jobs per period, and above ~333 completions a second at the default 5 minutes the kept jobs
+ * grew without bound.)
  *
  * <p>It runs on its own thread and its own connection ({@link dev.delayq.internal.redis.RedisBackend#sibling()}):
  * a pass over a large backlog, or slow replies, takes as long as it takes without delaying lease renewals, claims
@@ -22,24 +29,33 @@ import org.slf4j.LoggerFactory;
  */
 final class Maintenance {
     private static final Logger LOG = LoggerFactory.getLogger(Maintenance.class);
-    private static final int MAX_STEPS = 100;
-    /** The purge lock lasts one period, up to a year (a longer period just lets another worker in after a year). */
-    private static final long MAX_LOCK_MS = Duration.ofDays(365).toMillis();
+    /**
+     * How long the purge lock lasts without a renewal: a step renews it, so this only bounds how long a worker that
+     * died in a pass keeps the others out.
+     */
+    static final long LOCK_MS = 30_000;
 
     private final List<SingleQueue> parts;
     private final SingleQueue[] own;
     private final Duration interval;
     private final WorkerMetrics metrics;
     private final String worker;
+    private final int step;
     private ScheduledThreadPoolExecutor thread;
     private volatile boolean stopping;
 
     Maintenance(List<SingleQueue> parts, Duration interval, WorkerMetrics metrics, String worker) {
+        this(parts, interval, metrics, worker, Purge.STEP);
+    }
+
+    /** With {@code step} jobs a purge call at most (tests use small steps to make many of them). */
+    Maintenance(List<SingleQueue> parts, Duration interval, WorkerMetrics metrics, String worker, int step) {
         this.parts = parts;
         this.own = new SingleQueue[parts.size()];
         this.interval = interval;
         this.metrics = metrics;
         this.worker = worker;
+        this.step = step;
     }
 
     void start() {
@@ -56,7 +72,7 @@ final class Maintenance {
         thread.scheduleWithFixedDelay(this::run, first, every, TimeUnit.MILLISECONDS);
     }
 
-    /** Stops at once: a pass under way is interrupted (the purge lock expires by itself). */
+    /** Stops at once: a pass under way is interrupted (its purge lock expires by itself, within {@link #LOCK_MS}). */
     void stop() {
         stopping = true;
         if (thread != null) {
@@ -88,20 +104,21 @@ final class Maintenance {
             long deadAge = queue.settings().deadRetention().toMillis();
             long done = 0;
             long dead = 0;
-            for (int i = 0; i < MAX_STEPS && !stopping; i++) {
-                // The lock is taken by the first step only; later steps of the same pass run under it.
-                Purge.Step step = queue.purgeStep(doneAge, deadAge, i == 0 ? Math.min(interval.toMillis(), MAX_LOCK_MS) : 0, worker);
-                if (step.lockedForMs() > 0) {
-                    return; // another worker purges this period
+            long steps = 0;
+            while (!stopping) {
+                Purge.Step s = queue.purgeStep(doneAge, deadAge, step, LOCK_MS, worker);
+                if (s.lockedForMs() > 0) {
+                    return; // another worker is purging this partition
                 }
-                done += step.done();
-                dead += step.dead();
-                if (!step.more()) {
+                steps++;
+                done += s.done();
+                dead += s.dead();
+                if (!s.more()) {
                     break;
                 }
             }
             if (done + dead > 0) {
-                LOG.debug("worker {}: purged {} done and {} dead jobs from queue {}", worker, done, dead, name);
+                LOG.debug("worker {}: purged {} done and {} dead jobs from queue {} in {} steps", worker, done, dead, name, steps);
             }
         } catch (Throwable e) {
             if (stopping) {
