@@ -27,8 +27,18 @@ import java.util.Optional;
 public final class QueueSchedules implements Schedules {
     /** Compare-and-set attempts of one upsert or removal racing other writers. */
     private static final int ATTEMPTS = 20;
-    /** How soon a schedule waiting for its previous tick's job to end (no overlap) is looked at again. */
+    /**
+     * How soon a schedule waiting for its previous tick's job to end (no overlap) is looked at again, at the latest: it
+     * is also looked at when its next tick falls due.
+     */
     static final long OVERLAP_POLL_MS = 1000;
+    /**
+     * How late a no-overlap tick whose previous run had ended by the tick's time may still be enqueued under
+     * {@code SKIP}: a ticker waiting for that run looks again at the next tick's time, and after a notice or a poll,
+     * so it comes within this of the tick; a tick found later than this was missed by every ticker (none ran), which
+     * is what {@code SKIP} drops.
+     */
+    static final long OVERLAP_LATE_MS = 2 * OVERLAP_POLL_MS;
 
     private final String queue;
     private final List<SingleQueue> parts;
@@ -54,21 +64,30 @@ public final class QueueSchedules implements Schedules {
             Snapshot snap = home.backend().await(ScheduleOps.read(home.backend(), home.keys(), s.name()), "schedule upsert");
             Stored cur = snap.schedules().isEmpty() ? null : snap.schedules().get(0);
             long now = snap.nowMillis();
+            if (cur != null && s.equals(cur.schedule())) {
+                // Unchanged (an application upserting its schedules at start-up): its state stays as it is, so the ticks
+                // it missed while nothing ticked are caught up as its policy says at the next tick.
+                return false;
+            }
             // A stored value that cannot be read is replaced whole (its next tick, unknown, is not cancelled).
             String drop = null;
             long first;
             long last;
+            List<Tick> ticks;
             if (cur != null && cur.next() >= 0 && cur.next() <= now) {
-                first = ScheduleTimes.next(s, Math.max(now, cur.next())); // the due tick runs; the new one follows it
-                last = cur.next();
+                // Its tick is due (its job enqueued, maybe running or run): changed, the schedule keeps that tick as its
+                // next, and the next advance applies the new definition and its missed-tick policy to the ticks after it.
+                first = cur.next();
+                last = cur.last();
+                ticks = List.of();
             } else {
                 if (cur != null && cur.next() >= 0) {
                     drop = tickId(s.name(), cur.next()); // pending and not due: replaced (the same id again if the same time)
                 }
                 first = ScheduleTimes.next(s, now);
                 last = cur != null ? cur.last() : -1;
+                ticks = first >= 0 ? List.of(new Tick(tickId(s.name(), first), first)) : List.of();
             }
-            List<Tick> ticks = first >= 0 ? List.of(new Tick(tickId(s.name(), first), first)) : List.of();
             Result r = home.backend().await(ScheduleOps.write(home.backend(), home.keys(), s.name(), cur == null ? null : cur.raw(),
                     ScheduleOps.encode(s, first, last), 0, drop, null, s, ticks), "schedule upsert");
             if (r.outcome() == Outcome.DONE) {
@@ -147,8 +166,10 @@ public final class QueueSchedules implements Schedules {
             }
             Result r = advance(part, st, now);
             created += r.created();
+            long nextTick = ScheduleTimes.next(st.schedule(), now);
             wake = Math.min(wake, switch (r.outcome()) {
-                case PREVIOUS_RUNNING -> now + OVERLAP_POLL_MS;
+                // Look again when the next tick falls due (taken then if the run has ended by then), or after the poll.
+                case PREVIOUS_RUNNING -> nextTick >= 0 ? Math.min(now + OVERLAP_POLL_MS, nextTick) : now + OVERLAP_POLL_MS;
                 case DONE -> now; // look at the new state on the next pass (it is normally in the future)
                 default -> now;   // changed meanwhile (another worker advanced it) or a clock step: read again
             });
@@ -156,12 +177,28 @@ public final class QueueSchedules implements Schedules {
         return new Pass(created, snap.nowMillis(), wake);
     }
 
-    /** One advance of a due schedule: catch-up ticks as its missed-tick policy says, and the next future tick. */
+    /**
+     * One advance of a due schedule: catch-up ticks as its missed-tick policy says, and the next future tick. A schedule
+     * without overlap first waits for its previous tick's job to end (read here, and checked again by the script, which
+     * writes only if it has): the ticks that passed while that job ran count as missed, and a tick that came after the
+     * job had ended is not missed, however its ticker learnt of the end (see {@link #OVERLAP_LATE_MS}).
+     */
     private static Result advance(SingleQueue part, Stored st, long now) {
         Schedule s = st.schedule();
         long due = st.next();
+        long runEnded = Long.MIN_VALUE; // when the previous tick's job ended (MIN_VALUE: long ago, or not known)
+        if (s.noOverlap()) {
+            Optional<dev.delayq.JobInfo> previous = part.get(tickId(s.name(), due));
+            if (previous.isPresent()) {
+                dev.delayq.JobState state = previous.get().state();
+                if (state == dev.delayq.JobState.SCHEDULED || state == dev.delayq.JobState.PROCESSING) {
+                    return new Result(Outcome.PREVIOUS_RUNNING, 0);
+                }
+                runEnded = previous.get().finishedAtMillis() > 0 ? previous.get().finishedAtMillis() : Long.MIN_VALUE;
+            }
+        }
         List<Long> missed = switch (s.missed()) {
-            case SKIP -> List.of();
+            case SKIP -> s.noOverlap() ? tickAfterTheRun(s, due, runEnded, now) : List.of();
             case ONCE -> ScheduleTimes.between(s, due, now, 1);
             case ALL -> ScheduleTimes.between(s, due, now, Schedule.MAX_CATCH_UP);
         };
@@ -186,6 +223,15 @@ public final class QueueSchedules implements Schedules {
         return part.backend().await(ScheduleOps.write(part.backend(), part.keys(), s.name(), st.raw(),
                 ScheduleOps.encode(s, next, last), due, null, s.noOverlap() ? tickId(s.name(), due) : null, s, ticks),
                 "schedule tick");
+    }
+
+    /**
+     * The first tick after {@code due} that came once the previous run had ended ({@code runEnded}), when it has come
+     * and is at most {@link #OVERLAP_LATE_MS} late: it was not missed, so {@code SKIP} does not drop it.
+     */
+    private static List<Long> tickAfterTheRun(Schedule s, long due, long runEnded, long now) {
+        long t = ScheduleTimes.next(s, runEnded == Long.MIN_VALUE ? due : Math.max(due, runEnded - 1));
+        return t >= 0 && t <= now && now - t <= OVERLAP_LATE_MS ? List.of(t) : List.of();
     }
 
     private static String tickId(String name, long tickMillis) {
