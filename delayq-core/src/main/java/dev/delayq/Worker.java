@@ -147,9 +147,7 @@ public final class Worker implements AutoCloseable {
         }
         state = State.CLOSED;
         try {
-            engine.close();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            engine.close(); // whole even from an interrupted thread (whose interrupt it keeps)
         } finally {
             lifecycle.unregister(this);
         }

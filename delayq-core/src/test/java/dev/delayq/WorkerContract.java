@@ -601,6 +601,34 @@ abstract class WorkerContract {
     }
 
     @Test
+    void closeFromAnInterruptedThreadStillHandsBackItsJobsAndEndsItsThreads() throws Exception {
+        q.enqueue(Job.builder().id("stuck").build());
+        CountDownLatch started = new CountDownLatch(1);
+        Worker w = start(Worker.builder(q, job -> {
+            started.countDown();
+            TimeUnit.HOURS.sleep(1);
+        }).concurrency(2).shutdownGrace(Duration.ofMillis(200)).name("interrupted-closer"));
+        assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+        Thread.currentThread().interrupt(); // e.g. a container's shutdown thread, or a test framework's timeout
+        try {
+            w.close();
+            assertThat(Thread.currentThread().isInterrupted()).as("the interrupt is kept for the caller").isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(w.isRunning()).isFalse();
+        JobInfo info = q.get("stuck").orElseThrow();
+        assertThat(info.state()).as("handed back, not left leased by a worker that is gone").isEqualTo(JobState.SCHEDULED);
+        assertThat(info.attempt()).isZero();
+        // No thread of the worker is left (its handler threads are not daemons: they would keep the JVM alive).
+        Awaitility.await().atMost(WAIT).until(() -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(th -> th.isAlive() && th.getName().startsWith("interrupted-closer-")));
+        List<ClaimedJob> again = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs();
+        assertThat(again).extracting(ClaimedJob::id).containsExactly("stuck");
+        q.leases().complete(again.get(0).lease());
+    }
+
+    @Test
     void jobsFinishingAsCloseBeginsAreAcknowledgedBeforeCloseReturns() throws Exception {
         for (int i = 0; i < 8; i++) {
             q.enqueue(Job.builder().id("edge" + i).build());

@@ -106,11 +106,17 @@ final class ClaimLoop implements Runnable {
         wake();
     }
 
-    void join(long millis) throws InterruptedException {
+    /** Waits until the loop's thread has ended or the deadline passes; returns whether it has ended. */
+    boolean joinUntil(long deadlineNanos) throws InterruptedException {
         Thread t = thread;
-        if (t != null) {
-            t.join(millis);
+        if (t == null) {
+            return true;
         }
+        long left = deadlineNanos - System.nanoTime();
+        if (left > 0) {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+        }
+        return !t.isAlive();
     }
 
     @Override

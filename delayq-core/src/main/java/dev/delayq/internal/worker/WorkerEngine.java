@@ -156,15 +156,50 @@ public final class WorkerEngine {
      * attempt not counted) jobs whose handlers are still running then, or that were leased ahead and not
      * started; waits for acknowledgements; stops the background tasks.
      */
-    public void close() throws InterruptedException {
+    public void close() {
+        // Close always releases everything, whatever thread calls it: an interrupt (a pending one, or one that comes
+        // while it waits) does not cut it short, and is restored on the way out. (An interrupted close used to return at
+        // its first wait: running jobs stayed leased by a worker that was gone, and its non-daemon handler threads kept
+        // the JVM from exiting.)
+        boolean interrupted = Thread.interrupted();
+        try {
+            interrupted |= shutDown();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** A wait that may be interrupted. */
+    private interface Wait {
+        boolean until(long deadlineNanos) throws InterruptedException;
+    }
+
+    /** Waits until {@code w} holds or the deadline passes, through interrupts; returns whether it holds. */
+    private static boolean waitThroughInterrupts(Wait w, long deadlineNanos, boolean[] interrupted) {
+        while (true) {
+            try {
+                return w.until(deadlineNanos);
+            } catch (InterruptedException e) {
+                interrupted[0] = true;
+            }
+        }
+    }
+
+    /** {@link #close()}'s steps; returns whether an interrupt came meanwhile. */
+    private boolean shutDown() {
+        boolean[] interrupted = {false};
         claimLoop.stop();
         maintenance.stop();
         schedules.stop();
         subscriptions.forEach(WorkerEngine::closeQuietly);
-        claimLoop.join(config.lease().toMillis() + 10_000);
+        waitThroughInterrupts(claimLoop::joinUntil, System.nanoTime() + Nanos.of(config.lease()) + TimeUnit.SECONDS.toNanos(10),
+                interrupted);
         handBackNotStarted();
         acker.drain();
-        progress.awaitUntil(() -> running() == 0, System.nanoTime() + Nanos.of(config.shutdownGrace()));
+        waitThroughInterrupts(d -> progress.awaitUntil(() -> running() == 0, d),
+                System.nanoTime() + Nanos.of(config.shutdownGrace()), interrupted);
         List<Running> unfinished = new ArrayList<>();
         for (Running r : inFlight.all()) {
             // A job whose handler has returned (acking) is not handed back: its outcome is on its way to Redis.
@@ -179,7 +214,8 @@ public final class WorkerEngine {
             unfinished.forEach(Running::interrupt);
         }
         deadlines.stop();
-        if (!progress.awaitUntil(acker::idle, System.nanoTime() + TimeUnit.SECONDS.toNanos(10))) {
+        if (!waitThroughInterrupts(d -> progress.awaitUntil(acker::idle, d), System.nanoTime() + TimeUnit.SECONDS.toNanos(10),
+                interrupted)) {
             LOG.warn("worker {}: some outcomes of queue {} were not acknowledged by Redis before shutdown; those jobs "
                     + "return when their leases expire", config.name(), queue.name());
         }
@@ -190,6 +226,7 @@ public final class WorkerEngine {
         }
         metrics.unbind(queue.name());
         LOG.info("worker {} stopped on queue {}", config.name(), queue.name());
+        return interrupted[0];
     }
 
     private long running() {
