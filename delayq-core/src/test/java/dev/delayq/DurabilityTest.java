@@ -3,8 +3,10 @@ package dev.delayq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.delayq.testkit.FaultProxy;
 import dev.delayq.testkit.RedisServer;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -95,6 +97,28 @@ class DurabilityTest {
             int ma = Integer.parseInt(v[0]);
             int mi = Integer.parseInt(v[1]);
             return ma > major || (ma == major && mi >= minor);
+        }
+    }
+
+    @Test
+    void aDurableEnqueueAsyncNeverBlocksItsCallerWhileItsConnectionIsOpened() {
+        try (RedisServer master = RedisServer.start();
+             FaultProxy proxy = FaultProxy.start(master.port(), 1, 0);
+             DelayQ dq = DelayQ.builder().redis(proxy.uri()).durability(Durability.replicas(1, Duration.ofMillis(100)))
+                     .timeout(Duration.ofSeconds(5)).build()) {
+            JobQueue q = dq.queue("async-durable");
+            q.stats(); // the command connection is open
+            // Every new connection now waits in its handshake: the durable write's connection is opened on the way of
+            // the call, and the call must come back at once, its future pending (it used to connect on the caller's
+            // thread, which may be a Lettuce I/O thread when the call is chained from another's callback).
+            proxy.hold();
+            CompletableFuture<EnqueueResult> f = q.enqueueAsync(Job.builder().id("held").build());
+            Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> proxy.held() == 1);
+            assertThat(f).as("pending while its connection is held").isNotDone();
+            proxy.release();
+            // No replica here: applied, then reported unconfirmed, as any durable enqueue without one.
+            assertThatThrownBy(f::join).hasCauseInstanceOf(DelayQDurabilityException.class);
+            assertThat(q.get("held")).isPresent();
         }
     }
 }

@@ -58,6 +58,9 @@ public final class FaultProxy implements AutoCloseable {
     private final AtomicLong slowed = new AtomicLong();
     private volatile int tearMinBytes = 2;
     private volatile boolean closed;
+    private final Object holdLock = new Object();
+    private boolean holding;
+    private final AtomicInteger held = new AtomicInteger();
 
     private FaultProxy(ServerSocket listener, InetSocketAddress target, long seed, int maxFaults) {
         this.listener = listener;
@@ -140,6 +143,29 @@ public final class FaultProxy implements AutoCloseable {
             throw new IllegalArgumentException("connections to close must be >= 0, was " + n);
         }
         closesArmed.addAndGet(n);
+    }
+
+    /**
+     * Holds every connection accepted from now on before it reaches the server, until {@link #release()}: its client
+     * waits in its handshake (a slow or unreachable server, as a new connection sees it).
+     */
+    public void hold() {
+        synchronized (holdLock) {
+            holding = true;
+        }
+    }
+
+    /** Lets held connections (and later ones) through. */
+    public void release() {
+        synchronized (holdLock) {
+            holding = false;
+            holdLock.notifyAll();
+        }
+    }
+
+    /** Connections being held now by {@link #hold()}. */
+    public int held() {
+        return held.get();
     }
 
     /** Connections closed on accept by {@link #closeNextAccepted(int)}. */
@@ -230,6 +256,7 @@ public final class FaultProxy implements AutoCloseable {
                 closedOnAccept.incrementAndGet();
                 continue;
             }
+            awaitRelease();
             Socket server = new Socket();
             try {
                 client.setTcpNoDelay(true);
@@ -249,6 +276,21 @@ public final class FaultProxy implements AutoCloseable {
             }
             spawn("fault-proxy-up-" + client.getPort(), () -> link.pump(client, server, false));
             spawn("fault-proxy-down-" + client.getPort(), () -> link.pump(server, client, true));
+        }
+    }
+
+    private void awaitRelease() {
+        synchronized (holdLock) {
+            held.incrementAndGet();
+            try {
+                while (holding && !closed) {
+                    holdLock.wait(100);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                held.decrementAndGet();
+            }
         }
     }
 

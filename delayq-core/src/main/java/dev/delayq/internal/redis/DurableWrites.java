@@ -61,47 +61,61 @@ final class DurableWrites implements AutoCloseable {
      */
     CompletableFuture<List<Object>> eval(Script script, int localAof, int replicas, Duration wait, byte[][] keys,
                                          byte[][] args) {
-        StatefulConnection<byte[], byte[]> conn = borrow();
-        RedisClusterAsyncCommands<byte[], byte[]> c = commands(conn, keys[0]);
-        return ScriptRunner.run(c, script, keys, args).thenCompose(reply -> confirm(c, localAof, replicas, wait)
-                .thenApply(shortfall -> {
-                    if (shortfall != null) {
-                        throw new CompletionException(new DelayQDurabilityException(script.fileName()
-                                + " was applied but confirmed only " + shortfall + " within " + wait.toMillis() + " ms on "
-                                + opened.server() + ": it may not survive a crash or failover; enqueueing again with the "
-                                + "same id is safe"));
-                    }
-                    return reply;
-                })).exceptionallyCompose(e -> {
+        return borrow().thenCompose(conn -> commands(conn, keys[0])
+                .thenCompose(c -> ScriptRunner.run(c, script, keys, args).thenCompose(reply -> confirm(c, localAof, replicas, wait)
+                        .thenApply(shortfall -> {
+                            if (shortfall != null) {
+                                throw new CompletionException(new DelayQDurabilityException(script.fileName()
+                                        + " was applied but confirmed only " + shortfall + " within " + wait.toMillis()
+                                        + " ms on " + opened.server() + ": it may not survive a crash or failover; enqueueing "
+                                        + "again with the same id is safe"));
+                            }
+                            return reply;
+                        })))
+                .whenComplete((r, e) -> giveBack(conn)))
+                .exceptionallyCompose(e -> {
                     if (opened.client() instanceof RedisClusterClient cc && !(RedisErrors.unwrap(e) instanceof DelayQDurabilityException)) {
                         // This path talks to the key's master directly, which bypasses the redirects that make Lettuce
                         // refresh its view of the cluster: after a failover, refresh it now, for the retry.
                         cc.refreshPartitionsAsync();
                     }
                     return CompletableFuture.failedFuture(RedisErrors.translate(e, script.fileName(), opened.server(), timeout));
-                }).whenComplete((r, e) -> giveBack(conn));
+                });
     }
 
-    private StatefulConnection<byte[], byte[]> borrow() {
+    /**
+     * An idle connection, or a new one, opened without blocking the caller (a durable {@code enqueueAsync} may be
+     * chained from a callback on one of Lettuce's I/O threads, where a blocking connect would stall every connection
+     * that thread serves).
+     */
+    private CompletableFuture<StatefulConnection<byte[], byte[]>> borrow() {
         // An idle connection is reused even when it looks closed: a cluster connection whose default node died still
         // reaches every live master through its node connections (and reconnects by itself).
         StatefulConnection<byte[], byte[]> c = idle.pollFirst();
         if (c != null) {
-            return c;
+            return CompletableFuture.completedFuture(c);
         }
+        CompletableFuture<StatefulConnection<byte[], byte[]>> opening;
         try {
-            c = Connector.another(opened);
+            opening = Connector.anotherAsync(opened);
         } catch (RuntimeException e) {
+            opening = CompletableFuture.failedFuture(e);
+        }
+        return opening.handle((conn, e) -> {
+            if (e == null) {
+                all.add(conn);
+                if (closed) { // closed meanwhile: not kept (close() closed the others)
+                    giveBack(conn);
+                }
+                return CompletableFuture.completedFuture(conn);
+            }
             // Opening one more can fail while a cluster fails over (its seed node may be the dead one): then wait
             // behind a connection that exists, as with a single durable connection, rather than fail the write.
             StatefulConnection<byte[], byte[]> any = all.stream().findFirst().orElse(null);
-            if (any == null) {
-                throw RedisErrors.translate(e, "connect", opened.server(), timeout);
-            }
-            return any;
-        }
-        all.add(c);
-        return c;
+            return any != null ? CompletableFuture.completedFuture(any)
+                    : CompletableFuture.<StatefulConnection<byte[], byte[]>>failedFuture(
+                    RedisErrors.translate(e, "connect", opened.server(), timeout));
+        }).thenCompose(f -> f);
     }
 
     private void giveBack(StatefulConnection<byte[], byte[]> c) {
@@ -133,12 +147,18 @@ final class DurableWrites implements AutoCloseable {
                 .thenApply(n -> n >= replicas ? null : "on " + n + " of " + replicas + " replica(s)");
     }
 
-    private static RedisClusterAsyncCommands<byte[], byte[]> commands(StatefulConnection<byte[], byte[]> d, byte[] key) {
+    /**
+     * The commands of the connection that reaches the master of {@code key}, without blocking: this runs where the
+     * connection was opened, on a Lettuce I/O thread, and waiting there for a node's connection (whose handshake that
+     * thread may have to serve) would never end.
+     */
+    private static CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> commands(StatefulConnection<byte[], byte[]> d,
+                                                                                          byte[] key) {
         if (d instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
             String node = cluster.getPartitions().getPartitionBySlot(SlotHash.getSlot(key)).getNodeId();
-            return cluster.getConnection(node).async();
+            return cluster.getConnectionAsync(node).thenApply(StatefulRedisConnection::async);
         }
-        return ((StatefulRedisConnection<byte[], byte[]>) d).async();
+        return CompletableFuture.completedFuture(((StatefulRedisConnection<byte[], byte[]>) d).async());
     }
 
     @Override
