@@ -20,6 +20,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * All Redis access of one client, behind one small surface: scripts ({@link #eval}, {@link #evalDurable}), the few
@@ -29,6 +31,10 @@ import java.util.concurrent.TimeoutException;
  * owns pub/sub, {@link RedisErrors} translates failures. Only this package imports Lettuce.
  */
 public final class RedisBackend implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RedisBackend.class);
+    /** How long {@link #close()} waits for the client to shut down. */
+    private static final long SHUTDOWN_WAIT_SECONDS = 10;
+
     private final Connector.Opened opened;
     private final RedisClusterAsyncCommands<byte[], byte[]> async;
     private final Duration timeout;
@@ -364,7 +370,16 @@ public final class RedisBackend implements AutoCloseable {
         durable.close();
         opened.connection().close();
         if (ownsClient) {
-            opened.client().shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            // Bounded: a shutdown whose completion never came (seen once in the suite: Lettuce's threads had ended, its
+            // future never completed) must not hang the caller's close forever.
+            try {
+                opened.client().shutdownAsync(0, 2, TimeUnit.SECONDS).get(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.warn("closing the Redis client of {} did not finish within {} s ({}); going on", server(),
+                        SHUTDOWN_WAIT_SECONDS, e.toString());
+            }
         }
     }
 
