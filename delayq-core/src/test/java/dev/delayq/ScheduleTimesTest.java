@@ -6,9 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.delayq.internal.ScheduleTimes;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneId;
+import java.time.zone.ZoneOffsetTransition;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +29,16 @@ class ScheduleTimesTest {
 
     private static long ms(String instant) {
         return Instant.parse(instant).toEpochMilli();
+    }
+
+    /**
+     * The latest tick strictly before {@code beforeMs}, or {@link Long#MIN_VALUE}. {@code ScheduleTimes.previous} is
+     * package-private in {@code internal}; {@code between(s, MIN, t - 1, 1)} is it, through the public path that the
+     * catch-up of missed ticks takes.
+     */
+    private static long previous(Schedule s, long beforeMs) {
+        List<Long> last = ScheduleTimes.between(s, Long.MIN_VALUE, beforeMs - 1, 1);
+        return last.isEmpty() ? Long.MIN_VALUE : last.get(0);
     }
 
     /** The ticks after {@code from}, as instants. */
@@ -60,9 +77,13 @@ class ScheduleTimesTest {
         // 01:00 CEST, 02:00 CEST, (02:00 CET skipped: already run), 03:00 CET.
         assertThat(ticks(hourly, "2026-10-24T22:30:00Z", 4)).containsExactly(
                 "2026-10-24T23:00:00Z", "2026-10-25T00:00:00Z", "2026-10-25T02:00:00Z", "2026-10-25T03:00:00Z");
-        // A schedule first looked at during the second pass ticks in it (after its 'now'), then goes on normally.
+        // Looked at during the second pass (02:10 CET), a schedule does not tick in it: its wall-clock times ran in
+        // the first pass (02:20 and 02:40 CEST). The next tick is at the repeated hour's end, 03:00 CET.
         assertThat(ticks(Schedule.cron("q", "*/20 * * * *", BERLIN), "2026-10-25T01:10:00Z", 3))
-                .containsExactly("2026-10-25T01:20:00Z", "2026-10-25T01:40:00Z", "2026-10-25T02:00:00Z");
+                .containsExactly("2026-10-25T02:00:00Z", "2026-10-25T02:20:00Z", "2026-10-25T02:40:00Z");
+        // The same for a daily tick: 02:30 ran at 00:30Z (CEST); not again at 01:30Z (CET), but the next day.
+        assertThat(ticks(daily, "2026-10-25T01:10:00Z", 1)).containsExactly("2026-10-26T01:30:00Z");
+        assertThat(previous(daily, ms("2026-10-25T01:40:00Z"))).isEqualTo(ms("2026-10-25T00:30:00Z"));
     }
 
     @Test
@@ -77,6 +98,184 @@ class ScheduleTimesTest {
         Schedule withSeconds = Schedule.cron("s", "0 0 9 * * MON-FRI", NEW_YORK);
         assertThat(ticks(withSeconds, "2026-11-01T00:00:00Z", 2))
                 .containsExactly("2026-11-02T14:00:00Z", "2026-11-03T14:00:00Z");
+    }
+
+    /** Zones with daylight saving, each for a reason; both transitions of 2026 are checked. */
+    private static final List<String> DST_ZONES = List.of(
+            "Europe/Berlin",       // the gap 02:00-03:00, the repeated hour 02:00-03:00
+            "America/New_York",    // the repeated hour is 01:00-02:00
+            "Australia/Sydney",    // southern hemisphere: the gap in October, the repeated hour in April
+            "Australia/Lord_Howe", // a 30-minute shift: 02:00-02:30 skipped, 01:30-02:00 repeated
+            "Pacific/Chatham",     // off the hour: 02:45-03:45 skipped and repeated
+            "America/Santiago",    // at midnight: 23:00-24:00 of the day before is repeated
+            "Antarctica/Troll");   // a 2-hour shift: 01:00-03:00 skipped and repeated
+
+    /**
+     * Around every transition of {@link #DST_ZONES}, for expressions on the hour, every quarter, every 20 minutes (6
+     * fields), and daily inside the skipped or repeated time (half-way through, and in its last second): from every
+     * minute of both passes of the repeated time (or the skipped time's transition) and half an hour either side, from
+     * a millisecond either side of each tick, and from around and within the last second of each pass,
+     * {@code next} and {@code previous} are the nearest ticks of {@link #watch}; iterating {@code next}, and
+     * {@code between} (which iterates {@code previous}), give each tick of the window once.
+     */
+    @Test
+    void aroundEveryTransitionNextAndPreviousAreTheTicksOfAClockWatcher() {
+        List<String> wrong = new ArrayList<>();
+        int checked = 0;
+        for (String id : DST_ZONES) {
+            ZoneId zone = ZoneId.of(id);
+            ZoneOffsetTransition tr = zone.getRules().nextTransition(Instant.parse("2026-01-01T00:00:00Z"));
+            for (int k = 0; k < 2; k++, tr = zone.getRules().nextTransition(tr.getInstant())) {
+                // The wall-clock times skipped (gap) or shown twice (overlap): [start, end).
+                boolean gap = tr.isGap();
+                LocalDateTime start = gap ? tr.getDateTimeBefore() : tr.getDateTimeAfter();
+                LocalDateTime end = gap ? tr.getDateTimeAfter() : tr.getDateTimeBefore();
+                // Daily, half-way through it (Berlin: '30 2 * * *'), and in its last second.
+                LocalDateTime in = start.plus(Duration.between(start, end).dividedBy(2));
+                LocalDateTime last = end.minusSeconds(1);
+                List<String> crons = List.of("0 * * * *", "*/15 * * * *", "0 */20 * * * *",
+                        in.getMinute() + " " + in.getHour() + " * * *",
+                        last.getSecond() + " " + last.getMinute() + " " + last.getHour() + " * * *");
+                for (String cron : crons) {
+                    checked += checkAround(zone, tr, cron, wrong);
+                }
+            }
+        }
+        Map<String, String> firstOfEach = new LinkedHashMap<>();
+        for (String w : wrong) {
+            firstOfEach.putIfAbsent(w.substring(0, w.indexOf(": ")), w);
+        }
+        assertThat(firstOfEach.values()).as("%d wrong of %d answers; the first of each zone, expression and transition",
+                wrong.size(), checked).isEmpty();
+    }
+
+    /**
+     * Checks {@code cron} around {@code tr}, adding what is wrong to {@code wrong}; returns the answers checked. The
+     * window is both passes of an overlap (or the transition instant of a gap) and an hour on either side.
+     */
+    private static int checkAround(ZoneId zone, ZoneOffsetTransition tr, String cron, List<String> wrong) {
+        Schedule s = Schedule.cron("c", cron, zone);
+        long at0 = tr.toEpochSecond() * 1000;
+        long shift = Math.abs(tr.getDuration().toMillis());
+        long passes = tr.isGap() ? 0 : shift; // a gap has no instants of its own
+        long from = at0 - passes - 3_600_000;
+        long to = at0 + passes + 3_600_000;
+        NavigableSet<Long> ticks = watch(zone, WallCron.of(cron), from, to);
+        String what = zone + " '" + cron + "' around the " + (tr.isGap() ? "gap" : "overlap") + " of " + tr.getInstant();
+        // From every minute of the passes and half an hour either side; a millisecond either side of each tick;
+        // around the passes' ends, and within their last second (a search is in whole seconds).
+        NavigableSet<Long> at = new TreeSet<>();
+        for (long m = at0 - passes - 1_800_000; m <= at0 + passes + 1_800_000; m += 60_000) {
+            at.add(m);
+        }
+        for (long t : ticks) {
+            at.addAll(List.of(t - 1, t + 1));
+        }
+        for (long e : List.of(at0 - passes, at0, at0 + passes)) {
+            at.addAll(List.of(e - 1000, e - 500, e - 1, e, e + 1, e + 1000));
+        }
+        int checked = 0;
+        for (long t : at.subSet(from, true, to, true)) {
+            // Without a tick in the window after t (before t), the answer is past the window's end (start).
+            Long next = ticks.higher(t);
+            long got = ScheduleTimes.next(s, t);
+            if (next != null ? got != next : got <= to) {
+                wrong.add(what + ": next(" + show(zone, t) + ") = " + show(zone, got) + ", expected "
+                        + (next != null ? show(zone, next) : "after " + show(zone, to)));
+            }
+            Long prev = ticks.lower(t);
+            got = previous(s, t);
+            if (prev != null ? got != prev : got >= from) {
+                wrong.add(what + ": previous(" + show(zone, t) + ") = " + show(zone, got) + ", expected "
+                        + (prev != null ? show(zone, prev) : "before " + show(zone, from)));
+            }
+            checked += 2;
+        }
+        List<Long> expected = new ArrayList<>(ticks.subSet(from, false, to, true));
+        List<Long> forward = new ArrayList<>();
+        for (long t = ScheduleTimes.next(s, from); t <= to; t = ScheduleTimes.next(s, t)) {
+            forward.add(t);
+        }
+        if (!forward.equals(expected)) {
+            wrong.add(what + ": next from " + show(zone, from) + " on gave " + shows(zone, forward) + ", expected "
+                    + shows(zone, expected));
+        }
+        List<Long> caughtUp = ScheduleTimes.between(s, from, to, 1000);
+        if (!caughtUp.equals(expected)) {
+            wrong.add(what + ": between gave " + shows(zone, caughtUp) + ", expected " + shows(zone, expected));
+        }
+        return checked + 2;
+    }
+
+    /**
+     * The ticks in [from, to] by the documented rule, worked out apart from the code under test: a watcher looks at
+     * the zone's wall clock every second and runs each matching wall-clock time when the clock first shows it or a
+     * later time. Across a gap, the clock jumps: the skipped times all run at the transition, as one tick. In an
+     * overlap, the clock shows times again: nothing runs until it passes the latest time shown so far.
+     */
+    private static NavigableSet<Long> watch(ZoneId zone, WallCron cron, long from, long to) {
+        NavigableSet<Long> ticks = new TreeSet<>();
+        LocalDateTime latest = wall(zone, from).minusSeconds(1);
+        for (long t = from; t <= to; t += 1000) {
+            LocalDateTime now = wall(zone, t);
+            for (LocalDateTime w = latest.plusSeconds(1); !w.isAfter(now); w = w.plusSeconds(1)) {
+                if (cron.matches(w)) {
+                    ticks.add(t);
+                }
+            }
+            if (now.isAfter(latest)) {
+                latest = now;
+            }
+        }
+        return ticks;
+    }
+
+    private static LocalDateTime wall(ZoneId zone, long ms) {
+        return Instant.ofEpochMilli(ms).atZone(zone).toLocalDateTime();
+    }
+
+    private static String show(ZoneId zone, long ms) {
+        // -1 (no next tick) and Long.MIN_VALUE (no previous one) as they are.
+        return ms < 0 ? String.valueOf(ms) : Instant.ofEpochMilli(ms).atZone(zone).toOffsetDateTime().toString();
+    }
+
+    private static List<String> shows(ZoneId zone, List<Long> ms) {
+        return ms.stream().map(t -> show(zone, t)).toList();
+    }
+
+    /**
+     * The cron expressions of these tests read without cron-utils: second (of 6 fields), minute and hour as
+     * {@code *}, {@code *}{@code /n}, a number, or a list of them; the day fields must be {@code *}.
+     */
+    private record WallCron(BitSet seconds, BitSet minutes, BitSet hours) {
+        static WallCron of(String cron) {
+            String[] f = cron.split(" ");
+            int m = f.length - 5;
+            for (int i = m + 2; i < f.length; i++) {
+                assertThat(f[i]).as("day field of '%s'", cron).isEqualTo("*");
+            }
+            return new WallCron(field(m == 1 ? f[0] : "0", 60), field(f[m], 60), field(f[m + 1], 24));
+        }
+
+        private static BitSet field(String spec, int size) {
+            BitSet values = new BitSet(size);
+            for (String part : spec.split(",")) {
+                if (part.equals("*")) {
+                    values.set(0, size);
+                } else if (part.startsWith("*/")) {
+                    for (int v = 0; v < size; v += Integer.parseInt(part.substring(2))) {
+                        values.set(v);
+                    }
+                } else {
+                    values.set(Integer.parseInt(part));
+                }
+            }
+            return values;
+        }
+
+        boolean matches(LocalDateTime w) {
+            return seconds.get(w.getSecond()) && minutes.get(w.getMinute()) && hours.get(w.getHour());
+        }
     }
 
     @Test

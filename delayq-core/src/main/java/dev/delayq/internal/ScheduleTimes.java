@@ -25,8 +25,10 @@ import java.util.Optional;
  * <ul>
  *   <li>a wall-clock time in a gap (the skipped hour of spring) ticks at the transition instant; ticks meeting there
  *       are one tick (ticks are strictly increasing instants);</li>
- *   <li>a wall-clock time in an overlap (the repeated hour of autumn) ticks at its first instant only; the next wall-clock
- *       time is searched after the previous tick's wall-clock time, so the repeated hour is not visited again.</li>
+ *   <li>a wall-clock time in an overlap (the repeated hour of autumn) ticks at its first instant only: from an instant
+ *       in the second pass, both searches start at the end of the repeated hour on the wall clock, as its wall-clock
+ *       times were all visited in the first pass (the next tick is the first match from the overlap's end on, the
+ *       previous one the last match before it, placed in the first pass).</li>
  * </ul>
  * {@code every} schedules tick at {@code start + k * every} (start defaults to the epoch), with no zone.
  */
@@ -133,17 +135,24 @@ public final class ScheduleTimes {
     private static long nextCron(Schedule s, long afterMs) {
         ZoneId zone = s.zone();
         ExecutionTime ex = ExecutionTime.forCron(parse(s.cronExpression()));
-        LocalDateTime wall = Instant.ofEpochMilli(afterMs).atZone(zone).toLocalDateTime();
+        ZonedDateTime at = Instant.ofEpochMilli(afterMs).atZone(zone);
+        LocalDateTime wall = at.toLocalDateTime();
+        ZoneOffsetTransition tr = zone.getRules().getTransition(wall);
+        if (tr != null && tr.isOverlap() && at.getOffset().equals(tr.getOffsetAfter())) {
+            // In the repeated hour's second pass: its wall-clock times ticked in the first pass. The search below is
+            // strictly after, in whole seconds: start one second before the overlap's end (03:00 in Berlin), so that
+            // a match at the end itself is still found.
+            wall = tr.getDateTimeBefore().minusSeconds(1);
+        }
         for (int i = 0; i < MAX_STEPS; i++) {
             Optional<ZonedDateTime> m = ex.nextExecution(wall.atZone(ZoneOffset.UTC));
             if (m.isEmpty()) {
                 return -1;
             }
             wall = m.get().toLocalDateTime();
-            for (long c : candidates(zone, wall)) {
-                if (c > afterMs) {
-                    return c;
-                }
+            long t = instant(zone, wall);
+            if (t > afterMs) {
+                return t; // a match in the overlap's last second, when afterMs is in it, is earlier: go on
             }
         }
         return -1;
@@ -164,24 +173,26 @@ public final class ScheduleTimes {
                 return Long.MIN_VALUE;
             }
             wall = m.get().toLocalDateTime();
-            for (long c : candidates(zone, wall)) {
-                if (c < beforeMs) {
-                    return c; // the earliest instant of the wall-clock time, as next() chooses it
-                }
+            long t = instant(zone, wall);
+            if (t < beforeMs) {
+                return t;
             }
         }
         return Long.MIN_VALUE;
     }
 
-    /** The instants a wall-clock time can tick at, earliest first: the transition for a gap, both passes of an overlap. */
-    private static long[] candidates(ZoneId zone, LocalDateTime wall) {
+    /**
+     * The instant a wall-clock time ticks at: the transition for a gap, the first pass for an overlap (never the second:
+     * a search from the first pass must not find the repeated hour's second pass as a later tick).
+     */
+    private static long instant(ZoneId zone, LocalDateTime wall) {
         ZoneOffsetTransition tr = zone.getRules().getTransition(wall);
         if (tr == null) {
-            return new long[] {wall.atZone(zone).toInstant().toEpochMilli()};
+            return wall.atZone(zone).toInstant().toEpochMilli();
         }
         if (tr.isGap()) {
-            return new long[] {tr.getInstant().toEpochMilli()};
+            return tr.getInstant().toEpochMilli();
         }
-        return new long[] {wall.toInstant(tr.getOffsetBefore()).toEpochMilli(), wall.toInstant(tr.getOffsetAfter()).toEpochMilli()};
+        return wall.toInstant(tr.getOffsetBefore()).toEpochMilli();
     }
 }
