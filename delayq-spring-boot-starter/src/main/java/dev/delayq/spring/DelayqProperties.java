@@ -1,5 +1,6 @@
 package dev.delayq.spring;
 
+import dev.delayq.Bounds;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
@@ -38,8 +39,11 @@ public class DelayqProperties {
     /** Command and connect timeout of delayq's Redis connection. */
     private Duration timeout = Duration.ofSeconds(10);
 
-    /** Largest payload accepted by an enqueue (at most 256 MB). */
-    private DataSize maxPayloadSize = DataSize.ofMegabytes(1);
+    /**
+     * Largest payload accepted by an enqueue, at most 256MB. The default is the core's, 256KB: every state change of a
+     * job rewrites its payload, so keep large data elsewhere and enqueue a reference to it.
+     */
+    private DataSize maxPayloadSize = DataSize.ofBytes(Bounds.DEFAULT_MAX_PAYLOAD);
 
     /** How long completed jobs are kept, for inspection and id de-duplication (0 = deleted at once). */
     private Duration doneRetention = Duration.ofHours(1);

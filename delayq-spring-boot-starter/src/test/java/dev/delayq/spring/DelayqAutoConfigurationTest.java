@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.delayq.Bounds;
 import dev.delayq.DelayQ;
 import dev.delayq.DelayQConnectionException;
 import dev.delayq.JobContext;
@@ -65,6 +66,21 @@ class DelayqAutoConfigurationTest {
             assertThat(ctx.getBean(DelayQ.class).prefix()).isEqualTo(REDIS.prefix());
         });
         assertThat(keysIn(3)).as("keys in database 3").isGreaterThan(before);
+    }
+
+    @Test
+    void thePayloadLimitIsTheCoresUnlessSet() {
+        onTestRedis().run(ctx -> {
+            assertThat(ctx.getBean(DelayQ.class).maxPayloadBytes()).isEqualTo(Bounds.DEFAULT_MAX_PAYLOAD);
+            DelayqTemplate template = ctx.getBean(DelayqTemplate.class);
+            assertThat(template.enqueue("q", new byte[Bounds.DEFAULT_MAX_PAYLOAD], Duration.ofHours(1)).created()).isTrue();
+            assertThatThrownBy(() -> template.enqueue("q", new byte[Bounds.DEFAULT_MAX_PAYLOAD + 1], Duration.ofHours(1)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("is " + (Bounds.DEFAULT_MAX_PAYLOAD + 1) + " bytes: the limit is "
+                            + Bounds.DEFAULT_MAX_PAYLOAD + " bytes");
+        });
+        onTestRedis().withPropertyValues("delayq.max-payload-size=1MB")
+                .run(ctx -> assertThat(ctx.getBean(DelayQ.class).maxPayloadBytes()).isEqualTo(1024 * 1024));
     }
 
     @Test
