@@ -230,7 +230,7 @@ public final class DelayQ implements AutoCloseable {
             return this;
         }
 
-        /** Largest payload accepted (default 1 MiB, at most 256 MiB). */
+        /** Largest payload accepted (default {@link Bounds#DEFAULT_MAX_PAYLOAD}, 256 KiB; at most 256 MiB). */
         public Builder maxPayloadBytes(int bytes) {
             this.maxPayloadBytes = bytes;
             return this;
