@@ -37,7 +37,10 @@ public @interface DelayqListener {
     @AliasFor("queue")
     String value() default "";
 
-    /** The queue whose jobs this method runs. */
+    /**
+     * The queue whose jobs this method runs: one method per queue in an application (a second one on the same queue
+     * fails the start, naming both; they would take the queue's jobs from each other).
+     */
     @AliasFor("value")
     String queue() default "";
 

@@ -6,7 +6,9 @@ import dev.delayq.Worker;
 import dev.delayq.WorkerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,16 +57,19 @@ public class DelayqWorkers implements SmartLifecycle, DisposableBean {
     /**
      * Builds and starts a worker per listener method.
      *
-     * @throws IllegalArgumentException naming the listener and the attribute that is invalid (nothing stays started)
+     * @throws IllegalArgumentException naming the listener and the attribute that is invalid, or the two listeners of
+     *                                  one queue (nothing stays started)
      */
     @Override
     public synchronized void start() {
         if (running) {
             return;
         }
+        Map<String, DelayqListenerBeanPostProcessor.Endpoint> byQueue = byQueue(listeners.endpoints());
         try {
-            for (DelayqListenerBeanPostProcessor.Endpoint e : listeners.endpoints()) {
-                Worker w = build(e);
+            for (Map.Entry<String, DelayqListenerBeanPostProcessor.Endpoint> q : byQueue.entrySet()) {
+                DelayqListenerBeanPostProcessor.Endpoint e = q.getValue();
+                Worker w = build(e, q.getKey());
                 workers.add(w);
                 w.start();
                 LOG.info("delayq: {} runs the jobs of queue '{}' (worker {})", e.describe(), w.queue(), w.name());
@@ -76,13 +81,35 @@ public class DelayqWorkers implements SmartLifecycle, DisposableBean {
         running = true;
     }
 
-    private Worker build(DelayqListenerBeanPostProcessor.Endpoint e) {
+    /**
+     * The listeners by their resolved queue, checked before any worker starts. Two workers of one queue would each
+     * claim whatever job comes first, so the jobs would be split between both methods by chance; a listener has no
+     * job name to route by, so a queue has one listener.
+     */
+    private Map<String, DelayqListenerBeanPostProcessor.Endpoint> byQueue(
+            List<DelayqListenerBeanPostProcessor.Endpoint> endpoints) {
+        Map<String, DelayqListenerBeanPostProcessor.Endpoint> byQueue = new LinkedHashMap<>();
+        for (DelayqListenerBeanPostProcessor.Endpoint e : endpoints) {
+            String queue = resolve(e.annotation().queue());
+            if (!StringUtils.hasText(queue)) {
+                throw new IllegalArgumentException("@DelayqListener " + e.describe()
+                        + " names no queue: set queue = \"...\"");
+            }
+            DelayqListenerBeanPostProcessor.Endpoint first = byQueue.putIfAbsent(queue, e);
+            if (first != null) {
+                boolean sameName = first.describe().equals(e.describe()); // one class, two beans
+                throw new IllegalArgumentException("two @DelayqListener methods consume queue '" + queue + "': "
+                        + first.describe() + (sameName ? " (bean '" + first.beanName() + "')" : "") + " and "
+                        + e.describe() + (sameName ? " (bean '" + e.beanName() + "')" : "")
+                        + "; give each its own queue (the jobs of a queue go to one listener method)");
+            }
+        }
+        return byQueue;
+    }
+
+    private Worker build(DelayqListenerBeanPostProcessor.Endpoint e, String queue) {
         DelayqListener a = e.annotation();
         String name = e.describe();
-        String queue = resolve(a.queue());
-        if (!StringUtils.hasText(queue)) {
-            throw new IllegalArgumentException("@DelayqListener " + name + " names no queue: set queue = \"...\"");
-        }
         DelayqProperties.Worker d = properties.getWorker();
         DelayqProperties.Retry r = properties.getRetry();
         RetryPolicy retry = RetryPolicy.builder()

@@ -222,6 +222,31 @@ class DelayqAutoConfigurationTest {
     }
 
     @Test
+    void twoListenersOfOneQueueFailTheStartNamingBoth() {
+        onTestRedis().withUserConfiguration(OrderJobs.class, AuditJobs.class)
+                .run(ctx -> assertThat(ctx).getFailure().rootCause().isInstanceOf(IllegalArgumentException.class)
+                        .hasMessage("two @DelayqListener methods consume queue 'orders': OrderJobs.onOrder and "
+                                + "AuditJobs.onAny; give each its own queue (the jobs of a queue go to one listener "
+                                + "method)"));
+        // The same queue by a placeholder.
+        onTestRedis().withPropertyValues("test.queue=orders")
+                .withUserConfiguration(OrderJobs.class, QueueByPlaceholder.class)
+                .run(ctx -> assertThat(ctx).getFailure().rootCause()
+                        .hasMessageStartingWith("two @DelayqListener methods consume queue 'orders': OrderJobs.onOrder "
+                                + "and QueueByPlaceholder.on;"));
+        // One listener class as two beans: the bean names tell them apart.
+        onTestRedis().withBean("orderJobs", OrderJobs.class).withBean("moreOrderJobs", OrderJobs.class)
+                .run(ctx -> assertThat(ctx).getFailure().rootCause()
+                        .hasMessageStartingWith("two @DelayqListener methods consume queue 'orders': OrderJobs.onOrder "
+                                + "(bean 'orderJobs') and OrderJobs.onOrder (bean 'moreOrderJobs');"));
+        // Other queues, and a placeholder resolving elsewhere, start.
+        onTestRedis().withPropertyValues("test.queue=audit")
+                .withUserConfiguration(OrderJobs.class, QueueByPlaceholder.class, TextListener.class)
+                .run(ctx -> assertThat(ctx.getBean(DelayqWorkers.class).workers()).extracting(Worker::queue)
+                        .containsExactlyInAnyOrder("orders", "audit", "text"));
+    }
+
+    @Test
     void anUnreachableRedisFailsTheStart() {
         runner.withPropertyValues("spring.data.redis.port=" + closedPort(), "delayq.timeout=2s")
                 .run(ctx -> assertThat(ctx).getFailure().hasStackTraceContaining(DelayQConnectionException.class.getName()));
@@ -252,6 +277,24 @@ class DelayqAutoConfigurationTest {
     @Configuration(proxyBeanMethods = false)
     static class PlaceholderListener {
         @DelayqListener(queue = "text", concurrency = "${test.concurrency}")
+        void on(String text) {
+        }
+    }
+
+    static class OrderJobs {
+        @DelayqListener(queue = "orders")
+        void onOrder(Order order) {
+        }
+    }
+
+    static class AuditJobs {
+        @DelayqListener("orders")
+        void onAny(JobContext job) {
+        }
+    }
+
+    static class QueueByPlaceholder {
+        @DelayqListener(queue = "${test.queue}")
         void on(String text) {
         }
     }
