@@ -14,6 +14,13 @@ final class RedisUrl {
     private static final Set<String> CHECKED = Set.of("redis", "rediss", "redis-sentinel", "rediss-sentinel");
     /** A URL with credentials inside any text: scheme, {@code ://}, then up to the last {@code @} before a blank. */
     private static final Pattern IN_TEXT = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*://)(\\S*)@");
+    /**
+     * The accepted form, as messages print it. Its {@code [user:password@]} is notation for the optional credentials,
+     * not credentials: {@link #maskInText} leaves it as it is.
+     */
+    static final String FORM = "redis://[user:password@]host:port[/db]";
+    /** What {@link #IN_TEXT} reads as credentials in {@link #FORM}. */
+    private static final String FORM_USER_INFO = "[user:password";
 
     private final String raw;
     private final String scheme;
@@ -37,8 +44,8 @@ final class RedisUrl {
     static RedisUrl parse(String raw, String source) {
         int sep = raw.indexOf("://");
         if (sep <= 0) {
-            throw new CliException(Exit.USAGE, source + " " + mask(raw) + " is not a Redis URL: use "
-                    + "redis://[user:password@]host:port[/db], rediss://... (TLS) or redis-sentinel://host:port#master");
+            throw new CliException(Exit.USAGE, source + " " + mask(raw) + " is not a Redis URL: use " + FORM
+                    + ", rediss://... (TLS) or redis-sentinel://host:port#master");
         }
         String scheme = raw.substring(0, sep).toLowerCase(Locale.ROOT);
         String after = raw.substring(sep + 3);
@@ -80,7 +87,7 @@ final class RedisUrl {
             }
             if (name.isEmpty()) {
                 throw new CliException(Exit.USAGE, "no host in " + source + " " + masked()
-                        + ": use redis://[user:password@]host:port[/db]");
+                        + ": use " + FORM);
             }
             if (port != null && !validPort(port)) {
                 throw new CliException(Exit.USAGE, "invalid port '" + port + "' in " + source + " " + masked()
@@ -152,7 +159,8 @@ final class RedisUrl {
 
     /**
      * {@code text} with the credentials of every URL in it masked: {@code redis://user:***@host}, or
-     * {@code redis://***@host} when what stands before the {@code @} is not a plain {@code user:password}.
+     * {@code redis://***@host} when what stands before the {@code @} is not a plain {@code user:password}. The usage
+     * template {@link #FORM} is not a URL with credentials and stays as it is.
      */
     static String maskInText(String text) {
         if (text == null || text.indexOf('@') < 0) {
@@ -161,7 +169,9 @@ final class RedisUrl {
         Matcher m = IN_TEXT.matcher(text);
         StringBuilder b = new StringBuilder();
         while (m.find()) {
-            m.appendReplacement(b, Matcher.quoteReplacement(m.group(1) + maskUserInfo(m.group(2)) + "@"));
+            // Only the template exactly: "redis://[user:password@]x:pw@host" still has credentials to mask.
+            boolean template = m.group(2).equals(FORM_USER_INFO) && text.startsWith("]", m.end());
+            m.appendReplacement(b, Matcher.quoteReplacement(template ? m.group() : m.group(1) + maskUserInfo(m.group(2)) + "@"));
         }
         m.appendTail(b);
         return b.toString();

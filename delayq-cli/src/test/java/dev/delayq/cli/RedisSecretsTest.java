@@ -173,6 +173,27 @@ class RedisSecretsTest {
     }
 
     @Test
+    void aBadUrlsMessageShowsItsUsageTemplateIntactAndTheCredentialsMasked() {
+        int free = RedisServer.freePort();
+        Cli.Result noScheme = run("alice:" + SECRET + "@127.0.0.1:" + free, "stats", "q");
+        assertThat(noScheme.exit()).isEqualTo(Exit.USAGE);
+        assertThat(noScheme.err()).isEqualTo("delayq: --redis ***@127.0.0.1:" + free + " is not a Redis URL: use "
+                + "redis://[user:password@]host:port[/db], rediss://... (TLS) or redis-sentinel://host:port#master\n");
+
+        Cli.Result noHost = run("redis://alice:" + SECRET + "@:" + free, "stats", "q");
+        assertThat(noHost.exit()).isEqualTo(Exit.USAGE);
+        assertThat(noHost.err()).isEqualTo("delayq: no host in --redis redis://alice:***@:" + free
+                + ": use redis://[user:password@]host:port[/db]\n");
+        assertNoSecret(noScheme, SECRET);
+        assertNoSecret(noHost, SECRET);
+
+        // Only the template itself is notation: credentials written after it are still masked.
+        assertThat(RedisUrl.maskInText("use redis://[user:password@]host:port[/db]"))
+                .isEqualTo("use redis://[user:password@]host:port[/db]");
+        assertThat(RedisUrl.maskInText("redis://[user:password@]x:pw@host")).isEqualTo("redis://***@host");
+    }
+
+    @Test
     void maskingCoversEveryFormOfCredentials() {
         assertThat(RedisUrl.mask("redis://user:pw@host:1")).isEqualTo("redis://user:***@host:1");
         assertThat(RedisUrl.mask("redis://:pw@host:1/2")).isEqualTo("redis://:***@host:1/2");
