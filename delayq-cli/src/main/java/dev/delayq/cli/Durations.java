@@ -11,6 +11,11 @@ import picocli.CommandLine;
 /** Parses the durations and instants the command line accepts, and prints durations in the same units. */
 public final class Durations {
     private static final Pattern SIMPLE = Pattern.compile("(\\d+)(ms|s|m|h|d)");
+    /** A rate: N, a slash, then a duration, or a unit alone (one of it). */
+    private static final Pattern RATE = Pattern.compile("(\\d{1,10})/(.+)");
+    private static final Pattern UNIT = Pattern.compile("ms|s|m|h|d");
+    /** The most jobs per window of a rate (the core's bound, {@code Limits.withRate}). */
+    private static final long MAX_RATE_JOBS = 1_000_000_000L;
     /**
      * The longest duration any option accepts: 10,000 years. Longer ones cannot name a time before year 9999
      * (the latest due time) and, as milliseconds, come close to overflowing a long.
@@ -90,6 +95,33 @@ public final class Durations {
     private static IllegalArgumentException tooLong(String text) {
         return new IllegalArgumentException("duration '" + text + "' is too long: at most " + format(MAX)
                 + " (10,000 years)");
+    }
+
+    /** A rate limit: at most {@code jobs} jobs in any window of {@code per}. */
+    public record Rate(int jobs, Duration per) {
+    }
+
+    /**
+     * A rate {@code N/DUR}: at most N jobs in any window of DUR, with DUR any duration this class reads ({@code 50/1s},
+     * {@code 1000/1m}, {@code 5/250ms}); a unit without a number is one of it: {@code 10/s}, {@code 600/m},
+     * {@code 5000/h}, {@code 100000/d}. The window's bounds are the core's ({@code Limits.withRate}).
+     *
+     * @param option how messages name the value, e.g. {@code --rate}
+     * @throws IllegalArgumentException naming the accepted forms
+     */
+    public static Rate parseRate(String option, String text) {
+        Matcher m = RATE.matcher(text == null ? "" : text.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException(option + " '" + text + "' is invalid: use N/DUR or N/UNIT, e.g. 50/1s, "
+                    + "1000/1m or 10/s");
+        }
+        long n = Long.parseLong(m.group(1));
+        if (n < 1 || n > MAX_RATE_JOBS) {
+            throw new IllegalArgumentException(option + " " + text + ": N must be from 1 to " + MAX_RATE_JOBS);
+        }
+        String window = m.group(2).trim();
+        // "10/s" reads as people say it (ten a second): a unit alone is one of it.
+        return new Rate((int) n, parse(UNIT.matcher(window).matches() ? "1" + window : window));
     }
 
     /**

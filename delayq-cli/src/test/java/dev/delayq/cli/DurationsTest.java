@@ -34,6 +34,26 @@ class DurationsTest {
     }
 
     @Test
+    void aRateIsNPerDurationOrNPerUnit() {
+        assertThat(Durations.parseRate("--rate", "50/1s")).isEqualTo(new Durations.Rate(50, Duration.ofSeconds(1)));
+        assertThat(Durations.parseRate("--rate", "1000/1m")).isEqualTo(new Durations.Rate(1000, Duration.ofMinutes(1)));
+        assertThat(Durations.parseRate("--rate", "5/250ms")).isEqualTo(new Durations.Rate(5, Duration.ofMillis(250)));
+        assertThat(Durations.parseRate("--rate", "10/s")).isEqualTo(new Durations.Rate(10, Duration.ofSeconds(1)));
+        assertThat(Durations.parseRate("--rate", "600/m")).isEqualTo(new Durations.Rate(600, Duration.ofMinutes(1)));
+        assertThat(Durations.parseRate("--rate", "5000/h")).isEqualTo(new Durations.Rate(5000, Duration.ofHours(1)));
+        assertThat(Durations.parseRate("--rate", "100000/d")).isEqualTo(new Durations.Rate(100000, Duration.ofDays(1)));
+        assertThat(Durations.parseRate("--rate", " 3/1h30m ")).isEqualTo(new Durations.Rate(3, Duration.ofMinutes(90)));
+        for (String bad : new String[] {"fifty", "10", "/s", "10/", "10/sec", "10/x", "-1/s", "1.5/s"}) {
+            assertThatThrownBy(() -> Durations.parseRate("--rate", bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith(bad.equals("10/sec") || bad.equals("10/x") ? "invalid duration" : "--rate '" + bad
+                            + "' is invalid: use N/DUR or N/UNIT, e.g. 50/1s, 1000/1m or 10/s");
+        }
+        assertThatThrownBy(() -> Durations.parseRate("--rate", "0/s")).hasMessage("--rate 0/s: N must be from 1 to 1000000000");
+        assertThatThrownBy(() -> Durations.parseRate("--rate", "9999999999/s"))
+                .hasMessage("--rate 9999999999/s: N must be from 1 to 1000000000");
+    }
+
+    @Test
     void rewritesJavasDurationsInMessagesButNotQuotedValues() {
         assertThat(Durations.humanizeIso("delay is PT-5S: it must be zero or positive"))
                 .isEqualTo("delay is -5s: it must be zero or positive");

@@ -38,15 +38,37 @@ class FlowCommandsTest {
         assertThat(stats.get("concurrency").asInt()).isEqualTo(10);
         assertThat(stats.get("events").isNull()).isTrue();
         assertThat(cli.run("stats", "mail").out()).contains("limits      rate 5/250ms, concurrency 10");
-        assertThat(cli.run("limit", "mail", "--clear", "--concurrency", "3").out()).isEqualTo("limits mail: concurrency 3\n");
         assertThat(cli.run("limit", "mail", "--clear").out()).isEqualTo("limits mail: none\n");
 
         Cli.Result bad = cli.run("limit", "mail", "--rate", "fifty");
         assertThat(bad.exit()).isEqualTo(Exit.USAGE);
-        assertThat(bad.err()).isEqualTo("delayq: --rate 'fifty' is invalid: use N/DUR, e.g. 50/1s or 1000/1m\n");
+        assertThat(bad.err()).isEqualTo("delayq: --rate 'fifty' is invalid: use N/DUR or N/UNIT, e.g. 50/1s, 1000/1m or "
+                + "10/s\n");
         Cli.Result zero = cli.run("limit", "mail", "--concurrency", "0");
         assertThat(zero.exit()).isEqualTo(Exit.USAGE);
         assertThat(zero.err()).contains("concurrency limit is 0: it must be between 1 and 1000000000");
+    }
+
+    @Test
+    void limitTakesARatePerUnitAndRefusesClearWithALimit() throws Exception {
+        Cli cli = new Cli(REDIS.uri(), REDIS.prefix());
+        assertThat(cli.run("enqueue", "unit", "--id", "a", "--delay", "1h").exit()).isZero();
+        Cli.Result perSecond = cli.run("limit", "unit", "--rate", "10/s");
+        assertThat(perSecond.exit()).as(perSecond.err()).isZero();
+        assertThat(perSecond.out()).isEqualTo("limits unit: rate 10/1s\n");
+        assertThat(cli.run("limit", "unit", "--rate", "600/m").out()).isEqualTo("limits unit: rate 600/1m\n");
+        assertThat(cli.run("limit", "unit", "--rate", "5000/h").out()).isEqualTo("limits unit: rate 5000/1h\n");
+        assertThat(cli.run("limit", "unit", "--rate", "100000/d", "--concurrency", "2").out())
+                .isEqualTo("limits unit: rate 100000/1d, concurrency 2\n");
+
+        // --clear with a limit was applied as "clear, then set": refused, and nothing changes.
+        Cli.Result both = cli.run("limit", "unit", "--concurrency", "1", "--clear");
+        assertThat(both.exit()).isEqualTo(Exit.USAGE);
+        assertThat(both.out()).isEmpty();
+        assertThat(both.err()).isEqualTo("delayq: --clear removes both limits, so it does not go with --rate or "
+                + "--concurrency: use one or the other (--rate and --concurrency replace only the limit they name)\n");
+        assertThat(cli.run("limit", "unit", "--clear", "--rate", "1/s").exit()).isEqualTo(Exit.USAGE);
+        assertThat(cli.run("limit", "unit").out()).isEqualTo("limits unit: rate 100000/1d, concurrency 2\n");
     }
 
     @Test
