@@ -76,7 +76,22 @@ public final class DelayQ implements AutoCloseable {
         return directory.queue(name, partitions);
     }
 
-    /** The names of the queues that have had jobs enqueued under this prefix, sorted. */
+    /**
+     * The queue named {@code name}, as {@link #queue(String, int)}, recorded in the prefix's registry now instead of at
+     * its first enqueue, so that {@link #queues()} lists it at once: for tools that refuse to change a queue they do not
+     * know (a typo in a name would otherwise pause or limit a queue nobody uses, and a queue created later under that
+     * name would start paused), such as the command line's {@code pause --create}. Recording a queue that is recorded
+     * already changes nothing.
+     *
+     * @throws IllegalArgumentException when the name or count is invalid, or the count differs from the recorded one
+     */
+    public JobQueue createQueue(String name, int partitions) {
+        JobQueue q = queue(name, partitions);
+        directory.register(name);
+        return q;
+    }
+
+    /** The names of the queues that have had jobs enqueued under this prefix (or were created), sorted. */
     public List<String> queues() {
         return directory.names();
     }

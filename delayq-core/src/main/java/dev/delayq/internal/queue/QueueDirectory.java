@@ -97,6 +97,14 @@ public final class QueueDirectory {
                 + ": a queue's partition count cannot change (drain it and use a new queue name)");
     }
 
+    /**
+     * Records {@code name} in the prefix's registry and waits for Redis to answer (an enqueue records its queue in the
+     * background, {@code Registration}: a created queue must be listed when the call returns).
+     */
+    public void register(String name) {
+        redis.await(redis.sadd(Keys.registry(settings.prefix()), name.getBytes(StandardCharsets.UTF_8)), "register queue");
+    }
+
     /** The names of the queues that have had jobs enqueued under the prefix, sorted. */
     public List<String> names() {
         List<String> names = redis.await(redis.smembersUtf8(Keys.registry(settings.prefix())), "queues");
