@@ -21,8 +21,11 @@ import picocli.CommandLine.ParentCommand;
                         + "the oldest go first); --disable turns it off and deletes it. Types: enqueued, started, "
                         + "completed, retried, dead, cancelled, deleted, recovered, released, rescheduled, revived, "
                         + "progress.",
-                "--follow keeps printing new events until stopped (Ctrl-C or SIGTERM)."},
-        footer = {"", "Examples:", "  delayq events orders --enable", "  delayq events orders --follow --from '$'",
+                "--follow keeps printing new events until stopped (Ctrl-C or SIGTERM).",
+                "A queue that is not known (no job was ever enqueued to it) is refused with exit 2 and nothing is "
+                        + "written; --create creates it (e.g. to turn its events on before its first job)."},
+        footer = {"", "Examples:", "  delayq events orders --enable", "  delayq events imports --enable --create",
+                "  delayq events orders --follow --from '$'",
                 "  delayq events orders --json --from 1764547200000-0 | jq .type"})
 public final class EventsCommand implements Callable<Integer> {
     @ParentCommand
@@ -52,12 +55,18 @@ public final class EventsCommand implements Callable<Integer> {
     @Option(names = "--follow", description = "Keep printing new events until stopped.")
     boolean follow;
 
+    @Option(names = "--create", description = "Create the queue if it is not known (without it an unknown queue is "
+            + "refused and nothing is written).")
+    boolean create;
+
     @Override
     public Integer call() throws Exception {
         if (enable && disable) {
             throw new IllegalArgumentException("give --enable or --disable, not both");
         }
-        JobQueue q = main.queue(queue);
+        JobQueue q = main.knownQueue(queue, create, enable || disable
+                ? "Nothing was changed: --create creates the queue" + (enable ? " and turns its events on" : "")
+                : "A queue that does not exist has no events to show (--create creates it)");
         if (enable) {
             q.events(cap);
             main.err().println("events of " + queue + " on (keeping the last " + cap + ")");

@@ -18,9 +18,12 @@ import picocli.CommandLine.ParentCommand;
                         + "burst above N in any window); N/s, N/m, N/h, N/d are N per second, minute, hour, day. "
                         + "--concurrency N: at most N jobs running at once, all workers together. Options given replace "
                         + "those limits, the other one stays; --clear (alone) removes both. Prints the limits that hold "
-                        + "afterwards: 'limits QUEUE: rate 50/1s, concurrency 10'."},
+                        + "afterwards: 'limits QUEUE: rate 50/1s, concurrency 10'.",
+                "A queue that is not known (no job was ever enqueued to it) is refused with exit 2 and nothing is "
+                        + "written: a queue created later under that name would start with the limits. --create creates "
+                        + "it and sets them."},
         footer = {"", "Examples:", "  delayq limit mail --rate 50/1s", "  delayq limit reports --concurrency 4",
-                "  delayq limit mail --clear"})
+                "  delayq limit mail --clear", "  delayq limit imports --rate 10/s --create"})
 public final class LimitCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
@@ -38,6 +41,10 @@ public final class LimitCommand implements Callable<Integer> {
     @Option(names = "--clear", description = "Remove both limits (not with --rate or --concurrency).")
     boolean clear;
 
+    @Option(names = "--create", description = "Create the queue if it is not known (without it an unknown queue is "
+            + "refused and nothing is written).")
+    boolean create;
+
     @Override
     public Integer call() {
         if (clear && (rate != null || concurrency != null)) {
@@ -46,8 +53,11 @@ public final class LimitCommand implements Callable<Integer> {
         }
         Durations.Rate parsedRate = rate != null ? Durations.parseRate("--rate", rate) : null;
         Limits wanted = null;
-        JobQueue q = main.queue(queue);
-        if (clear || rate != null || concurrency != null) {
+        boolean change = clear || rate != null || concurrency != null;
+        JobQueue q = main.knownQueue(queue, create, change
+                ? "Nothing was changed: --create creates the queue and sets its limits"
+                : "A queue that does not exist has no limits to show (--create creates it)");
+        if (change) {
             wanted = clear ? Limits.none() : q.limits();
             if (parsedRate != null) {
                 wanted = wanted.withRate(parsedRate.jobs(), parsedRate.per());

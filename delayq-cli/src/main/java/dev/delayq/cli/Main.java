@@ -217,6 +217,31 @@ public final class Main implements Callable<Integer> {
     }
 
     /**
+     * The queue a command changes a setting of ({@code pause}, {@code resume}, {@code limit}, {@code events}), or reads
+     * one of: one that is not in the prefix's registry is refused (exit 2) before anything is written, naming the known
+     * queues. A setting stays in Redis whether the queue exists or not, so a mistyped name would otherwise leave it
+     * behind for a queue nobody uses, and a queue created later under that name would start with it (paused, limited).
+     * Even opening a queue writes (its partition count is recorded on first use), so an unknown one is never opened.
+     * With {@code create} the queue is recorded in the registry first and the command goes on.
+     *
+     * @param refused how the refusal ends, after the known queues: what was not done and how --create does it
+     */
+    public JobQueue knownQueue(String name, boolean create, String refused) {
+        dev.delayq.internal.Validation.queueName(name); // an invalid name is told as such, not as an unknown one
+        if (create) {
+            JobQueue q = client().createQueue(name, partitions);
+            queueWarnings.put(name, java.util.Optional.empty());
+            return q;
+        }
+        String unknown = KnownQueues.warning(client(), name, false);
+        if (unknown != null) {
+            throw new CliException(Exit.USAGE, unknown + (unknown.endsWith("?") ? " " : ". ") + refused);
+        }
+        queueWarnings.put(name, java.util.Optional.empty());
+        return client().queue(name, partitions);
+    }
+
+    /**
      * Prints {@code delayq: warning: queue 'X' is not known under prefix ...} on stderr, once per name, when the
      * queue is not in the prefix's registry; returns the warning, or {@code null}.
      */

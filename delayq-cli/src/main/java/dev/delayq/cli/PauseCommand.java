@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
@@ -13,8 +14,10 @@ import picocli.CommandLine.ParentCommand;
         description = {"Pause a queue: claims hand out nothing, idle workers sleep (costing Redis nothing) until resumed, "
                 + "running jobs finish.",
                 "Enqueues, schedules (their ticks are enqueued) and every other command go on. Prints 'paused QUEUE', or "
-                        + "'already paused QUEUE'; exit 0 either way."},
-        footer = {"", "Examples:", "  delayq pause mail", "  delayq resume mail"})
+                        + "'already paused QUEUE'; exit 0 either way.",
+                "A queue that is not known (no job was ever enqueued to it) is refused with exit 2 and left as it is: a "
+                        + "queue created later under that name would start paused. --create creates it and pauses it."},
+        footer = {"", "Examples:", "  delayq pause mail", "  delayq resume mail", "  delayq pause imports --create"})
 public final class PauseCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
@@ -22,16 +25,24 @@ public final class PauseCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "QUEUE", description = "Queue name.")
     String queue;
 
+    @Option(names = "--create", description = CREATE)
+    boolean create;
+
+    /** The --create option of pause and resume. */
+    static final String CREATE = "Create the queue if it is not known (without it an unknown queue is refused and "
+            + "nothing is written).";
+
     @Override
     public Integer call() {
-        return run(main, queue, true);
+        return run(main, queue, true, create);
     }
 
     /** Pauses or resumes {@code queue} and prints what changed. */
-    static int run(Main main, String queue, boolean pause) {
-        JobQueue q = main.queue(queue);
-        boolean changed = pause ? q.pause() : q.resume();
+    static int run(Main main, String queue, boolean pause, boolean create) {
         String word = pause ? "paused" : "resumed";
+        JobQueue q = main.knownQueue(queue, create, "Nothing was changed: --create creates the queue"
+                + (pause ? " and pauses it" : ""));
+        boolean changed = pause ? q.pause() : q.resume();
         if (main.json()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("queue", queue);
@@ -47,7 +58,8 @@ public final class PauseCommand implements Callable<Integer> {
     /** {@code delayq resume QUEUE}. */
     @Command(name = "resume", mixinStandardHelpOptions = true,
             description = {"Resume a paused queue: claims hand out jobs again and idle workers wake at once.",
-                    "Prints 'resumed QUEUE', or 'already resumed QUEUE'; exit 0 either way."},
+                    "Prints 'resumed QUEUE', or 'already resumed QUEUE'; exit 0 either way. A queue that is not known is "
+                            + "refused with exit 2 (--create creates it)."},
             footer = {"", "Examples:", "  delayq resume mail"})
     public static final class Resume implements Callable<Integer> {
         @ParentCommand
@@ -56,9 +68,12 @@ public final class PauseCommand implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "QUEUE", description = "Queue name.")
         String queue;
 
+        @Option(names = "--create", description = CREATE)
+        boolean create;
+
         @Override
         public Integer call() {
-            return run(main, queue, false);
+            return run(main, queue, false, create);
         }
     }
 }

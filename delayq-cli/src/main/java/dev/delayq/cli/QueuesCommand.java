@@ -4,6 +4,7 @@ import dev.delayq.DelayQConfigurationException;
 import dev.delayq.DelayQConnectionException;
 import dev.delayq.DelayQException;
 import dev.delayq.DelayQTimeoutException;
+import dev.delayq.Limits;
 import dev.delayq.QueueStats;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,12 +15,16 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code delayq queues}: every queue under the prefix with its counts. */
 @Command(name = "queues", mixinStandardHelpOptions = true,
-        description = {"List the queues that have had jobs under the prefix, with their jobs per state.",
+        description = {"List the queues that have had jobs under the prefix (or were created with --create), with their "
+                + "jobs per state, whether they are paused and their flow limits ('-': none).",
                 "A registry entry that cannot be shown (a name that is not a valid queue name, a queue whose counts "
                         + "cannot be read) is flagged in its row with the reason ('--json': 'error'), the others are "
                         + "still listed, and the exit status is 1."},
         footer = {"", "Examples:", "  delayq queues", "  delayq queues --prefix myapp --json"})
 public final class QueuesCommand implements Callable<Integer> {
+    /** One row of the table, the header included. */
+    private static final String ROW = "%-30s %10s %10s %10s %10s %6s %-12s %11s%n";
+
     @ParentCommand
     Main main;
 
@@ -27,7 +32,7 @@ public final class QueuesCommand implements Callable<Integer> {
     public Integer call() {
         List<String> names = main.client().queues();
         if (!main.json()) {
-            main.out().printf("%-30s %10s %10s %10s %10s%n", "QUEUE", "SCHEDULED", "PROCESSING", "DONE", "DEAD");
+            main.out().printf(ROW, "QUEUE", "SCHEDULED", "PROCESSING", "DONE", "DEAD", "PAUSED", "RATE", "CONCURRENCY");
         }
         int bad = 0;
         for (String n : names) {
@@ -44,7 +49,10 @@ public final class QueuesCommand implements Callable<Integer> {
             if (main.json()) {
                 main.out().println(Json.line(Json.stats(s)));
             } else {
-                main.out().printf("%-30s %10d %10d %10d %10d%n", s.queue(), s.scheduled(), s.processing(), s.done(), s.dead());
+                Limits l = s.limits();
+                main.out().printf(ROW, s.queue(), s.scheduled(), s.processing(), s.done(), s.dead(), s.paused() ? "yes" : "no",
+                        l.rateJobs() > 0 ? l.rateJobs() + "/" + Durations.format(l.ratePer()) : "-",
+                        l.concurrency() > 0 ? l.concurrency() : "-");
             }
         }
         main.out().flush();

@@ -97,7 +97,7 @@ class AclCommandTest {
             assertThat(r.exit()).as(String.join(" ", args) + ": " + r.err()).isZero();
             return r;
         };
-        ok.apply(new String[] {"events", "orders", "--enable"});
+        ok.apply(new String[] {"events", "orders", "--enable", "--create"});
         ok.apply(new String[] {"limit", "orders", "--concurrency", "5"});
         ok.apply(new String[] {"enqueue", "orders", "--id", "a", "--payload", "hi"});
         ok.apply(new String[] {"enqueue", "orders", "--id", "later", "--delay", "1h"});

@@ -28,7 +28,7 @@ class FlowCommandsTest {
     @Test
     void limitShowsSetsAndClearsAQueuesLimitsAndStatsShowThem() throws Exception {
         Cli cli = new Cli(REDIS.uri(), REDIS.prefix());
-        assertThat(cli.run("limit", "mail").out()).isEqualTo("limits mail: none\n");
+        assertThat(cli.run("limit", "mail", "--create").out()).isEqualTo("limits mail: none\n");
         Cli.Result set = cli.run("limit", "mail", "--rate", "50/1s", "--concurrency", "10");
         assertThat(set.exit()).as(set.err()).isZero();
         assertThat(set.out()).isEqualTo("limits mail: rate 50/1s, concurrency 10\n");
@@ -74,7 +74,7 @@ class FlowCommandsTest {
     @Test
     void eventsAreTurnedOnPrintedAsLinesOrJsonAndTurnedOff() throws Exception {
         Cli cli = new Cli(REDIS.uri(), REDIS.prefix());
-        assertThat(cli.run("events", "ev", "--enable", "--cap", "50").exit()).isZero();
+        assertThat(cli.run("events", "ev", "--enable", "--cap", "50", "--create").exit()).isZero();
         assertThat(cli.run("enqueue", "ev", "--id", "a", "--priority", "7", "--job-timeout", "30s", "--delay", "1h").exit()).isZero();
         assertThat(cli.run("cancel", "ev", "a").exit()).isZero();
         Cli.Result lines = cli.run("events", "ev");

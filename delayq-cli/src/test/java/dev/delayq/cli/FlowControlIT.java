@@ -56,7 +56,7 @@ class FlowControlIT {
 
     @Test
     void aRateLimitHoldsAcrossThreeWorkerProcesses() throws Exception {
-        Process limit = cli("limit", "limit", "mail", "--rate", "50/1s");
+        Process limit = cli("limit", "limit", "mail", "--rate", "50/1s", "--create");
         assertThat(limit.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(limit.exitValue()).isZero();
         try (DelayQ dq = DelayQ.builder().redis(redis.uri()).prefix("flow").build()) {
