@@ -19,6 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code limit}, {@code events}, and the priority and timeout of {@code enqueue}. */
 class FlowCommandsTest {
+    /** An instant as the command line prints event times: ISO-8601 UTC with milliseconds. */
+    private static final String ISO = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z";
+
     @RegisterExtension
     static final RedisExtension REDIS = RedisExtension.shared();
 
@@ -80,7 +83,7 @@ class FlowCommandsTest {
         Cli.Result lines = cli.run("events", "ev");
         assertThat(lines.exit()).isZero();
         assertThat(lines.lines()).hasSize(2);
-        assertThat(lines.lines().get(0)).matches("\\d+-\\d+ enqueued a at=\\d+");
+        assertThat(lines.lines().get(0)).matches("\\d+-\\d+ enqueued a at=" + ISO);
         assertThat(lines.lines().get(1)).matches("\\d+-\\d+ cancelled a");
         Cli.Result json = cli.run("--json", "events", "ev");
         JsonNode first = Json.MAPPER.readTree(json.lines().get(0));
@@ -94,6 +97,56 @@ class FlowCommandsTest {
         assertThat(off.out()).isEmpty();
         assertThat(off.err()).contains("events of queue 'ev' are off");
         assertThat(cli.run("events", "ev", "--from", "yesterday").exit()).isEqualTo(Exit.USAGE);
+    }
+
+    @Test
+    void eventsFollowStopsAfterItsLimitAndPrintsFieldsInOneOrderWithIsoTimesAndJsonNumbers() throws Exception {
+        Cli cli = new Cli(REDIS.uri(), REDIS.prefix());
+        assertThat(cli.run("events", "fol", "--enable", "--create").exit()).isZero();
+        for (String id : List.of("f1", "f2", "f3")) {
+            assertThat(cli.run("enqueue", "fol", "--id", id).exit()).isZero();
+        }
+        Cli.Result two = cli.start(new java.io.ByteArrayInputStream(new byte[0]), "events", "fol", "--follow", "--limit", "2")
+                .await(Duration.ofSeconds(60));
+        assertThat(two.exit()).as(two.err()).isZero();
+        assertThat(two.lines()).hasSize(2);
+        assertThat(two.lines().get(1)).matches("\\d+-\\d+ enqueued f2 at=" + ISO);
+
+        // Following from the last event: the next one is printed, then the command ends by itself.
+        String last = Json.MAPPER.readTree(cli.run("--json", "events", "fol", "--limit", "3").lines().get(2))
+                .get("eventId").asText();
+        Cli.Running next = cli.start(new java.io.ByteArrayInputStream(new byte[0]), "events", "fol", "--follow", "--from",
+                last, "--limit", "1");
+        try (DelayQ dq = DelayQ.builder().redis(REDIS.uri()).prefix(REDIS.prefix()).build()) {
+            List<ClaimedJob> claimed = dq.queue("fol").leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs();
+            assertThat(claimed).hasSize(1);
+            Cli.Result one = next.await(Duration.ofSeconds(60));
+            assertThat(one.exit()).as(one.err()).isZero();
+            // Fields in one order (at, attempt, token), whatever order the stream's map holds them in.
+            assertThat(one.lines()).hasSize(1);
+            assertThat(one.lines().get(0)).matches("\\d+-\\d+ started f1 at=" + ISO + " attempt=1 token=\\d+");
+            JsonNode started = Json.MAPPER.readTree(cli.run("--json", "events", "fol", "--from", last).out());
+            assertThat(started.get("type").asText()).isEqualTo("started");
+            assertThat(started.get("attempt").isIntegralNumber()).isTrue();
+            assertThat(started.get("attempt").asInt()).isEqualTo(1);
+            assertThat(started.get("token").isIntegralNumber()).isTrue();
+            assertThat(started.get("at").isIntegralNumber()).isTrue();
+            assertThat(started.get("time").asText()).matches(ISO);
+            assertThat(Json.MAPPER.readTree(cli.run("--json", "events", "fol", "--limit", "1").out()).get("at")
+                    .isIntegralNumber()).isTrue();
+        }
+
+        for (String bad : List.of("0", "-1")) {
+            Cli.Result r = cli.run("events", "fol", "--limit", bad);
+            assertThat(r.exit()).as(bad).isEqualTo(Exit.USAGE);
+            assertThat(r.out()).isEmpty();
+            assertThat(r.err()).isEqualTo("delayq: --limit is " + bad + ": it must be at least 1 (leave it out for 1000 "
+                    + "events)\n");
+            Cli.Result f = cli.run("events", "fol", "--follow", "--limit", bad);
+            assertThat(f.exit()).as(bad).isEqualTo(Exit.USAGE);
+            assertThat(f.err()).isEqualTo("delayq: --limit is " + bad + ": it must be at least 1 (leave it out for no "
+                    + "limit)\n");
+        }
     }
 
     @Test
