@@ -30,6 +30,12 @@ public final class Bounds {
     public static final Duration MAX_DEDUPE_TTL = Duration.ofDays(3652);
     /** Longest lease: 1 day (a crashed worker's jobs come back within it; long jobs renew theirs). */
     public static final Duration MAX_LEASE = Duration.ofDays(1);
+    /**
+     * Longest job timeout, a job's own ({@code Job.Builder.timeout}) and a worker's default
+     * ({@code Worker.Builder.jobTimeout}, {@code delayq work --job-timeout}) alike: 1 day. A run that may take longer
+     * needs no timeout: its lease is renewed while it runs.
+     */
+    public static final Duration MAX_JOB_TIMEOUT = Duration.ofDays(1);
     /** Longest retry backoff (base or cap): 30 days. */
     public static final Duration MAX_BACKOFF = Duration.ofDays(30);
     /** Longest delay, retention or other span: as far as the latest due time is from 1970. */

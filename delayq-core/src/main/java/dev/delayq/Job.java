@@ -213,9 +213,9 @@ public final class Job {
         }
 
         /**
-         * How long one run may take (1 ms to 1 day), overriding the worker's {@code jobTimeout}: at the deadline the
-         * worker interrupts the handler and the attempt fails with error "timed out after &lt;timeout&gt;" (retried as
-         * any failure).
+         * How long one run may take (1 ms to 1 day, {@link Bounds#MAX_JOB_TIMEOUT}, the bound of the worker's too),
+         * overriding the worker's {@code jobTimeout}: at the deadline the worker interrupts the handler and the attempt
+         * fails with error "timed out after &lt;timeout&gt;" (retried as any failure).
          */
         public Builder timeout(Duration timeout) {
             this.timeout = timeout;
@@ -250,8 +250,7 @@ public final class Job {
             }
             Validation.range("priority", priority, 0, 9);
             if (timeout != null) {
-                Validation.positive("timeout", timeout);
-                Validation.atMost("timeout", timeout, Bounds.MAX_LEASE);
+                Validation.jobTimeout("job timeout", timeout);
             }
             if (dedupeKey != null || dedupeTtl != null) {
                 Validation.dedupeKey(dedupeKey);

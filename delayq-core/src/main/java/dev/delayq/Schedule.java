@@ -111,9 +111,12 @@ public final class Schedule {
         return new Schedule(name, cron, zone, every, payload, maxAttempts, missed, start, end, noOverlap);
     }
 
-    /** Attempts of each tick's job (1 to 1,000,000); 0, the default, leaves it to the worker's retry policy. */
+    /**
+     * Attempts of each tick's job (1 to 1,000,000, as a job's own, {@link Job.Builder#maxAttempts}); 0, the default,
+     * leaves it to the worker's retry policy.
+     */
     public Schedule maxAttempts(int maxAttempts) {
-        Validation.range("max attempts of schedule '" + name + "'", maxAttempts, 0, 1_000_000);
+        Validation.maxAttemptsOrPolicy("max attempts of schedule '" + name + "'", maxAttempts);
         return new Schedule(name, cron, zone, every, payload, maxAttempts, missed, start, end, noOverlap);
     }
 
@@ -159,7 +162,10 @@ public final class Schedule {
         }
     }
 
-    /** The schedule's name (1-128 bytes, no {@code @}, no control characters). */
+    /**
+     * The schedule's name (1-128 bytes, no {@code @}, no control characters); {@link Schedules#upsert} also refuses a
+     * blank name and one with blanks at either end.
+     */
     public String name() {
         return name;
     }

@@ -20,7 +20,9 @@ public interface Schedules {
      * and the new first tick enqueued.
      *
      * @return true when the schedule was created, false when an existing one was updated
-     * @throws IllegalArgumentException when {@code schedule} is null
+     * @throws IllegalArgumentException when {@code schedule} is null, or its name is blank or has blanks (white space) at
+     *                                  either end: such a name lists as blank or as another one (a schedule stored
+     *                                  under one before this rule can still be read, ticked and removed)
      */
     boolean upsert(Schedule schedule);
 

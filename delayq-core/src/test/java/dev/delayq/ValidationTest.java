@@ -3,6 +3,7 @@ package dev.delayq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.delayq.internal.Validation;
 import dev.delayq.testkit.RedisExtension;
 import java.time.Duration;
 import java.time.Instant;
@@ -93,6 +94,62 @@ class ValidationTest {
                 .hasMessage("max attempts is 0: it must be between 1 and 1000000");
         assertThatThrownBy(() -> RetryPolicy.builder().maxAttempts(1_000_001).build()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("max attempts is 1000001: it must be between 1 and 1000000");
+    }
+
+    @Test
+    void aJobTimeoutHasOneBoundForJobsAndWorkers() {
+        assertThat(Job.builder().timeout(Bounds.MAX_JOB_TIMEOUT).build().timeout()).isEqualTo(Duration.ofDays(1));
+        assertThatThrownBy(() -> Job.builder().timeout(Duration.ofDays(2)).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("job timeout is 2d: it must be between 1ms and 1d");
+        assertThatThrownBy(() -> Job.builder().timeout(Duration.ZERO).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("job timeout is 0s: it must be between 1ms and 1d");
+        assertThatThrownBy(() -> Validation.jobTimeout("--job-timeout", Duration.ofDays(30)))
+                .hasMessage("--job-timeout is 30d: it must be between 1ms and 1d");
+        // The worker's default is held to the same bound (WorkerBuilderTest checks its message).
+        assertThat(Bounds.MAX_JOB_TIMEOUT).isEqualTo(Duration.ofDays(1));
+    }
+
+    @Test
+    void scheduleMaxAttemptsHaveTheJobsBoundsWithZeroForTheWorkersPolicy() {
+        Schedule s = Schedule.every("s", Duration.ofMinutes(1));
+        assertThat(s.maxAttempts(0).maxAttempts()).isZero();
+        assertThat(s.maxAttempts(Bounds.MAX_ATTEMPTS).maxAttempts()).isEqualTo(1_000_000);
+        assertThatThrownBy(() -> s.maxAttempts(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("max attempts of schedule 's' is -1: it must be between 1 and 1000000, or 0 for the worker's "
+                        + "retry policy");
+        assertThatThrownBy(() -> s.maxAttempts(1_000_001)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("max attempts of schedule 's' is 1000001: it must be between 1 and 1000000, or 0 for the "
+                        + "worker's retry policy");
+    }
+
+    @Test
+    void aScheduleIsNotStoredUnderABlankNameOrOneEdgedWithBlanks() {
+        Duration minute = Duration.ofMinutes(1);
+        assertThatThrownBy(() -> q.schedules().upsert(Schedule.every("   ", minute)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("schedule name '   ' is blank: use 1-128 bytes "
+                        + "of text that start and end with a visible character");
+        for (String name : List.of(" nightly", "\u00a0nightly", "\u3000nightly")) {
+            assertThatThrownBy(() -> q.schedules().upsert(Schedule.every(name, minute))).as(name)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageEndingWith("starts with a blank: use 1-128 bytes of text that start and end with a visible "
+                            + "character (blanks inside are allowed)");
+        }
+        assertThatThrownBy(() -> q.schedules().upsert(Schedule.cron("nightly ", "0 3 * * *", java.time.ZoneOffset.UTC)))
+                .hasMessage("schedule name 'nightly ' ends with a blank: use 1-128 bytes of text that start and end with a "
+                        + "visible character (blanks inside are allowed)");
+        assertThat(q.schedules().list()).isEmpty(); // nothing stored
+        assertThat(q.schedules().upsert(Schedule.every("nightly report", minute))).isTrue();
+
+        // One stored before the rule is still listed, ticked and removed.
+        String key = new String(new dev.delayq.internal.Keys(REDIS.prefix(), "v").schedules(),
+                java.nio.charset.StandardCharsets.UTF_8);
+        byte[] old = dev.delayq.internal.ops.ScheduleOps.encode(Schedule.every(" old", minute), 0, -1);
+        REDIS.server().call("HSET", key, " old", new String(old, java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(q.schedules().list()).extracting(i -> i.schedule().name()).containsExactly(" old", "nightly report");
+        assertThat(q.schedules().tick()).isPositive();
+        Instant next = q.schedules().get(" old").orElseThrow().nextTick();
+        assertThat(q.get(" old@" + next.toEpochMilli())).isPresent();
+        assertThat(q.schedules().remove(" old")).isTrue();
     }
 
     @Test

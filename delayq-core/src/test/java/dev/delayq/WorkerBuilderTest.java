@@ -49,7 +49,7 @@ class WorkerBuilderTest {
         assertThatThrownBy(() -> worker().leaseDuration(Duration.ofSeconds(1)).ackLinger(Duration.ofMillis(200)).build())
                 .hasMessage("ack linger is 200ms: it must be at most a tenth of the lease duration (1s)");
         assertThatThrownBy(() -> worker().jobTimeout(Duration.ofHours(25)).build())
-                .hasMessage("job timeout is 1d1h: it must be at most 1d");
+                .hasMessage("job timeout is 1d1h: it must be between 1ms and 1d");
         assertThatThrownBy(() -> worker().standby(Duration.ofDays(100)).build())
                 .hasMessage("standby is 100d: it must be at most 1d");
         assertThatThrownBy(() -> worker().shutdownGrace(Duration.ofSeconds(-30)).build())

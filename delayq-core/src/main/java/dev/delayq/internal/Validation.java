@@ -56,7 +56,8 @@ public final class Validation {
 
     /**
      * Schedule names: 1-128 UTF-8 bytes (a job name's limit), no control characters, no {@code @} (a tick's job id is {@code <name>@<ms>},
-     * which is how a partitioned queue routes it to its schedule's partition).
+     * which is how a partitioned queue routes it to its schedule's partition). The names a schedule may be looked up,
+     * removed and ticked by; a new one must also pass {@link #newScheduleName}.
      */
     public static String scheduleName(String name) {
         text("schedule name", name, dev.delayq.Schedule.MAX_NAME_BYTES);
@@ -65,6 +66,31 @@ public final class Validation {
                     + "job id is <name>@<tick ms>); use 1-" + dev.delayq.Schedule.MAX_NAME_BYTES + " bytes of text without '@'");
         }
         return name;
+    }
+
+    /**
+     * The name of a schedule being stored: a {@link #scheduleName}, neither blank nor with blanks (any white space) at
+     * either end. Such a name lists as blank or as another name, and is not typed back the same (a shell drops the
+     * blanks of an unquoted word); blanks inside a name are allowed. Only stored names are held to it, so a schedule
+     * stored before this rule can still be read, ticked and removed.
+     */
+    public static String newScheduleName(String name) {
+        scheduleName(name);
+        if (name.codePoints().allMatch(Validation::blank)) {
+            throw new IllegalArgumentException("schedule name '" + printable(name) + "' is blank: use 1-"
+                    + dev.delayq.Schedule.MAX_NAME_BYTES + " bytes of text that start and end with a visible character");
+        }
+        if (blank(name.codePointAt(0)) || blank(name.codePointBefore(name.length()))) {
+            throw new IllegalArgumentException("schedule name '" + printable(name) + "' " + (blank(name.codePointAt(0))
+                    ? "starts" : "ends") + " with a blank: use 1-" + dev.delayq.Schedule.MAX_NAME_BYTES
+                    + " bytes of text that start and end with a visible character (blanks inside are allowed)");
+        }
+        return name;
+    }
+
+    /** White space of any kind: spaces, tabs, no-break and ideographic spaces. */
+    private static boolean blank(int c) {
+        return Character.isWhitespace(c) || Character.isSpaceChar(c);
     }
 
     /** Job names: 1-128 UTF-8 bytes, no control characters. */
@@ -140,6 +166,31 @@ public final class Validation {
                     + Bounds.MAX_DUE + " (year 9999)");
         }
         return at;
+    }
+
+    /**
+     * Max attempts, or 0 to leave them to the worker's retry policy (a schedule's default): the bounds of
+     * {@link #maxAttempts(int)} otherwise.
+     */
+    public static int maxAttemptsOrPolicy(String field, int n) {
+        if (n < 0 || n > Bounds.MAX_ATTEMPTS) {
+            throw new IllegalArgumentException(field + " is " + n + ": it must be between 1 and " + Bounds.MAX_ATTEMPTS
+                    + ", or 0 for the worker's retry policy");
+        }
+        return n;
+    }
+
+    /**
+     * A job timeout, a job's own or a worker's default: 1 ms to {@link Bounds#MAX_JOB_TIMEOUT}.
+     *
+     * @param field how the message names it, e.g. {@code job timeout} or a command line option
+     */
+    public static Duration jobTimeout(String field, Duration d) {
+        if (d == null || d.compareTo(Duration.ofMillis(1)) < 0 || d.compareTo(Bounds.MAX_JOB_TIMEOUT) > 0) {
+            throw new IllegalArgumentException(field + " is " + (d == null ? "missing" : human(d)) + ": it must be between "
+                    + "1ms and " + human(Bounds.MAX_JOB_TIMEOUT));
+        }
+        return d;
     }
 
     /** Max attempts: 1 to {@link Bounds#MAX_ATTEMPTS}. */

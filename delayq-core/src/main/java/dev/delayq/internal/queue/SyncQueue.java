@@ -59,7 +59,8 @@ abstract class SyncQueue implements JobQueue, Leases {
 
     @Override
     public dev.delayq.Schedules schedules() {
-        return new QueueSchedules(name(), this instanceof PartitionedQueue p ? p.partitions() : List.of((SingleQueue) this));
+        return new CheckedSchedules(new QueueSchedules(name(),
+                this instanceof PartitionedQueue p ? p.partitions() : List.of((SingleQueue) this)));
     }
 
     @Override

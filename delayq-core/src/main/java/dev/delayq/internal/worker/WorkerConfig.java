@@ -64,8 +64,7 @@ public record WorkerConfig(String name, int concurrency, int batch, Duration lea
         if (jobTimeout == null) {
             jobTimeout = Duration.ZERO;
         } else if (!jobTimeout.isZero()) {
-            Validation.positive("job timeout", jobTimeout);
-            Validation.atMost("job timeout", jobTimeout, Bounds.MAX_LEASE);
+            Validation.jobTimeout("job timeout", jobTimeout);
         }
     }
 }
