@@ -2,6 +2,7 @@ package dev.delayq.cli;
 
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
+import dev.delayq.internal.Validation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -63,8 +64,8 @@ public final class EnqueueCommand implements Callable<Integer> {
     Integer priority;
 
     @Option(names = "--job-timeout", paramLabel = "DUR", converter = Durations.DurationConverter.class,
-            description = "How long one run may take (up to 1 day) before the worker stops it and counts a failure "
-                    + "'timed out after DUR'. Default: the worker's --job-timeout.")
+            description = "How long one run may take (1ms to 1d, as the worker's --job-timeout) before the worker stops "
+                    + "it and counts a failure 'timed out after DUR'. Default: the worker's --job-timeout.")
     Duration timeout;
 
     /** When the job falls due: after a delay or at an instant (default: at once). */
@@ -92,7 +93,8 @@ public final class EnqueueCommand implements Callable<Integer> {
     }
 
     @Option(names = "--max-attempts", paramLabel = "N",
-            description = "Attempts allowed for this job (default: the worker's retry policy).")
+            description = "Attempts allowed for this job, 1 to 1000000 (as 'schedule add --max-attempts'). Default: the "
+                    + "worker's retry policy.")
     Integer maxAttempts;
 
     @ArgGroup(exclusive = false)
@@ -145,7 +147,8 @@ public final class EnqueueCommand implements Callable<Integer> {
             b.priority(priority);
         }
         if (timeout != null) {
-            b.timeout(timeout);
+            // The core's rule (the worker's bound too), named as the option.
+            b.timeout(Validation.jobTimeout("--job-timeout", timeout));
         }
         if (dedupe != null) {
             b.dedupe(dedupe.key, dedupe.ttl);

@@ -3,6 +3,7 @@ package dev.delayq.cli;
 import dev.delayq.JobQueue;
 import dev.delayq.Schedule;
 import dev.delayq.ScheduleInfo;
+import dev.delayq.internal.Validation;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -55,7 +56,8 @@ public final class ScheduleCommand implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "QUEUE", description = "Queue name.")
         String queue;
 
-        @Parameters(index = "1", paramLabel = "NAME", description = "Schedule name (no '@', no control characters).")
+        @Parameters(index = "1", paramLabel = "NAME", description = "Schedule name: no '@', no control characters, "
+                + "not blank, no blank at either end (blanks inside are allowed).")
         String name;
 
         @ArgGroup(exclusive = true, multiplicity = "1")
@@ -79,8 +81,9 @@ public final class ScheduleCommand implements Callable<Integer> {
                 + "once (one catch-up run) or all (each, at most " + Schedule.MAX_CATCH_UP + ").")
         String missed = "skip";
 
-        @Option(names = "--max-attempts", paramLabel = "N", description = "Attempts of each tick's job (default: the worker's).")
-        int maxAttempts;
+        @Option(names = "--max-attempts", paramLabel = "N", description = "Attempts of each tick's job, 1 to 1000000 (as "
+                + "'enqueue --max-attempts'). Default: the worker's retry policy.")
+        Integer maxAttempts;
 
         @Option(names = "--no-overlap", description = "Enqueue a tick only once the previous tick's job has ended.")
         boolean noOverlap;
@@ -93,6 +96,12 @@ public final class ScheduleCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
+            // The core's rules, checked before connecting: the name a schedule is stored under, and max attempts as
+            // enqueue takes them (0, the library's "not set", is refused as enqueue refuses it: leave the option out).
+            Validation.newScheduleName(name);
+            if (maxAttempts != null) {
+                Validation.maxAttempts(maxAttempts);
+            }
             Schedule s;
             if (spec.cron != null) {
                 s = Schedule.cron(name, spec.cron, zone(zone));
@@ -102,7 +111,8 @@ public final class ScheduleCommand implements Callable<Integer> {
                 }
                 s = Schedule.every(name, Durations.parse(spec.every));
             }
-            s = s.payload(payload).maxAttempts(maxAttempts).missed(missed(missed)).noOverlap(noOverlap);
+            s = s.payload(payload).maxAttempts(maxAttempts != null ? maxAttempts : 0).missed(missed(missed))
+                    .noOverlap(noOverlap);
             if (start != null) {
                 s = s.start(Durations.parseInstant(start));
             }

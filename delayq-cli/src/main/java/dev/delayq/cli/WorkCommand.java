@@ -3,6 +3,7 @@ package dev.delayq.cli;
 import dev.delayq.JobQueue;
 import dev.delayq.RetryPolicy;
 import dev.delayq.Worker;
+import dev.delayq.internal.Validation;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -79,8 +80,9 @@ public final class WorkCommand implements Callable<Integer> {
     Duration exitWhenIdle;
 
     @Option(names = "--job-timeout", paramLabel = "DUR", converter = Durations.DurationConverter.class,
-            description = "Stop a command that runs longer than this (its whole process group) and fail the attempt "
-                    + "with the error 'timed out after DUR' (retried like any failure). Default: no limit.")
+            description = "Stop a command that runs longer than this, 1ms to 1d (its whole process group) and fail the "
+                    + "attempt with the error 'timed out after DUR' (retried like any failure). A job's own timeout "
+                    + "('enqueue --job-timeout') has the same bound. Default: no limit.")
     Duration jobTimeout;
 
     @Option(names = "--max-stalls", paramLabel = "N", defaultValue = "5",
@@ -108,7 +110,7 @@ public final class WorkCommand implements Callable<Integer> {
     static final Duration MAX_LEASE = Duration.ofHours(24);
     /** The longest retry delay: a job retried months later is a job forgotten. */
     static final Duration MAX_BACKOFF = Duration.ofDays(30);
-    /** The longest --job-timeout and --shutdown-grace. */
+    /** The longest --shutdown-grace. */
     static final Duration MAX_RUN = Duration.ofDays(30);
     /** The most --max-stalls (the core's bound). */
     static final int MAX_STALLS = 1000;
@@ -216,7 +218,7 @@ public final class WorkCommand implements Callable<Integer> {
         }
         Durations.check("--shutdown-grace", shutdownGrace, Duration.ZERO, MAX_RUN);
         if (jobTimeout != null) {
-            Durations.check("--job-timeout", jobTimeout, Duration.ofMillis(1), MAX_RUN);
+            Validation.jobTimeout("--job-timeout", jobTimeout); // the core's rule, as for a job's own timeout
         }
         if (maxStalls < 0 || maxStalls > MAX_STALLS) {
             throw new IllegalArgumentException("--max-stalls is " + maxStalls + ": it must be between 0 and " + MAX_STALLS);

@@ -106,6 +106,44 @@ class ScheduleCommandsTest {
     }
 
     @Test
+    void scheduleAddAndEnqueueShareTheCoresRulesForMaxAttemptsNamesAndTimeouts() {
+        Cli cli = new Cli(REDIS.uri(), REDIS.prefix());
+        assertThat(cli.run("enqueue", "rules", "--id", "a", "--delay", "1h").exit()).isZero();
+        // Max attempts: 1 to 1000000 in both; 0 (the library's "not set") refused in both: leave the option out.
+        Cli.Result enqueueZero = cli.run("enqueue", "rules", "--max-attempts", "0");
+        Cli.Result scheduleZero = cli.run("schedule", "add", "rules", "s", "--every", "1m", "--max-attempts", "0");
+        assertThat(scheduleZero.exit()).isEqualTo(Exit.USAGE).isEqualTo(enqueueZero.exit());
+        assertThat(scheduleZero.err()).isEqualTo("delayq: max attempts is 0: it must be between 1 and 1000000\n")
+                .isEqualTo(enqueueZero.err());
+        assertThat(cli.run("schedule", "add", "rules", "s", "--every", "1m", "--max-attempts", "1000001").err())
+                .isEqualTo(cli.run("enqueue", "rules", "--max-attempts", "1000001").err())
+                .isEqualTo("delayq: max attempts is 1000001: it must be between 1 and 1000000\n");
+
+        // Names: not blank, no blank at either end (a listing would show nothing, or another name).
+        Cli.Result blank = cli.run("schedule", "add", "rules", "   ", "--every", "1m");
+        assertThat(blank.exit()).isEqualTo(Exit.USAGE);
+        assertThat(blank.err()).isEqualTo("delayq: schedule name '   ' is blank: use 1-128 bytes of text that start and "
+                + "end with a visible character\n");
+        Cli.Result edged = cli.run("schedule", "add", "rules", "nightly ", "--cron", "0 3 * * *");
+        assertThat(edged.exit()).isEqualTo(Exit.USAGE);
+        assertThat(edged.err()).isEqualTo("delayq: schedule name 'nightly ' ends with a blank: use 1-128 bytes of text that "
+                + "start and end with a visible character (blanks inside are allowed)\n");
+        assertThat(cli.run("schedule", "add", "rules", " lead", "--every", "1m").exit()).isEqualTo(Exit.USAGE);
+        assertThat(cli.run("schedule", "list", "rules").lines()).hasSize(1); // the header: nothing was stored
+        Cli.Result inner = cli.run("schedule", "add", "rules", "nightly report", "--every", "1m", "--max-attempts", "3");
+        assertThat(inner.exit()).as(inner.err()).isZero();
+
+        // Job timeouts: one bound, 1ms to 1d, for a job's own and for the worker's.
+        Cli.Result enqueueLong = cli.run("enqueue", "rules", "--job-timeout", "2d");
+        assertThat(enqueueLong.exit()).isEqualTo(Exit.USAGE);
+        assertThat(enqueueLong.err()).isEqualTo("delayq: --job-timeout is 2d: it must be between 1ms and 1d\n");
+        Cli.Result workLong = cli.run("work", "rules", "--exec", "true", "--job-timeout", "2d");
+        assertThat(workLong.exit()).isEqualTo(Exit.USAGE);
+        assertThat(workLong.err()).isEqualTo(enqueueLong.err());
+        assertThat(cli.run("enqueue", "rules", "--id", "day", "--job-timeout", "1d").exit()).isZero();
+    }
+
+    @Test
     void pauseAndResumeSayWhatChangedAndStatsShowIt() throws Exception {
         Cli cli = new Cli(REDIS.uri(), REDIS.prefix());
         assertThat(cli.run("enqueue", "pq", "--id", "a").exit()).isZero();

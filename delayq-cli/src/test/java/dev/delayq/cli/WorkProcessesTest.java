@@ -180,6 +180,6 @@ class WorkProcessesTest {
 
         Cli.Result timeout = work("true", "--job-timeout", "0s");
         assertThat(timeout.exit()).isEqualTo(Exit.USAGE);
-        assertThat(timeout.err()).isEqualTo("delayq: --job-timeout is 0s: it must be between 1ms and 30d\n");
+        assertThat(timeout.err()).isEqualTo("delayq: --job-timeout is 0s: it must be between 1ms and 1d\n");
     }
 }
