@@ -21,7 +21,9 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "events", mixinStandardHelpOptions = true,
         description = {"Print a queue's events (every state change of every job, written by the script that made it), "
                 + "oldest first: one line each, '<event id> <type> <job id> key=value...', the fields always in the "
-                + "order at, attempt, token, stalls, progress (then any other, by name), times in ISO-8601 UTC; with "
+                + "order at, attempt, token, stalls, progress (then any other, by name), times in ISO-8601 UTC, a job id "
+                + "or value with blanks, quotes, backslashes or unprintable characters in double quotes with backslash "
+                + "escapes; with "
                 + "--json one object per line (keys eventId, type, id, time (when it happened, ISO-8601), at (epoch ms: "
                 + "the time the event names, such as the new due time, else when it happened) and the event's own "
                 + "fields, numbers as JSON numbers).",
@@ -160,12 +162,16 @@ public final class EventsCommand implements Callable<Integer> {
         main.out().flush();
     }
 
-    /** {@code <event id> <type> <job id> key=value...}, the fields in {@link #ORDER}, times in ISO-8601. */
+    /**
+     * {@code <event id> <type> <job id> key=value...}, the fields in {@link #ORDER}, times in ISO-8601; the job id and
+     * the values (a progress text, say) as {@link Text#field}s, quoted when they hold blanks or the like.
+     */
     static String text(JobEvent e) {
-        StringBuilder b = new StringBuilder(e.eventId()).append(' ').append(e.type()).append(' ').append(e.jobId());
+        StringBuilder b = new StringBuilder(e.eventId()).append(' ').append(Text.field(e.type())).append(' ')
+                .append(Text.field(e.jobId()));
         for (String k : ordered(e.fields())) {
             String v = e.fields().get(k);
-            b.append(' ').append(k).append('=').append(TIMES.contains(k) ? time(v) : v);
+            b.append(' ').append(Text.field(k)).append('=').append(Text.field(TIMES.contains(k) ? time(v) : v));
         }
         return b.toString();
     }

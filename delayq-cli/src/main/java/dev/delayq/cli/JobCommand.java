@@ -14,6 +14,8 @@ import picocli.CommandLine.ParentCommand;
                         + "the job ended, and whether the record is corrupt; --json has the keys of the dashboard's API.",
                 "A record that cannot be decoded is shown with 'corrupt true', its raw bytes as the payload and the "
                         + "state of the index it was found in, and a warning on stderr.",
+                "Text with blanks, quotes, backslashes or unprintable characters is printed in double quotes with "
+                        + "backslash escapes, as 'list' prints it.",
                 "Exit status 1 when there is no such job."},
         footer = {"", "Examples:", "  delayq job orders order-731:timeout",
                 "  delayq job orders order-731:timeout --json | jq -r .error"})
@@ -47,8 +49,9 @@ public final class JobCommand implements Callable<Integer> {
                 continue; // the same bytes as the payload line, only less readable
             }
             Object v = f.getValue();
-            // Values with line breaks (errors, payloads) are escaped so that each field stays on one line.
-            main.out().printf("%-13s %s%n", f.getKey(), v == null ? "-" : Text.oneLine(v.toString(), Integer.MAX_VALUE));
+            // Text (an id, an error, a payload) as the other tables print user data: quoted and escaped when it holds
+            // blanks, line breaks or the like, so that each field stays on one line and reads back as it is.
+            main.out().printf("%-13s %s%n", f.getKey(), v == null ? "-" : v instanceof String t ? Text.field(t) : v);
         }
         return Exit.OK;
     }

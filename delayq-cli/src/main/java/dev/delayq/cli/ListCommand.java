@@ -16,7 +16,9 @@ import picocli.CommandLine.ParentCommand;
                 "Text: a table ID STATE ATTEMPT DUE ERROR, with the column the list is sorted by before ERROR for the "
                         + "other states (processing: LEASE UNTIL; done, dead: FINISHED, when the job completed or died); "
                         + "a record that cannot be decoded is flagged in the ERROR column ('[corrupt record, N raw "
-                        + "bytes]'). --json: one job object per line (the keys of 'delayq job --json')."},
+                        + "bytes]'). An id or error with blanks, quotes, backslashes or unprintable characters is printed "
+                        + "in double quotes with backslash escapes (\\n, \\\", \\\\, \\" + "uXXXX), so that no value passes for "
+                        + "several columns. --json: one job object per line (the keys of 'delayq job --json')."},
         footer = {"", "Examples:", "  delayq list orders --state dead",
                 "  delayq list orders --state scheduled --limit 500000 --json > scheduled.jsonl"})
 public final class ListCommand implements Callable<Integer> {
@@ -65,7 +67,7 @@ public final class ListCommand implements Callable<Integer> {
                 main.out().println(Json.line(Json.job(j)));
             } else {
                 java.time.Instant sort = s == JobState.PROCESSING ? j.leaseUntil() : j.finishedAt();
-                main.out().printf("%-30s  %-10s  %7d  %-24s  %s%s%n", j.id(), j.state().label(), j.attempt(),
+                main.out().printf("%-30s  %-10s  %7d  %-24s  %s%s%n", Text.field(j.id()), j.state().label(), j.attempt(),
                         j.dueAt() == null ? "-" : j.dueAt(),
                         sortedBy == null ? "" : String.format("%-24s  ", sort == null ? "-" : sort), error(j));
             }
@@ -82,9 +84,9 @@ public final class ListCommand implements Callable<Integer> {
         return Exit.OK;
     }
 
-    /** The ERROR column: the last error on one line; a corrupt record flagged first. */
+    /** The ERROR column: the last error as a {@link Text#field} (empty when none); a corrupt record flagged first. */
     private static String error(JobInfo j) {
-        String error = Text.oneLine(j.lastError(), 100);
+        String error = j.lastError() == null ? "" : Text.field(Text.cut(j.lastError(), 100));
         return j.corrupt() ? "[corrupt record, " + j.payload().length + " raw bytes] " + error : error;
     }
 }

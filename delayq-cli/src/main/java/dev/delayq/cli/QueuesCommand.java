@@ -73,7 +73,7 @@ public final class QueuesCommand implements Callable<Integer> {
             m.put("error", oneLine);
             main.out().println(Json.line(m));
         } else {
-            main.out().printf("%-30s ! %s%n", Text.oneLine(name, 200), oneLine);
+            main.out().printf("%-30s ! %s%n", Text.field(Text.cut(name, 200)), oneLine);
         }
     }
 }

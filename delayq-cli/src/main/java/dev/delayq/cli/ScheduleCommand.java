@@ -155,7 +155,9 @@ public final class ScheduleCommand implements Callable<Integer> {
 
     /** {@code delayq schedule list QUEUE [--json]}. */
     @Command(name = "list", mixinStandardHelpOptions = true,
-            description = {"List a queue's schedules: name, spec, zone, next tick (the one enqueued ahead), last tick.",
+            description = {"List a queue's schedules: name, spec, zone, next tick (the one enqueued ahead), last tick. A "
+                    + "name or cron expression with blanks, quotes or the like is printed in double quotes with backslash "
+                    + "escapes.",
                     "With --json, one object per line: name, spec, cron, every, zone, nextTick, lastTick, missed, "
                             + "maxAttempts, noOverlap, start, end, payload."},
             footer = {"", "Examples:", "  delayq schedule list reports", "  delayq schedule list reports --json"})
@@ -180,8 +182,11 @@ public final class ScheduleCommand implements Callable<Integer> {
             main.out().printf(ROW, "NAME", "SPEC", "ZONE", "NEXT", "LAST", "MISSED");
             for (ScheduleInfo i : all) {
                 Schedule s = i.schedule();
-                main.out().printf(ROW, s.name(), spec(s),
-                        s.zone() == null ? "-" : s.zone().getId(), i.nextTick() == null ? "-" : i.nextTick(),
+                // The name and a cron expression are user data: quoted when they hold blanks (a cron expression always
+                // does), so that columns cannot be confused; "every 30s" is the command's own.
+                main.out().printf(ROW, Text.field(s.name()),
+                        s.cronExpression() != null ? Text.field(s.cronExpression()) : spec(s),
+                        s.zone() == null ? "-" : Text.field(s.zone().getId()), i.nextTick() == null ? "-" : i.nextTick(),
                         i.lastTick() == null ? "-" : i.lastTick(), s.missed().name().toLowerCase(Locale.ROOT)
                                 + (s.noOverlap() ? ", no overlap" : ""));
             }

@@ -70,7 +70,7 @@ class JobCommandsTest {
         Cli.Result text = cli.run("job", "orders", "d1");
         assertThat(text.exit()).isZero();
         assertThat(text.lines()).contains("id            d1", "state         dead", "attempt       1",
-                "error         exit 3: first line\\nsecond line", "payload       p-d1", "payloadBytes  4");
+                "error         \"exit 3: first line\\nsecond line\"", "payload       p-d1", "payloadBytes  4");
         assertThat(text.lines()).allMatch(l -> l.matches("[a-zA-Z0-9]+ +.*"));
 
         JsonNode json = Json.MAPPER.readTree(cli.run("job", "orders", "d1", "--json").out());
@@ -116,12 +116,47 @@ class JobCommandsTest {
     }
 
     @Test
+    void userDataWithBlanksQuotesOrControlsIsQuotedInEveryTextTable() throws Exception {
+        // An id that, printed bare, reads as another job's row: "x  dead  3" in the ID column.
+        String spoof = "x  dead        3  2030-01-01T00:00:00Z";
+        for (String id : List.of(spoof, "-", "say \"hi\"", "back\\slash", "plain")) {
+            q.enqueue(Job.builder().id(id).delay(Duration.ofHours(1)).build());
+        }
+        Cli.Result list = cli.run("list", "orders", "--state", "scheduled");
+        assertThat(list.exit()).isZero();
+        assertThat(list.lines()).hasSize(6);
+        assertThat(list.lines().subList(1, 6)).extracting(l -> l.substring(0, l.indexOf("  scheduled")).strip())
+                .containsExactlyInAnyOrder("\"" + spoof + "\"", "\"-\"", "\"say \\\"hi\\\"\"", "\"back\\\\slash\"", "plain");
+
+        killJobs("line one\n\u001b[2Kfake line", "dead one");
+        Cli.Result dead = cli.run("list", "orders", "--state", "dead");
+        assertThat(dead.lines().get(1)).startsWith("\"dead one\" ")
+                .endsWith(" \"line one\\n\\u001b[2Kfake line\"");
+        assertThat(cli.run("job", "orders", "dead one").lines()).contains("id            \"dead one\"",
+                "error         \"line one\\n\\u001b[2Kfake line\"");
+
+        assertThat(cli.run("events", "orders", "--enable").exit()).isZero();
+        q.enqueue(Job.builder().id("a b completed c").build());
+        Cli.Result events = cli.run("events", "orders");
+        assertThat(events.lines()).hasSize(1);
+        assertThat(events.lines().get(0)).matches("\\d+-\\d+ enqueued \"a b completed c\" at=\\S+");
+
+        assertThat(cli.run("schedule", "add", "orders", "nightly report", "--cron", "30 2 * * *").exit()).isZero();
+        assertThat(cli.run("schedule", "list", "orders").lines().get(1))
+                .matches("\"nightly report\" +\"30 2 \\* \\* \\*\" +UTC .*");
+
+        // JSON was safe already: the values as they are.
+        assertThat(Json.MAPPER.readTree(cli.run("--json", "job", "orders", "dead one").out()).get("id").asText())
+                .isEqualTo("dead one");
+    }
+
+    @Test
     void listShowsOneLineErrorsAndRejectsUnknownStates() {
         killJobs("boom\nat line 2", "d1", "d2");
         Cli.Result dead = cli.run("list", "orders", "--state", "DEAD");
         assertThat(dead.exit()).isZero();
         assertThat(dead.lines()).hasSize(3);
-        assertThat(dead.lines().get(1)).startsWith("d1 ").contains(" dead ").endsWith("boom\\nat line 2");
+        assertThat(dead.lines().get(1)).startsWith("d1 ").contains(" dead ").endsWith("\"boom\\nat line 2\"");
 
         Cli.Result empty = cli.run("list", "orders", "--state", "done");
         assertThat(empty.exit()).isZero();
@@ -264,7 +299,7 @@ class JobCommandsTest {
         JsonNode during = Json.MAPPER.readTree(cli.run("job", "orders", "urgent", "--json").out());
         assertThat(during.get("progress").asText()).isEqualTo("{\"step\":2,\"of\":5}");
         assertThat(cli.run("job", "orders", "urgent").lines()).contains("priority      7",
-                "progress      {\"step\":2,\"of\":5}");
+                "progress      \"{\\\"step\\\":2,\\\"of\\\":5}\"");
         q.leases().complete(running.lease());
         assertThat(Json.MAPPER.readTree(cli.run("job", "orders", "urgent", "--json").out()).get("progress").isNull())
                 .as("progress is cleared when the run ends").isTrue();
@@ -345,7 +380,7 @@ class JobCommandsTest {
 
         Cli.Result job = cli.run("job", "orders", "s2");
         assertThat(job.exit()).isZero();
-        assertThat(job.lines()).contains("corrupt       true", "payload       \u0007garbage");
+        assertThat(job.lines()).contains("corrupt       true", "payload       \"\\u0007garbage\"");
         assertThat(job.err()).startsWith("delayq: warning: the stored record of job 's2' cannot be decoded");
     }
 
