@@ -83,6 +83,24 @@ class DurabilityTest {
     }
 
     @Test
+    void onRedis72AnEnqueueWaitsUntilTheAofHasItFsynced() {
+        // Loud when it cannot run (the build's summary line names it): Debian 12 has Redis 7.0 only.
+        dev.delayq.testkit.RedisBinary newer = dev.delayq.testkit.RedisBinary.atLeast(7, 2).orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(newer != null, "WAITAOF needs Redis 7.2 or Valkey: none on this "
+                + "machine (set DELAYQ_REDIS_SERVER_NEW to one, or put valkey-server on the PATH)");
+        try (RedisServer server = RedisServer.builder().binary(newer).start()) {
+            server.call("CONFIG", "SET", "appendonly", "yes");
+            server.call("CONFIG", "SET", "appendfsync", "always");
+            try (DelayQ dq = DelayQ.builder().redis(server.uri()).durability(Durability.localAof(Duration.ofSeconds(5))).build()) {
+                JobQueue q = dq.queue("aof");
+                assertThat(q.enqueue(Job.of("x")).created()).isTrue();
+                assertThat(q.enqueueAsync(Job.of("y")).join().created()).isTrue();
+                assertThat(Long.parseLong(server.info("persistence").get("aof_enabled"))).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
     void durabilityArgumentsAreChecked() {
         assertThatThrownBy(() -> new Durability(0, 1, Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("durability timeout must be positive");

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -130,6 +131,32 @@ public final class RedisBinary {
             Thread.currentThread().interrupt();
             return Optional.empty();
         }
+    }
+
+    /**
+     * A server of at least {@code major.minor} (e.g. 7.2 for {@code WAITAOF}): the one {@link #locate()} finds when it is
+     * new enough, else {@code DELAYQ_REDIS_SERVER_NEW} (or the property {@code delayq.redis.server.new}), else
+     * {@code valkey-server} (Valkey 7.2 and later speak Redis 7.2) on the PATH; empty when this machine has none (Debian
+     * 12's redis-server is 7.0).
+     */
+    public static Optional<RedisBinary> atLeast(int major, int minor) {
+        RedisBinary usual = locate();
+        if (atLeast(usual.version, major, minor)) {
+            return Optional.of(usual);
+        }
+        String named = System.getProperty("delayq.redis.server.new", System.getenv("DELAYQ_REDIS_SERVER_NEW"));
+        List<Path> candidates = new java.util.ArrayList<>();
+        if (named != null && !named.isBlank()) {
+            candidates.add(Path.of(named));
+        }
+        onPath("valkey-server").ifPresent(candidates::add);
+        for (Path c : candidates) {
+            Optional<String> v = versionOf(c);
+            if (v.isPresent() && atLeast(v.get(), major, minor)) {
+                return Optional.of(new RedisBinary(c, v.get()));
+            }
+        }
+        return Optional.empty();
     }
 
     /**
