@@ -66,7 +66,8 @@ class WorkerOutageTest {
                 }).start();
             };
             RetryPolicy quick = RetryPolicy.builder().base(Duration.ofMillis(10)).cap(Duration.ofMillis(10)).build();
-            try (Worker w = Worker.builder(q, job -> started.add(job.stalls())).executor(held).leaseDuration(Duration.ofMillis(500))
+            // A lease long enough that a busy machine's pause before the test pauses Redis cannot end it first.
+            try (Worker w = Worker.builder(q, job -> started.add(job.stalls())).executor(held).leaseDuration(Duration.ofSeconds(2))
                     .lookahead(Duration.ZERO).retryPolicy(quick).build().start()) {
                 q.enqueue(Job.builder().id("j").build());
                 Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> queued.get() == 1);
@@ -74,7 +75,7 @@ class WorkerOutageTest {
                 // Every lease the worker got before the pause ends within one lease length of it (on one machine the
                 // local clock is Redis's). A renewal of an expired lease is refused, so once Redis is back the
                 // worker knows its lease is lost; it never starts the job.
-                long allLeasesOver = System.currentTimeMillis() + 500 + 200;
+                long allLeasesOver = System.currentTimeMillis() + 2_000 + 500;
                 try {
                     Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> System.currentTimeMillis() > allLeasesOver);
                 } finally {
