@@ -89,14 +89,15 @@ class ConnectionFailureTest {
     @Test
     void aCallWhileTheConnectionIsDownFailsAtOnceInsteadOfWaitingOutTheTimeout() {
         try (RedisServer server = RedisServer.builder().config("appendonly", "yes").config("appendfsync", "always").start();
-             DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(10)).build()) {
+             DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(30)).build()) {
             JobQueue q = dq.queue("q");
             q.enqueue(Job.builder().id("before").build());
             server.kill();
             for (int i = 0; i < 3; i++) {
                 long start = System.nanoTime();
                 assertThatThrownBy(() -> q.stats()).isInstanceOf(DelayQConnectionException.class);
-                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+                // Far from the 30 s timeout it used to wait out, whatever else the machine is doing.
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
             }
             server.restart();
             Awaitility.await().atMost(Duration.ofSeconds(5)).ignoreExceptions()
@@ -172,7 +173,7 @@ class ConnectionFailureTest {
     @Test
     void aCommandIssuedWhileTheConnectionIsDownFailsAtOnceInsteadOfWaitingForTheTimeout() {
         try (RedisServer server = RedisServer.start();
-             DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(5)).build()) {
+             DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(30)).build()) {
             JobQueue q = dq.queue("q");
             q.enqueue(Job.builder().id("a").build());
             server.call("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes");
@@ -180,7 +181,8 @@ class ConnectionFailureTest {
             try {
                 long start = System.nanoTime();
                 assertThatThrownBy(q::stats).isInstanceOf(DelayQConnectionException.class);
-                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+                // Far from the 30 s timeout, whatever else the machine is doing.
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
             } finally {
                 server.resume();
             }

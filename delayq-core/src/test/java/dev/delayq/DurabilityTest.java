@@ -45,15 +45,16 @@ class DurabilityTest {
     void concurrentDurableEnqueuesWaitSideBySideNotOneBehindAnother() throws Exception {
         try (RedisServer master = RedisServer.start()) {
             // No replica: every WAIT runs its whole timeout. On one shared connection six of them took six timeouts.
-            try (DelayQ dq = DelayQ.builder().redis(master.uri()).durability(Durability.replicas(1, Duration.ofSeconds(5)))
-                    .timeout(Duration.ofSeconds(20)).build()) {
+            try (DelayQ dq = DelayQ.builder().redis(master.uri()).durability(Durability.replicas(1, Duration.ofSeconds(10)))
+                    .timeout(Duration.ofSeconds(30)).build()) {
                 JobQueue q = dq.queue("side-by-side");
                 java.util.List<java.util.concurrent.CompletableFuture<EnqueueResult>> calls = new java.util.ArrayList<>();
                 for (int i = 0; i < 6; i++) {
                     calls.add(q.enqueueAsync(Job.builder().id("d" + i).build()));
                 }
                 // All six wait at once: six clients blocked in WAIT on the server at the same moment.
-                Awaitility.await().atMost(Duration.ofSeconds(4)).pollInterval(Duration.ofMillis(20))
+                // (Before the first WAIT of 10 s ends: a busy machine may take seconds to open their connections.)
+                Awaitility.await().atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(20))
                         .until(() -> Integer.parseInt(master.info("clients").get("blocked_clients")) >= 6);
                 for (var c : calls) {
                     assertThatThrownBy(c::join).hasCauseInstanceOf(DelayQDurabilityException.class);

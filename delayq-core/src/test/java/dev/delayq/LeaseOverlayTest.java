@@ -143,7 +143,8 @@ class LeaseOverlayTest {
     @Test
     void releaseAndRecoveryRewriteTheRecordAndDropTheOverlay() {
         q.enqueueAll(List.of(job("rel"), job("rec")));
-        List<ClaimedJob> held = q.leases().claim(ClaimOptions.of(2, Duration.ofMillis(300))).jobs();
+        // Leases long enough that the release below comes before they end, however busy the machine.
+        List<ClaimedJob> held = q.leases().claim(ClaimOptions.of(2, Duration.ofSeconds(3))).jobs();
         ClaimedJob rel = held.get(0).id().equals("rel") ? held.get(0) : held.get(1);
         ClaimedJob rec = held.get(0).id().equals("rec") ? held.get(0) : held.get(1);
         assertThat(q.leases().release(List.of(rel.lease()))).containsExactly(Ack.OK);
