@@ -37,8 +37,8 @@
 -- at its due time, so that is when its grant enters the window and from when the window counts it. A claim counts every
 -- grant later than now - window, those dated ahead included, so no window of that length holds more than the limit's
 -- starts. The count is kept in meta (rate_used): a grant is read once when it is written and once when it leaves the
--- window, never on every claim, so a claim's cost does not grow with the grants in the window (an hour's quota). Priorities: due jobs of a higher priority
--- are claimed first; within a priority, due time then enqueue order.
+-- window, never on every claim, so a claim's cost does not grow with the grants in the window (an hour's quota).
+-- Priorities: due jobs of a higher priority are claimed first; within a priority, due time then enqueue order.
 -- A due record that cannot be decoded is moved to dead (error "record cannot be decoded", raw bytes kept) and
 -- the claim goes on with the others; a due entry without a record is dropped, and so is one that is not its
 -- record's (a job already leased, ended, or waiting under another sequence), as far as the record says: a job

@@ -1,6 +1,8 @@
 package dev.delayq.internal.queue;
 
 import dev.delayq.DelayQException;
+import dev.delayq.JobInfo;
+import dev.delayq.JobState;
 import dev.delayq.Schedule;
 import dev.delayq.ScheduleInfo;
 import dev.delayq.Schedules;
@@ -166,10 +168,9 @@ public final class QueueSchedules implements Schedules {
             }
             Result r = advance(part, st, now);
             created += r.created();
-            long nextTick = ScheduleTimes.next(st.schedule(), now);
             wake = Math.min(wake, switch (r.outcome()) {
                 // Look again when the next tick falls due (taken then if the run has ended by then), or after the poll.
-                case PREVIOUS_RUNNING -> nextTick >= 0 ? Math.min(now + OVERLAP_POLL_MS, nextTick) : now + OVERLAP_POLL_MS;
+                case PREVIOUS_RUNNING -> nextLook(st.schedule(), now);
                 case DONE -> now; // look at the new state on the next pass (it is normally in the future)
                 default -> now;   // changed meanwhile (another worker advanced it) or a clock step: read again
             });
@@ -188,10 +189,10 @@ public final class QueueSchedules implements Schedules {
         long due = st.next();
         long runEnded = Long.MIN_VALUE; // when the previous tick's job ended (MIN_VALUE: long ago, or not known)
         if (s.noOverlap()) {
-            Optional<dev.delayq.JobInfo> previous = part.get(tickId(s.name(), due));
+            Optional<JobInfo> previous = part.get(tickId(s.name(), due));
             if (previous.isPresent()) {
-                dev.delayq.JobState state = previous.get().state();
-                if (state == dev.delayq.JobState.SCHEDULED || state == dev.delayq.JobState.PROCESSING) {
+                JobState state = previous.get().state();
+                if (state == JobState.SCHEDULED || state == JobState.PROCESSING) {
                     return new Result(Outcome.PREVIOUS_RUNNING, 0);
                 }
                 runEnded = previous.get().finishedAtMillis() > 0 ? previous.get().finishedAtMillis() : Long.MIN_VALUE;
@@ -223,6 +224,12 @@ public final class QueueSchedules implements Schedules {
         return part.backend().await(ScheduleOps.write(part.backend(), part.keys(), s.name(), st.raw(),
                 ScheduleOps.encode(s, next, last), due, null, s.noOverlap() ? tickId(s.name(), due) : null, s, ticks),
                 "schedule tick");
+    }
+
+    /** When to look again at a schedule waiting for its previous tick's job: its next tick, or after the poll. */
+    private static long nextLook(Schedule s, long now) {
+        long nextTick = ScheduleTimes.next(s, now);
+        return nextTick >= 0 ? Math.min(now + OVERLAP_POLL_MS, nextTick) : now + OVERLAP_POLL_MS;
     }
 
     /**
