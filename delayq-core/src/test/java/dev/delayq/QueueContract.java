@@ -1159,13 +1159,12 @@ abstract class QueueContract {
     @Test
     void schedulesTickOnceInTheKeySetOfTheirNameWhateverTheNumberOfTickers() throws Exception {
         Schedules schedules = q.schedules();
-        Schedule s = Schedule.every("heartbeat", Duration.ofSeconds(1)).payload("beat").maxAttempts(3);
-        // Ticks fall on whole seconds. Start early in one, so that the update below comes well before the first tick
-        // is due (an update after it would let the due tick run and add the next: two jobs, as designed).
+        // The first tick 3 - 4 s ahead, on a whole second, and the next a minute after it: the update below comes before
+        // the first is due (an update after it would let the due tick run and add the next: two jobs, as designed), and
+        // the racing tickers all come before the next (which they would advance again), however busy the machine.
         long now = t.redisNow();
-        if (now % 1000 > 200) {
-            t.awaitRedisTime(now - now % 1000 + 999);
-        }
+        Schedule s = Schedule.every("heartbeat", Duration.ofMinutes(1)).start(Instant.ofEpochMilli((now + 3_000) / 1000 * 1000 + 1000))
+                .payload("beat").maxAttempts(3);
         assertThat(schedules.upsert(s)).isTrue();
         ScheduleInfo first = schedules.get("heartbeat").orElseThrow();
         long n1 = first.nextTick().toEpochMilli();
@@ -1179,7 +1178,7 @@ abstract class QueueContract {
         assertThat(tick.maxAttempts()).isEqualTo(3);
         assertThat(new String(tick.payload(), StandardCharsets.UTF_8)).isEqualTo("beat");
         assertThat(t.target().call("EXISTS", key(q, "heartbeat", "schedules"))).isEqualTo(1L);
-        assertThat(byPartition(q, List.of("heartbeat", id1, "heartbeat@" + (n1 + 1000)))).hasSize(1);
+        assertThat(byPartition(q, List.of("heartbeat", id1, "heartbeat@" + (n1 + 60_000)))).hasSize(1);
 
         assertThat(schedules.upsert(s.payload("beat 2"))).as("updated, not created").isFalse();
         assertThat(q.stats().scheduled()).as("the pending tick replaced, not doubled").isEqualTo(1);
