@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BiPredicate;
 import java.util.stream.Collectors;
 
 /**
@@ -31,16 +32,23 @@ import java.util.stream.Collectors;
  *   <li><b>unexpected</b>: a job completed that was never enqueued;</li>
  *   <li><b>stale accepted</b>: an accepted completion whose fencing token is not the job's final token;</li>
  *   <li><b>overlaps</b>: a run started (under a newer lease) before an older run whose outcome Redis then
- *       accepted had finished: two live leases at once.</li>
+ *       accepted had finished: two live leases at once;</li>
+ *   <li><b>run twice under one token</b>: more than one run of a job under the same lease.</li>
  * </ul>
+ * Where the runs are read back from worker processes' sinks and logs, the checker can be made to prove its input
+ * ({@link #requireEvidence}): an accepted outcome heard for every job under its final token, and the times of every
+ * accepted completion, so that a log or sink format the reading no longer understands fails the scenario instead of
+ * leaving nothing to classify.
  * Thread-safe: handlers and listeners on many threads report to one checker.
  */
 final class Checker {
     /**
-     * One run of a job.
+     * One run of a job. Its times are ms on a clock that every run of the job shares (the wall clock for in-process
+     * workers, the machine's uptime for worker processes, see {@link Sink}).
      *
-     * @param startMs wall-clock ms when the handler started, or -1 when not known (a worker process)
-     * @param endMs   wall-clock ms when the handler returned, before its outcome was sent, or -1
+     * @param startMs when the handler (or the process's command) started, or -1 when not known
+     * @param endMs   when it returned (the command: wrote its side effect), before its outcome was sent, or -1
+     * @param outcome what Redis recorded for the run, or {@code null} when nothing was heard (its worker was killed)
      */
     record Run(String id, long token, long startMs, long endMs, Outcome outcome) {
         boolean accepted() {
@@ -54,6 +62,7 @@ final class Checker {
     private final ConcurrentLinkedQueue<Run> runs = new ConcurrentLinkedQueue<>();
     private final Map<String, long[]> timing = new ConcurrentHashMap<>(); // id/token -> start, end
     private volatile boolean deletedOnCompletion;
+    private volatile BiPredicate<String, Long> mayBeUnheard;
 
     Checker(String scenario) {
         this.scenario = scenario;
@@ -65,6 +74,16 @@ final class Checker {
      */
     Checker deletedOnCompletion() {
         deletedOnCompletion = true;
+        return this;
+    }
+
+    /**
+     * Makes {@link #check} prove its input: every job that ended in its expected state must have an accepted outcome
+     * heard under its final token (unless {@code mayBeUnheard} excuses that id and token: its worker was killed before
+     * it could log what Redis accepted), and every accepted completion must carry its start and end times.
+     */
+    Checker requireEvidence(BiPredicate<String, Long> mayBeUnheard) {
+        this.mayBeUnheard = mayBeUnheard;
         return this;
     }
 
@@ -135,6 +154,13 @@ final class Checker {
         List<String> unexpected = new ArrayList<>();
         List<String> stale = new ArrayList<>();
         List<String> overlaps = new ArrayList<>();
+        List<String> twice = new ArrayList<>();
+        List<String> unheard = new ArrayList<>();
+        List<String> untimed = new ArrayList<>();
+        BiPredicate<String, Long> excuse = mayBeUnheard;
+        Outcome accepted = expected == JobState.DEAD ? Outcome.DEAD : Outcome.COMPLETED;
+        long excused = 0;
+        int runsPerToken = 0;
         int uncertainWritten = 0;
         for (String id : ids) {
             Optional<JobInfo> info = q.get(id);
@@ -155,7 +181,27 @@ final class Checker {
             if (completed > 1) {
                 duplicated.add(id + " x" + completed);
             }
+            Map<Long, Long> perToken = mine.stream().collect(Collectors.groupingBy(Run::token, Collectors.counting()));
+            for (Map.Entry<Long, Long> e : perToken.entrySet()) {
+                runsPerToken = (int) Math.max(runsPerToken, e.getValue());
+                if (e.getValue() > 1) {
+                    twice.add(id + " token " + e.getKey() + " x" + e.getValue());
+                }
+            }
+            if (excuse != null && info.isPresent() && info.get().state() == expected) {
+                long last = info.get().token();
+                if (mine.stream().noneMatch(r -> r.token() == last && r.outcome() == accepted)) {
+                    if (excuse.test(id, last)) {
+                        excused++;
+                    } else {
+                        unheard.add(id + " token " + last);
+                    }
+                }
+            }
             for (Run r : mine) {
+                if (excuse != null && r.outcome() == Outcome.COMPLETED && (r.startMs() < 0 || r.endMs() < 0)) {
+                    untimed.add(id + " token " + r.token());
+                }
                 if (r.outcome() == Outcome.COMPLETED && info.isPresent() && r.token() != info.get().token()) {
                     stale.add(id + " token " + r.token() + " != " + info.get().token());
                 }
@@ -171,14 +217,26 @@ final class Checker {
         // A job that completed in Redis but was never enqueued by this scenario (e.g. a torn, replayed write).
         q.stream(JobState.DONE).filter(j -> !known.contains(j.id())).forEach(j -> unexpected.add(j.id() + " (done)"));
         long refused = runs.stream().filter(r -> r.outcome() == Outcome.REFUSED).count();
+        Evidence evidence = excuse == null ? null : new Evidence(unheard, excused, untimed);
         return new Verdict(scenario, acked.size(), uncertain.size(), uncertainWritten, completions(), refused,
-                lost, duplicated, unexpected, stale, overlaps, q.check().problems());
+                lost, duplicated, unexpected, stale, overlaps, twice, runsPerToken, evidence, q.check().problems());
+    }
+
+    /**
+     * What proves the checker's input ({@link #requireEvidence}).
+     *
+     * @param unheard jobs ended as expected without an accepted outcome heard under their final token
+     * @param excused such jobs whose worker was killed just after the run (see {@link Sink#feed})
+     * @param untimed accepted completions without the times the overlap check needs
+     */
+    record Evidence(List<String> unheard, long excused, List<String> untimed) {
     }
 
     /** What the checker found; {@link #line(Map)} is the scenario's result line for RELIABILITY.md. */
     record Verdict(String scenario, int acked, int uncertain, int uncertainWritten, long completions, long refused,
                    List<String> lost, List<String> duplicated, List<String> unexpected, List<String> staleAccepted,
-                   List<String> overlaps, List<String> checkProblems) {
+                   List<String> overlaps, List<String> runTwice, int runsPerToken, Evidence evidence,
+                   List<String> checkProblems) {
 
         /** {@link #line(Map)} with the scenario's figures as name, value pairs, in that order. */
         String line(Object... nameValuePairs) {
@@ -202,6 +260,12 @@ final class Checker {
             f.put("stale_accepted", staleAccepted.size());
             f.put("refused", refused);
             f.put("overlaps", overlaps.size());
+            f.put("runs_per_token_max", runsPerToken);
+            if (evidence != null) {
+                f.put("unheard", evidence.unheard().size());
+                f.put("unheard_excused", evidence.excused());
+                f.put("untimed", evidence.untimed().size());
+            }
             f.put("check", checkProblems.isEmpty() ? "clean" : checkProblems.size() + " problems");
             String line = scenario + " " + f.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                     .collect(Collectors.joining(" "));
@@ -216,6 +280,13 @@ final class Checker {
             expectNone(unexpected, "completed jobs never enqueued");
             expectNone(staleAccepted, "completions accepted under a token that is not the job's");
             expectNone(overlaps, "jobs with two live leases at once");
+            expectNone(runTwice, "runs of a job under a token another run of it had");
+            if (evidence != null) {
+                expectNone(evidence.unheard(), "jobs ended as expected with no accepted outcome heard under their final "
+                        + "token (is the worker's log still read right?)");
+                expectNone(evidence.untimed(), "accepted completions without start and end times (is the sink still "
+                        + "read right?)");
+            }
             expectNone(checkProblems, "queue check problems");
         }
 

@@ -8,18 +8,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 
 /**
- * A worker process of the fault suite: the real command line, {@code delayq work QUEUE --exec SINK --verbose},
- * in its own JVM. Its exec command appends {@code <id> <token>} to a shared sink file (the job's side effect);
- * with {@code --verbose} it logs what Redis recorded for each run (accepted or refused, with the token).
- * It is started, SIGKILLed, SIGSTOPped and SIGCONTed by its own PID only; each incarnation logs to its own file.
+ * A worker process of the fault suite: the real command line, {@code delayq work QUEUE --exec ... --verbose},
+ * in its own JVM. Its exec command appends each run's start and side effect, with the job id, the token, the
+ * incarnation and the times, to a shared sink file ({@link Sink}); with {@code --verbose} it logs what Redis recorded
+ * for each run (accepted or refused, with the token). It is started, SIGKILLed, SIGSTOPped and SIGCONTed by its own
+ * PID only; each incarnation ({@code <name>-<n>}) logs to its own file.
  */
 final class WorkerProcess implements AutoCloseable {
     /** {@code completed|retry_scheduled|dead|refused|handed_back <id> attempt <a>/<max> token <token>}. */
@@ -34,6 +37,8 @@ final class WorkerProcess implements AutoCloseable {
     private final List<String> command;
     private final Path dir;
     private final List<Path> logs = new ArrayList<>();
+    /** Incarnations SIGKILLed, with when (on the sink's clock, {@link Sink#nowMs()}, once the process was gone). */
+    private final Map<String, Long> killedAtMs = new HashMap<>();
     private Process process;
     private int incarnation;
 
@@ -43,7 +48,7 @@ final class WorkerProcess implements AutoCloseable {
      * @param redis the Redis URI
      * @param prefix key prefix
      * @param queue queue name
-     * @param sink  the sink file every run appends {@code <id> <token>} to
+     * @param sink  the sink file every run appends its start and side effect to
      * @param extra further {@code work} options (--lease, --concurrency, ...)
      */
     WorkerProcess(String name, Path dir, String redis, String prefix, String queue, Path sink, List<String> extra) {
@@ -59,7 +64,7 @@ final class WorkerProcess implements AutoCloseable {
         command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m",
                 "-cp", System.getProperty("java.class.path"), "dev.delayq.cli.Main",
                 "--redis", redis, "--prefix", prefix, "--verbose", "work", queue,
-                "--exec", shellBefore + "printf '%s %s\\n' \"$DELAYQ_JOB_ID\" \"$DELAYQ_TOKEN\" >> '" + sink + "'"));
+                "--exec", Sink.command(sink, shellBefore)));
         command.addAll(extra);
     }
 
@@ -98,10 +103,13 @@ final class WorkerProcess implements AutoCloseable {
 
     /** Starts a new incarnation without waiting for it (see {@link #ready()}). */
     void launch() {
-        Path log = dir.resolve(name + "-" + (incarnation++) + ".log");
+        String incarnationName = name + "-" + (incarnation++);
+        Path log = dir.resolve(incarnationName + ".log");
         logs.add(log);
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("CHAOS_WORKER", incarnationName); // the exec command names its worker in the sink
         try {
-            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            process = pb.start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -129,6 +137,7 @@ final class WorkerProcess implements AutoCloseable {
                 if (!process.waitFor(30, TimeUnit.SECONDS)) {
                     throw new IllegalStateException("worker " + name + " (pid " + pid() + ") survived SIGKILL");
                 }
+                killedAtMs.put(name + "-" + (incarnation - 1), Sink.nowMs());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
@@ -186,6 +195,11 @@ final class WorkerProcess implements AutoCloseable {
         }
     }
 
+    /** The incarnations SIGKILLed so far ({@code <name>-<n>}, as the sink names them), with when (see {@link Sink}). */
+    Map<String, Long> killedAtMs() {
+        return Map.copyOf(killedAtMs);
+    }
+
     /** Every outcome line of every incarnation so far, as runs without times. */
     List<Checker.Run> outcomes() {
         List<Checker.Run> runs = new ArrayList<>();
@@ -231,18 +245,6 @@ final class WorkerProcess implements AutoCloseable {
         } catch (IOException e) {
             return "";
         }
-    }
-
-    /** Reads a sink file: one {@code <id> <token>} per run that reached its side effect. */
-    static List<String[]> sink(Path sink) {
-        List<String[]> out = new ArrayList<>();
-        for (String line : read(sink).split("\n")) {
-            String[] f = line.strip().split(" ");
-            if (f.length == 2) {
-                out.add(f);
-            }
-        }
-        return out;
     }
 
     @Override
