@@ -132,6 +132,9 @@ class ConnectionCutTest {
             verdict.assertClean();
             assertThat(producer.wrongAnswers()).as("enqueue answers that do not fit what was sent").isEmpty();
             assertThat(rounds).as("fault rounds").isPositive();
+            // Every kind of fault injected had an effect: connections cut, and (proxy) dropped and replies torn.
+            assertThat(cut).as("connections cut: " + extra).isPositive();
+            faultFigures.get().forEach((what, n) -> assertThat(n).as(what + ": " + extra).isPositive());
             assertThat(stats.total("enqueued")).as("each id created exactly once").isEqualTo(jobs);
             assertThat(stats.done()).isEqualTo(jobs);
             assertThat(stats.dead()).isZero();
