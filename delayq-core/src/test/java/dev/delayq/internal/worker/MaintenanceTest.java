@@ -68,6 +68,13 @@ class MaintenanceTest {
         }
     }
 
+    /** Waits until every job that has ended is past its 1 ms of retention (one that ended in this very ms is not yet). */
+    private static void pastRetention(DelayQ dq) {
+        java.time.Instant ended = dq.serverTime();
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1))
+                .until(() -> dq.serverTime().isAfter(ended.plusMillis(2)));
+    }
+
     /** The purge locks of the prefix of {@code q}'s client. */
     private static List<String> locks(JobQueue q) {
         SingleQueue p = parts(q).get(0);
@@ -82,6 +89,7 @@ class MaintenanceTest {
     private static void onePassRemovesTheWholeBacklog(DelayQ dq, JobQueue q, int jobs, int step) {
         try (dq) {
             finish(q, jobs);
+            pastRetention(dq);
             QueueStats before = q.stats();
             assertThat(before.done() + before.dead()).isEqualTo(jobs);
             assertThat(before.pastRetention()).as("no pass has recorded the retention yet").isEqualTo(-1);
@@ -137,6 +145,7 @@ class MaintenanceTest {
         try (DelayQ dq = single()) {
             JobQueue q = dq.queue("shared");
             finish(q, 30);
+            pastRetention(dq);
             SingleQueue part = (SingleQueue) q;
             // Worker w2 is in the middle of its pass (its first step hit its limit): w1 keeps out.
             assertThat(part.purgeStep(RETENTION.toMillis(), RETENTION.toMillis(), 10, Maintenance.LOCK_MS, "w2").more()).isTrue();
