@@ -202,16 +202,22 @@ class WorkProcessIT {
     @Test
     void aWorkerWhoseClaimsFailedDoesNotExitZeroWhenItStopsForIdleness() throws Exception {
         try (RedisServer flaky = RedisServer.start()) {
-            Process w = start("cf-work", List.of(), Map.of(), "work", "cf", "--exec", "true", "--exit-when-idle", "8s",
+            String prefix = "it" + ProcessHandle.current().pid();
+            // A job due in 8 s, there before the worker: its first claim learns the due time and promises to come back
+            // then (the idle worker's waker entry, seen below), so no wake-up notice has to arrive before the kill (on a
+            // busy machine one came after it, and the worker stopped for idleness without ever failing a claim).
+            long due;
+            try (DelayQ dq = DelayQ.builder().redis(flaky.uri()).prefix(prefix).build()) {
+                dq.queue("cf").enqueue(Job.builder().id("soon").delay(Duration.ofSeconds(8)).build());
+                due = dq.queue("cf").get("soon").orElseThrow().dueAtMillis();
+            }
+            Process w = start("cf-work", List.of(), Map.of(), "work", "cf", "--exec", "true", "--exit-when-idle", "15s",
                     "--redis", flaky.uri());
             Path err = dir.resolve("cf-work.err");
             try {
                 await().atMost(DEADLINE).until(() -> read(err).contains("delayq: working on queue 'cf'"));
-                // A job due in 3 s: its notice wakes the idle worker, which then waits for the due time (or, had the
-                // notice come after the kill below, fails its claim at once).
-                try (DelayQ dq = DelayQ.builder().redis(flaky.uri()).prefix("it" + ProcessHandle.current().pid()).build()) {
-                    dq.queue("cf").enqueue(Job.builder().id("soon").delay(Duration.ofSeconds(3)).build());
-                }
+                await().atMost(DEADLINE).until(() -> String.valueOf(due).equals(
+                        String.valueOf(flaky.call("HGET", prefix + ":{cf}:meta", "wake_at"))));
                 flaky.kill();
                 await().atMost(DEADLINE).until(() -> read(err).contains("claiming from cf: Redis call failed"));
                 flaky.restart(); // Redis answers again (empty) before the worker stops for idleness
