@@ -153,7 +153,11 @@ class LeastPrivilegeTest {
         q.enqueue(Job.builder().id("by-hand").build());
         ClaimBatch batch = awaitClaim(q);
         Lease lease = batch.jobs().get(0).lease();
-        assertThat(q.leases().renew(List.of(lease), Duration.ofSeconds(30))).isNotNull();
+        long beforeRenew = dq.serverTime().toEpochMilli();
+        RenewResult renewed = q.leases().renew(List.of(lease), Duration.ofSeconds(30));
+        assertThat(renewed.acks()).as("the holder's own live lease is renewed, not refused").containsExactly(Ack.OK);
+        assertThat(renewed.leaseUntilMillis()).isBetween(beforeRenew + 30_000, dq.serverTime().toEpochMilli() + 30_000);
+        assertThat(q.get("by-hand").orElseThrow().leaseUntilMillis()).isEqualTo(renewed.leaseUntilMillis());
         assertThat(q.leases().progressAsync(lease, "50").join()).isEqualTo(Ack.OK);
         assertThat(q.leases().complete(lease)).isEqualTo(Ack.OK);
 
