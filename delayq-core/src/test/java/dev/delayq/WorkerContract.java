@@ -302,6 +302,84 @@ abstract class WorkerContract {
     }
 
     @Test
+    void aConcurrencyLimitHoldsAtEveryClaimOfEveryWorkerByTheLeasesRedisRecorded() {
+        // Six leases at most, by three workers of five slots each: on a queue of three partitions, two per partition.
+        int limit = 6;
+        q.limits(Limits.ofConcurrency(limit));
+        q.events(true);
+        int n = 60;
+        List<Job> jobs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            jobs.add(Job.builder().id("c" + i).build());
+        }
+        q.enqueueAll(jobs);
+        for (int w = 0; w < 3; w++) {
+            start(Worker.builder(q, job -> TimeUnit.MILLISECONDS.sleep(5)).concurrency(5).name("limited-" + w));
+        }
+        awaitDone(n);
+        // Each partition's event stream is the order in which its scripts ran: a lease handed out by a claim ("started"),
+        // a lease given up by a completion (nothing here fails, retries, stalls or is handed back). Replayed, it gives
+        // the leases held after every claim, whichever worker made it.
+        int mostOverall = 0;
+        List<String> leased = new ArrayList<>();
+        for (int p = 0; p < parts().size(); p++) {
+            JobQueue part = parts().get(p);
+            int share = part.limits().concurrency();
+            int held = 0;
+            int most = 0;
+            for (JobEvent e : part.events().read("0", 10_000)) {
+                switch (e.type()) {
+                    case "started" -> {
+                        held++;
+                        leased.add(e.jobId());
+                        assertThat(held).as("leases held in partition %d once %s was leased (event %s)", p, e.jobId(),
+                                e.eventId()).isLessThanOrEqualTo(share);
+                    }
+                    case "completed" -> held--;
+                    case "enqueued" -> { }
+                    default -> throw new AssertionError("unexpected event " + e);
+                }
+                most = Math.max(most, held);
+            }
+            assertThat(held).as("leases left in partition %d", p).isZero();
+            mostOverall += most;
+        }
+        assertThat(leased).as("each job leased once").hasSize(n).doesNotHaveDuplicates();
+        // The partitions' shares add up to the limit, so neither can the leases of the whole queue at any moment.
+        assertThat(mostOverall).as("the most leases each partition held, added up").isLessThanOrEqualTo(limit);
+    }
+
+    @Test
+    void aCompletionThatFreesALeaseWakesAWorkerTheConcurrencyLimitRefused() {
+        // One lease per partition. In the partition of "blocked", it is held by hand for ten minutes; a second lease there,
+        // taken before the limit was set, has expired.
+        JobQueue part = partOf("blocked");
+        String holder = idBeside("blocked", "holder");
+        String expired = idBeside("blocked", "expired");
+        q.enqueue(Job.builder().id(holder).build());
+        ClaimedJob held = part.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(10))).jobs().get(0);
+        assertThat(held.id()).isEqualTo(holder);
+        q.enqueue(Job.builder().id(expired).build());
+        ClaimedJob lapsed = part.leases().claim(ClaimOptions.of(1, Duration.ofMillis(200))).jobs().get(0);
+        assertThat(lapsed.id()).isEqualTo(expired);
+        q.limits(Limits.ofConcurrency(partitions()));
+        assertThat(part.limits().concurrency()).isEqualTo(1);
+        q.enqueue(Job.builder().id("blocked").build());
+        t.awaitRedisTime(lapsed.leaseUntilMillis());
+        List<String> started = new CopyOnWriteArrayList<>();
+        start(Worker.builder(q, job -> started.add(job.id())).maxIdleSleep(Duration.ofHours(1)).name("refused"));
+        // The worker's first claim from that partition recovers the expired lease (so it has claimed: nobody else does),
+        // then finds the one lease the limit allows held: refused, it sleeps an hour, or until the held lease expires
+        // in ten minutes, unless a notice wakes it.
+        Awaitility.await().atMost(WAIT).until(() -> q.stats().total("recovered") == 1);
+        assertThat(started).isEmpty();
+        assertThat(q.get("blocked").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(part.leases().complete(held.lease())).isEqualTo(Ack.OK);
+        // Only the notice of the completion that freed a lease can start it within 30 s.
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> started.contains("blocked"));
+    }
+
+    @Test
     void idleWorkersCostRedisNothingWhateverTheDueTimeUpToYear9999() {
         // Due times past 2262 do not fit in a long of nanoseconds since 1970: scaled naively they wrap around and
         // read as "already due", and idle workers claim in a loop. One queue per due time, four idle workers each.
@@ -608,6 +686,16 @@ abstract class WorkerContract {
                 return stem + n;
             }
         }
+    }
+
+    /** The key sets of {@code q}: its partitions, or itself. */
+    List<JobQueue> parts() {
+        return q instanceof dev.delayq.internal.queue.PartitionedQueue pq ? new ArrayList<>(pq.partitions()) : List.of(q);
+    }
+
+    /** The key set of {@code q} that holds {@code id}. */
+    JobQueue partOf(String id) {
+        return q instanceof dev.delayq.internal.queue.PartitionedQueue pq ? pq.partitions().get(pq.partitionOf(id)) : q;
     }
 
     /** The raw key {@code <prefix>:{<q or its partition holding routingKey>}:<suffix>}. */
