@@ -380,6 +380,49 @@ abstract class WorkerContract {
     }
 
     @Test
+    void underARateLimitNoWindowHoldsMoreStartsThanTheLimitCountingEachGrantFromWhenItsJobMayStart() {
+        // Six starts a second (two in each of three partitions). Group A, as many jobs as the limit, falls due at d; group
+        // B, as many again, half a window later. Workers lease a second ahead: they lease A before d, and once A's grants
+        // leave the window, B. Were A's grants counted from the claim that leased them ahead, the window would free a
+        // second after that claim, before d + 1 s, and B would start within a second of A.
+        int limit = 6;
+        long window = 1000;
+        q.limits(Limits.rate(limit, Duration.ofMillis(window)));
+        q.events(true);
+        long d = t.redisNow() + 3000;
+        List<Job> jobs = new ArrayList<>();
+        for (String id : idsPerPartition("a", limit / partitions())) {
+            jobs.add(Job.builder().id(id).runAt(java.time.Instant.ofEpochMilli(d)).build());
+        }
+        for (String id : idsPerPartition("b", limit / partitions())) {
+            jobs.add(Job.builder().id(id).runAt(java.time.Instant.ofEpochMilli(d + window / 2)).build());
+        }
+        q.enqueueAll(jobs);
+        Map<String, Long> dueOf = new ConcurrentHashMap<>();
+        for (int w = 0; w < 2; w++) {
+            start(Worker.builder(q, job -> dueOf.put(job.id(), job.dueAt().toEpochMilli())).concurrency(10)
+                    .lookahead(Duration.ofSeconds(1)).name("rated-" + w));
+        }
+        awaitDone(jobs.size());
+        // A grant's start, on Redis's clock: the claim's time (its "started" event) or the job's due time if later (a job
+        // leased ahead starts at its due time).
+        List<Long> starts = new ArrayList<>();
+        for (JobQueue part : parts()) {
+            for (JobEvent e : part.events().read("0", 10_000)) {
+                if (e.type().equals("started")) {
+                    starts.add(Math.max(Long.parseLong(e.fields().get("at")), dueOf.get(e.jobId())));
+                }
+            }
+        }
+        assertThat(starts).hasSize(jobs.size());
+        for (long end : starts) {
+            long inWindow = starts.stream().filter(s -> s > end - window && s <= end).count();
+            assertThat(inWindow).as("starts in the window of %d ms ending at %d (d = %d): %s", window, end, d, starts)
+                    .isLessThanOrEqualTo(limit);
+        }
+    }
+
+    @Test
     void idleWorkersCostRedisNothingWhateverTheDueTimeUpToYear9999() {
         // Due times past 2262 do not fit in a long of nanoseconds since 1970: scaled naively they wrap around and
         // read as "already due", and idle workers claim in a loop. One queue per due time, four idle workers each.
@@ -696,6 +739,19 @@ abstract class WorkerContract {
     /** The key set of {@code q} that holds {@code id}. */
     JobQueue partOf(String id) {
         return q instanceof dev.delayq.internal.queue.PartitionedQueue pq ? pq.partitions().get(pq.partitionOf(id)) : q;
+    }
+
+    /** {@code perPartition} ids made of {@code stem} and a number in each partition of {@code q}. */
+    List<String> idsPerPartition(String stem, int perPartition) {
+        Map<Integer, List<String>> found = new java.util.TreeMap<>();
+        for (int n = 0; found.size() < partitions() || found.values().stream().anyMatch(l -> l.size() < perPartition); n++) {
+            int p = q instanceof dev.delayq.internal.queue.PartitionedQueue pq ? pq.partitionOf(stem + n) : 0;
+            List<String> ids = found.computeIfAbsent(p, k -> new ArrayList<>());
+            if (ids.size() < perPartition) {
+                ids.add(stem + n);
+            }
+        }
+        return found.values().stream().flatMap(List::stream).toList();
     }
 
     /** The raw key {@code <prefix>:{<q or its partition holding routingKey>}:<suffix>}. */
