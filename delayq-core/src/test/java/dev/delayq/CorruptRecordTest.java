@@ -1,155 +1,20 @@
 package dev.delayq;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import dev.delayq.testkit.RedisExtension;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/**
- * A record that cannot be decoded (written by something other than delayq, or damaged) never strands the healthy jobs
- * around it: every script decodes before it writes, moves the bad record aside to dead with its raw bytes, and goes
- * on; reads flag it instead of failing whole.
- */
-class CorruptRecordTest {
+/** Corrupt records on a plain queue, on a single Redis. */
+class CorruptRecordTest extends CorruptRecordContract {
     @RegisterExtension
     static final RedisExtension REDIS = RedisExtension.shared();
 
-    private TestSupport t;
-    private DelayQ dq;
-    private JobQueue q;
-    private String jobs;
-
-    @BeforeEach
-    void open() {
-        t = new TestSupport(Target.of(REDIS.server()), REDIS.prefix());
-        dq = t.client();
-        q = t.queue(dq, "g");
-        jobs = REDIS.prefix() + ":{g}:jobs";
+    @Override
+    Target target() {
+        return Target.of(REDIS.server());
     }
 
-    @AfterEach
-    void close() {
-        t.close();
-    }
-
-    private void corrupt(String id, String bytes) {
-        REDIS.server().call("HSET", jobs, id, bytes);
-    }
-
-    @Test
-    void oneUnreadableRecordDoesNotLoseTheOtherJobsOfItsClaimBatch() {
-        for (int i = 1; i <= 5; i++) {
-            q.enqueue(Job.builder().id("g" + i).payload("p" + i).build());
-        }
-        corrupt("g3", "");
-        ClaimBatch b = q.leases().claim(ClaimOptions.of(10, Duration.ofSeconds(30)));
-        assertThat(b.jobs()).extracting(ClaimedJob::id).containsExactly("g1", "g2", "g4", "g5");
-        assertThat(b.quarantined()).isEqualTo(1);
-        JobInfo bad = q.get("g3").orElseThrow();
-        assertThat(bad.state()).isEqualTo(JobState.DEAD);
-        assertThat(bad.lastError()).isEqualTo("record cannot be decoded");
-        assertThat(bad.payload()).isEmpty(); // the raw bytes, kept
-        assertThat(q.stats().total("quarantined")).isEqualTo(1);
-        b.jobs().forEach(j -> assertThat(q.leases().complete(j.lease())).isEqualTo(Ack.OK));
-        assertThat(q.check().problems()).isEmpty();
-    }
-
-    @Test
-    void recoveryMovesAnUnreadableLeasedRecordAsideAndRecoversTheOthers() {
-        q.enqueueAll(List.of(Job.builder().id("a").build(), Job.builder().id("b").build()));
-        ClaimBatch b = q.leases().claim(ClaimOptions.of(2, Duration.ofMillis(50)));
-        assertThat(b.jobs()).hasSize(2);
-        corrupt("a", "\u0007not a record");
-        t.awaitRedisTime(b.jobs().get(0).leaseUntilMillis());
-        RecoverResult r = q.leases().recover(10, RetryPolicy.builder().base(Duration.ofMillis(1)).cap(Duration.ofMillis(1)).build());
-        assertThat(r).isEqualTo(new RecoverResult(1, 1, -1));
-        assertThat(q.get("b").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
-        JobInfo a = q.get("a").orElseThrow();
-        assertThat(a.state()).isEqualTo(JobState.DEAD);
-        assertThat(a.payloadUtf8()).isEqualTo("\u0007not a record");
-        assertThat(q.check().problems()).isEmpty();
-    }
-
-    @Test
-    void completeAndFailOfAnUnreadableRecordAreRefusedAndTheRecordIsMovedAside() {
-        q.enqueueAll(List.of(Job.builder().id("c").build(), Job.builder().id("f").build()));
-        List<ClaimedJob> held = q.leases().claim(ClaimOptions.of(2, Duration.ofSeconds(30))).jobs();
-        corrupt("c", "\u00ff");
-        corrupt("f", "\u00ff");
-        assertThat(q.leases().complete(held.get(0).lease())).isEqualTo(Ack.STALE);
-        assertThat(q.leases().fail(held.get(1).lease(), "x", true, Duration.ZERO).outcome()).isEqualTo(FailResult.Outcome.STALE);
-        assertThat(q.get("c").orElseThrow().state()).isEqualTo(JobState.DEAD);
-        assertThat(q.get("f").orElseThrow().state()).isEqualTo(JobState.DEAD);
-        assertThat(q.stats().processing()).isZero();
-        assertThat(q.check().problems()).isEmpty();
-    }
-
-    @Test
-    void aCompletionJudgedByItsLeaseOverlayAcceptsItAndTheDamagedRecordIsReportedAndKept() {
-        q.enqueue(Job.builder().id("o").payload("o".repeat(300)).build()); // long: leased by an overlay
-        ClaimedJob held = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
-        corrupt("o", "\u00ffdamaged");
-        // claim leased the fresh job by an overlay (record.lua): complete reads only that, and the lease is intact.
-        assertThat(q.leases().complete(held.lease())).isEqualTo(Ack.OK);
-        assertThat(q.stats().processing()).isZero();
-        JobInfo o = q.get("o").orElseThrow();
-        assertThat(o.state()).isEqualTo(JobState.DONE);
-        assertThat(o.payloadUtf8()).isEqualTo("\u00ffdamaged"); // every byte kept
-        assertThat(q.check().problems()).containsExactly("o: record cannot be decoded");
-        assertThat(q.delete("o").changed()).isTrue();
-        assertThat(q.check().problems()).isEmpty();
-    }
-
-    @Test
-    void retryingDeadJobsStepsOverAnUnreadableOneAndMovesTheOthers() {
-        q.enqueueAll(List.of(Job.builder().id("d1").build(), Job.builder().id("d2").build()));
-        for (ClaimedJob j : q.leases().claim(ClaimOptions.of(2, Duration.ofSeconds(30))).jobs()) {
-            q.leases().fail(j.lease(), "no", false, Duration.ZERO);
-        }
-        corrupt("d1", "");
-        assertThatThrownBy(() -> q.retryDead("d1")).isInstanceOf(DelayQException.class)
-                .hasMessageContaining("cannot be decoded");
-        assertThat(q.retryAllDead()).isEqualTo(1);
-        assertThat(q.get("d2").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
-        assertThat(q.check().problems()).containsExactly("d1: record cannot be decoded");
-        assertThat(q.delete("d1").changed()).isTrue();
-        assertThat(q.check().problems()).isEmpty();
-    }
-
-    @Test
-    void listAndGetFlagAnUnreadableRecordInsteadOfFailingWhole() {
-        q.enqueueAll(List.of(Job.builder().id("l1").build(), Job.builder().id("l2").build(), Job.builder().id("l3").build()));
-        corrupt("l2", "nonsense");
-        List<JobInfo> listed = q.list(JobState.SCHEDULED, 0, 10);
-        assertThat(listed).extracting(JobInfo::id).containsExactly("l1", "l2", "l3");
-        assertThat(listed).extracting(JobInfo::corrupt).containsExactly(false, true, false);
-        JobInfo bad = q.get("l2").orElseThrow();
-        assertThat(bad.corrupt()).isTrue();
-        assertThat(bad.state()).isEqualTo(JobState.SCHEDULED);
-        assertThat(bad.lastError()).startsWith("record cannot be decoded");
-        assertThat(bad.payloadUtf8()).isEqualTo("nonsense");
-        assertThatThrownBy(() -> q.cancel("l2")).isInstanceOf(DelayQException.class).hasMessageContaining("cannot be decoded");
-        assertThat(q.delete("l2").changed()).isTrue();
-        // Its due entry, whose member cannot be known without the record, is dropped by the next claim.
-        List<ClaimedJob> rest = q.leases().claim(ClaimOptions.of(10, Duration.ofSeconds(30))).jobs();
-        assertThat(rest).extracting(ClaimedJob::id).containsExactly("l1", "l3");
-        rest.forEach(j -> q.leases().complete(j.lease()));
-    }
-
-    @Test
-    void aBadNameInTheQueueRegistryDoesNotHideTheOthers() {
-        q.enqueue(Job.builder().id("x").build());
-        REDIS.server().call("SADD", REDIS.prefix() + ":queues", "not a {valid} name");
-        List<String> names = new ArrayList<>(dq.queues());
-        assertThat(names).containsExactly("g", "not a {valid} name");
-        assertThatThrownBy(() -> dq.queue("not a {valid} name")).isInstanceOf(IllegalArgumentException.class);
-        REDIS.server().call("SREM", REDIS.prefix() + ":queues", "not a {valid} name");
+    @Override
+    String prefix() {
+        return REDIS.prefix();
     }
 }
