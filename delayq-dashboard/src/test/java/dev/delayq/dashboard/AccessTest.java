@@ -125,6 +125,93 @@ class AccessTest {
         }
     }
 
+    /**
+     * A browser logged in by the login page sends its session cookie with every request to the dashboard's host: with
+     * it, a change is refused when the browser says the request comes from elsewhere (another site, another port of the
+     * same host, an opaque origin), whatever the change, logout included; from the dashboard's own origin it is made.
+     */
+    @Test
+    void withTheSessionCookieChangesFromAnotherOriginAre403AndFromItsOwnAreMade() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue orders = s.dq.queue("orders");
+            Seed.dead(orders, "boom", "d1", "d2");
+            Http browser = s.anonymous.with("Cookie", sessionCookie(s));
+            int port = s.dashboard.port();
+            String self = "http://127.0.0.1:" + port;
+            String otherPort = "http://127.0.0.1:" + (port + 1);
+            for (Http h : List.of(browser.with("Origin", "http://evil.example"), browser.with("Origin", otherPort),
+                    browser.with("Origin", "null"), browser.with("Sec-Fetch-Site", "cross-site"),
+                    browser.with("Sec-Fetch-Site", "same-site", "Origin", otherPort),
+                    browser.with("Sec-Fetch-Site", "cross-site", "Origin", self))) {
+                for (Http.Response r : List.of(h.post("/api/queues/orders/jobs/d1/retry"), h.delete("/api/queues/orders/jobs/d1"),
+                        h.post("/api/queues/orders/dead/retry-all"), h.post("/api/queues/orders/pause"), h.post("/logout"))) {
+                    assertThat(r.status()).as(r.raw().request().method() + " " + r.raw().uri()).isEqualTo(403);
+                    assertThat(r.error()).containsAnyOf("cross-site request refused", "cross-origin request refused");
+                }
+            }
+            assertThat(orders.get("d1").orElseThrow().state()).isEqualTo(JobState.DEAD);
+            assertThat(orders.stats().paused()).isFalse();
+            assertThat(browser.get("/api/queues").status()).as("still logged in: the logout was refused too").isEqualTo(200);
+
+            // From the dashboard's own pages (a browser says so in both headers): made.
+            Http.Response own = browser.with("Origin", self, "Sec-Fetch-Site", "same-origin").post("/api/queues/orders/jobs/d1/retry");
+            assertThat(own.status()).as(own.toString()).isEqualTo(200);
+            assertThat(orders.get("d1").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+            // There is no CSRF token: a request that names no origin at all is not refused for it. Only a client that is
+            // not a browser sends neither header (every current browser sends Sec-Fetch-Site, and Origin on POST and
+            // DELETE), and a browser sends this cookie to no other site (SameSite=Strict).
+            Http.Response silent = browser.post("/api/queues/orders/jobs/d2/retry");
+            assertThat(silent.status()).as(silent.toString()).isEqualTo(200);
+            assertThat(orders.get("d2").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+        }
+    }
+
+    /**
+     * Without a token, anyone who reaches the loopback address may change things, but a page of another origin that a
+     * browser on this machine opens may not: its changes are refused for their origin, as with a token.
+     */
+    @Test
+    void withoutATokenChangesFromAnotherOriginAre403() {
+        try (Served s = Served.open(REDIS.uri(), REDIS.prefix())) {
+            JobQueue orders = s.dq.queue("orders");
+            Seed.dead(orders, "boom", "d1", "d2");
+            int port = s.dashboard.port();
+            String self = "http://127.0.0.1:" + port;
+            String otherPort = "http://127.0.0.1:" + (port + 1);
+            for (Http h : List.of(s.anonymous.with("Origin", "http://evil.example"), s.anonymous.with("Origin", otherPort),
+                    s.anonymous.with("Origin", "null"), s.anonymous.with("Sec-Fetch-Site", "cross-site"),
+                    s.anonymous.with("Sec-Fetch-Site", "same-site", "Origin", otherPort),
+                    s.anonymous.with("Sec-Fetch-Site", "cross-site", "Origin", self))) {
+                for (Http.Response r : List.of(h.post("/api/queues/orders/jobs/d1/retry"), h.delete("/api/queues/orders/jobs/d1"),
+                        h.post("/api/queues/orders/dead/retry-all"), h.post("/api/queues/orders/pause"))) {
+                    assertThat(r.status()).as(r.raw().request().method() + " " + r.raw().uri()).isEqualTo(403);
+                    assertThat(r.error()).containsAnyOf("cross-site request refused", "cross-origin request refused");
+                }
+            }
+            assertThat(orders.get("d1").orElseThrow().state()).isEqualTo(JobState.DEAD);
+            assertThat(orders.stats().paused()).isFalse();
+            // Reads are answered (a page of another origin cannot read the answer: no CORS).
+            assertThat(s.anonymous.with("Origin", "http://evil.example").get("/api/queues").status()).isEqualTo(200);
+
+            Http.Response own = s.anonymous.with("Origin", self, "Sec-Fetch-Site", "same-origin")
+                    .post("/api/queues/orders/jobs/d1/retry");
+            assertThat(own.status()).as(own.toString()).isEqualTo(200);
+            assertThat(orders.get("d1").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+            // curl, which names no origin, is not refused.
+            assertThat(s.anonymous.post("/api/queues/orders/jobs/d2/retry").status()).isEqualTo(200);
+            assertThat(orders.get("d2").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+        }
+    }
+
+    /** Logs in with the token on the login page; returns the session cookie it set ({@code name=value}). */
+    private static String sessionCookie(Served s) {
+        Http.Response ok = s.anonymous.postForm("/login", "token=" + Served.TOKEN);
+        assertThat(ok.status()).isEqualTo(303);
+        String cookie = ok.header("Set-Cookie");
+        assertThat(cookie).startsWith(Access.COOKIE + "=");
+        return cookie.substring(0, cookie.indexOf(';'));
+    }
+
     @Test
     void readOnlyRefusesEveryChangeWith403() {
         try (Served s = Served.start(REDIS.uri(), REDIS.prefix(), b -> b.token(Served.TOKEN).readOnly(true), Served.TOKEN)) {

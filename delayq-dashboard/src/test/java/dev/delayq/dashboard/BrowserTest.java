@@ -265,6 +265,47 @@ class BrowserTest {
         }
     }
 
+    /**
+     * Cross-site request forgery, as a browser does it: the browser is logged in, and a page of another origin on the same
+     * host (another port: the same site, so the browser sends the session cookie along) posts a form to the dashboard.
+     * The dashboard gets the cookie, and refuses the change for its origin.
+     */
+    @Test
+    void aPageOfAnotherPortOnTheSameHostCannotMakeTheLoggedInBrowserChangeAnything() throws java.io.IOException {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue orders = s.dq.queue("orders");
+            Seed.dead(orders, "card declined", "forged");
+            login(s);
+            String target = s.dashboard.url() + "api/queues/orders/jobs/forged/retry";
+            byte[] page = ("<!doctype html><title>another site</title><form method=\"post\" action=\"" + target
+                    + "\"></form><script>document.forms[0].submit()</script>").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            com.sun.net.httpserver.HttpServer other = com.sun.net.httpserver.HttpServer.create(
+                    new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+            other.createContext("/", exchange -> {
+                exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+                exchange.sendResponseHeaders(200, page.length);
+                exchange.getResponseBody().write(page);
+                exchange.close();
+            });
+            other.start();
+            try {
+                d.get("http://127.0.0.1:" + other.getAddress().getPort() + "/");
+                // The form's POST reached the dashboard with the cookie (without it the answer would be 401, "a token is
+                // required") and was refused for where it came from.
+                waiting().until(() -> d.getCurrentUrl().equals(target) && d.getPageSource().contains("refused"));
+                assertThat(d.getPageSource()).contains("cross-site request refused (Sec-Fetch-Site: same-site)");
+            } finally {
+                other.stop(0);
+            }
+            assertThat(orders.get("forged").orElseThrow().state()).isEqualTo(JobState.DEAD);
+            // The browser is still logged in, and the dashboard's own Retry button works.
+            d.get(s.dashboard.url() + "queues/orders?state=dead");
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='forged']")).size() == 1);
+            d.findElement(By.cssSelector("#jobs tr[data-id='forged'] button[data-action='retry']")).click();
+            await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("forged").orElseThrow().state() == JobState.SCHEDULED);
+        }
+    }
+
     @Test
     void withoutTheTokenThePageAsksForIt() {
         try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
