@@ -74,7 +74,9 @@ final class DemoRun {
         JobQueue q = dq.queue(QUEUE);
         Path startsFile = tmp.resolve("doomed-starts.txt");
         Files.createFile(startsFile);
-        Process doomed = startDoomed(startsFile, tmp.resolve("doomed.log"));
+        Path holdFile = tmp.resolve("doomed-hold");
+        Path doomedLog = tmp.resolve("doomed.log");
+        Process doomed = startDoomed(startsFile, holdFile, doomedLog);
         List<Worker> live = new ArrayList<>();
         long killedAtDone = -1;
         try {
@@ -88,8 +90,7 @@ final class DemoRun {
             QueueStats s = q.stats();
             while (s.done() + s.dead() < jobs && System.nanoTime() < deadline) {
                 if (doomed.isAlive() && (s.done() + s.dead() >= jobs * 3L / 10 || s.scheduled() == 0)) {
-                    doomed.destroyForcibly(); // SIGKILL: its leased jobs are abandoned, mid-run
-                    doomed.waitFor(10, TimeUnit.SECONDS);
+                    killHoldingAJob(doomed, holdFile, doomedLog);
                     killedAtDone = s.done();
                 }
                 progress.show(s, !doomed.isAlive());
@@ -142,11 +143,25 @@ final class DemoRun {
         };
     }
 
-    private Process startDoomed(Path startsFile, Path log) throws IOException, InterruptedException {
+    /**
+     * SIGKILL, once the doomed worker holds a job (at most 10 s after asking it to hold the next one it finishes): its
+     * leased jobs are abandoned, mid-run, and at least one lease is left to expire and be recovered.
+     */
+    private static void killHoldingAJob(Process doomed, Path holdFile, Path log) throws IOException, InterruptedException {
+        Files.createFile(holdFile);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (doomed.isAlive() && !Files.readString(log).contains("holding ") && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(20); // waiting for another process's output file
+        }
+        doomed.destroyForcibly();
+        doomed.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    private Process startDoomed(Path startsFile, Path holdFile, Path log) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse("java");
         ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 DemoChildWorker.class.getName(), prefix, QUEUE, String.valueOf(LEASE.toMillis()),
-                String.valueOf(CHILD_CONCURRENCY), startsFile.toString())
+                String.valueOf(CHILD_CONCURRENCY), startsFile.toString(), holdFile.toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         // The server and its credentials go in the environment: a command line is visible to every user (ps).
         pb.environment().put(DemoChildWorker.URL_ENV, uri);
