@@ -26,6 +26,7 @@ public class OrderController {
         this.paymentTimeout = paymentTimeout;
     }
 
+    // tag::create[]
     /** The id of the time-out job of order {@code id}: one per order, so enqueueing it twice creates one job. */
     static String timeoutJob(long id) {
         return "order-" + id + ":timeout";
@@ -38,6 +39,7 @@ public class OrderController {
         delayq.enqueue(QUEUE, timeoutJob(id), new PaymentTimeout(id), paymentTimeout);
         return ResponseEntity.status(HttpStatus.CREATED).body(new OrderView(id, OrderStatus.PENDING));
     }
+    // end::create[]
 
     /** Pays an order and cancels its time-out; 409 when it was cancelled already. */
     @PostMapping("/orders/{id}/pay")

@@ -1,5 +1,6 @@
 package dev.delayq.examples.orders;
 
+// tag::payment-timeouts[]
 import dev.delayq.spring.DelayqListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,3 +25,4 @@ public class PaymentTimeouts {
         }
     }
 }
+// end::payment-timeouts[]

@@ -1,0 +1,5 @@
+package dev.delayq.spring.docs;
+
+/** The payload of a payment time-out job (docs/spring-boot.md). */
+record PaymentTimeout(long orderId) {
+}
