@@ -119,6 +119,23 @@ class DocsExamplesTest {
     }
 
     @Test
+    void aMarkerShownInsideAnotherKindOfBlockIsText(@TempDir Path dir) throws IOException {
+        Path md = write(dir, "guide.md", """
+                The line before a block names its source:
+
+                ```
+                <!-- example: src/Example.java#run -->
+                ```java
+                ```
+                """);
+
+        List<ExampleBlocks.Problem> problems = new ArrayList<>();
+
+        assertThat(ExampleBlocks.blocks(md, problems)).isEmpty();
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
     void aMissingSourceOrRegionIsReported(@TempDir Path dir) throws IOException {
         write(dir, "src/Example.java", """
                 // tag::open[]

@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  */
 final class ExampleBlocks {
     private static final Pattern MARKER = Pattern.compile("^\\s*<!--\\s*example:\\s*(\\S+?)#([\\w.-]+)\\s*-->\\s*$");
-    private static final Pattern ANY_MARKER = Pattern.compile("<!--\\s*example:");
+    private static final Pattern ANY_MARKER = Pattern.compile("^\\s*<!--\\s*example:");
+    private static final Pattern OTHER_FENCE = Pattern.compile("^\\s*(```+|~~~+).*$");
     private static final Pattern JAVA_FENCE = Pattern.compile("^(\\s*)```\\s*java\\s*$", Pattern.CASE_INSENSITIVE);
     private static final Pattern TAG_LINE = Pattern.compile("^\\s*//\\s*(tag|end)::[\\w.-]+\\[\\]\\s*$");
     private static final Set<String> SKIPPED_DIRS = Set.of("target", "node_modules", ".git", ".mvn", ".idea");
@@ -88,6 +89,15 @@ final class ExampleBlocks {
                     blocks.add(new Block(markdown, i + 1, marker.group(1), marker.group(2), body));
                 } else {
                     blocks.add(new Block(markdown, i + 1, null, null, body));
+                }
+                i = end;
+            } else if (OTHER_FENCE.matcher(lines.get(i)).matches()) {
+                // Another kind of block (sh, xml, a listing): skip to its closing fence, so that a marker shown
+                // inside it as an example is not taken for one.
+                String fenceChars = lines.get(i).strip().replaceAll("^([`~]+).*$", "$1");
+                int end = i + 1;
+                while (end < lines.size() && !lines.get(end).strip().equals(fenceChars)) {
+                    end++;
                 }
                 i = end;
             } else if (ANY_MARKER.matcher(lines.get(i)).find()) {
