@@ -1,4 +1,4 @@
-// What a page of completed jobs costs from an offset (BENCHMARKS.md, "Completed jobs kept one index entry per
+// What a page of completed jobs costs from an offset (docs/perf/journal.md, "Completed jobs kept one index entry per
 // acknowledgement ..."): enqueues, claims and completes N jobs of 100 B in calls of 1,000 through the public API, then
 // times JobQueue.list(DONE, offset, 50) at offsets 0, N / 2 and N - 50 (best of five), and purges them.
 //   redis-server --port 6411 --save "" --daemonize yes

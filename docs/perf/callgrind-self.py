@@ -4,7 +4,7 @@
   python3 docs/perf/callgrind-self.py DUMP JOBS [TOP]    # e.g. /tmp/script-cost-xxxx/cg.1234.2 20000 40
 
 Prints each function's own ("self") instructions divided by JOBS, largest first. Function names need a server
-binary with symbols (REDIS=..., BENCHMARKS.md says how one was built); Debian's shows addresses. callgrind_annotate
+binary with symbols (REDIS=..., docs/perf/journal.md says how one was built); Debian's shows addresses. callgrind_annotate
 3.19 put every instruction of these dumps (taken with callgrind_control -d) under __libc_start_main, hence this.
 """
 import collections

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Redis's CPU and time inside scripts per job, drain by drain, while a command runs (BENCHMARKS.md, "Issue 18 closed").
+"""Redis's CPU and time inside scripts per job, drain by drain, while a command runs (docs/perf/journal.md, "Issue 18 closed").
 
 Runs the command, reads `INFO cpu` and `INFO commandstats` of the Redis at PORT every 20 ms until it ends, and prints,
 for every drain that follows an enqueue (the samples from the end of one enqueue, told by `HSETNX` calls, to the start

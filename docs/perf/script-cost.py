@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Redis CPU of claim.lua and complete.lua alone, per job (BENCHMARKS.md, "Where the time goes", Redis side).
+"""Redis CPU of claim.lua and complete.lua alone, per job (docs/perf/journal.md, "Where the time goes", Redis side).
 
 Starts a private redis-server (a free port, never 6379), seeds N due jobs of PAY payload bytes (fresh records as
 enqueue.lua writes them), claims them all in calls of B jobs, then completes them all in calls of B, and prints

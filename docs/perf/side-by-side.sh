@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# W1 side by side with BullMQ, like for like (BENCHMARKS.md, "Like for like with BullMQ, and warm-up repetitions").
+# W1 side by side with BullMQ, like for like (docs/perf/journal.md, "Like for like with BullMQ, and warm-up repetitions").
 #
 # Starts a private redis-server on a free loopback port (never 6379) and alternates, for ROUNDS rounds (order reversed
 # every other round), four runs on it:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CPU per thread group of a command and its child processes (BENCHMARKS.md, "Where the time goes").
+"""CPU per thread group of a command and its child processes (docs/perf/journal.md, "Where the time goes").
 
 Runs the command (its stdout goes to thread-cpu.out), reads /proc/<pid>/task/<tid>/schedstat (nanoseconds on
 CPU) of every thread of the process tree every 50 ms, keeps each thread's last reading (threads that end

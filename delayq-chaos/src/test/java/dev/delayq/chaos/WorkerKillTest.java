@@ -87,7 +87,7 @@ class WorkerKillTest {
             // Heal: all four run; leases of the killed incarnations expire (5 s) and their jobs run again.
             Awaitility.await("workers restarted").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                     .until(() -> workers.stream().allMatch(WorkerProcess::ready));
-            // Every job starts four processes: on a 2-vCPU VM that costs about 25 ms of CPU per job (BENCHMARKS.md,
+            // Every job starts four processes: on a 2-vCPU VM that costs about 25 ms of CPU per job (docs/perf/journal.md,
             // "work --exec"), so 20,000 jobs take minutes of process creation alone; the budget is for that, not a goal.
             Awaitility.await("drain").atMost(Duration.ofSeconds(Chaos.size(120, 900)))
                     .pollInterval(Duration.ofMillis(250)).until(() -> q.stats().done() == jobs);

@@ -26,7 +26,8 @@ import java.util.regex.Pattern;
  * appears in the script's own code or in a kept definition, outside lines that are only a comment (a name in a
  * string or after code on a line keeps it too, which is only ever too many). Redis runs a script's top level on
  * every call, and each {@code local function} is a closure made and collected per call: the whole library cost
- * about 77,000 instructions a call, of which a {@code get} uses 27,000 (BENCHMARKS.md).
+ * about 77,000 instructions a call, of which a {@code get} uses 27,000 (docs/perf/journal.md,
+ * "A script's fixed cost").
  */
 public enum Script {
     ENQUEUE("enqueue"),
