@@ -6,7 +6,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DocsExamplesTest {
     private static final Path ROOT = root();
+    private static final Pattern TAG = Pattern.compile("(?m)^\\s*// tag::([\\w.-]+)\\[\\]\\s*$");
 
     @Test
     void everyJavaBlockOfTheDocsIsTheSourceRegionItNames() {
@@ -50,7 +57,33 @@ class DocsExamplesTest {
                         + " -Ddocs.update=true rewrites them from their sources)")
                 .isEmpty();
         assertThat(inReadme).as("java blocks found in README.md").isPositive();
-        assertThat(checked).as("java blocks found").isGreaterThanOrEqualTo(inReadme);
+        assertThat(checked).as("java blocks found").isGreaterThan(inReadme);
+    }
+
+    @Test
+    void everyRegionOfTheExamplesIsQuotedByTheDocs() throws IOException {
+        Set<String> quoted = new HashSet<>();
+        for (Path markdown : ExampleBlocks.markdownFiles(ROOT)) {
+            for (ExampleBlocks.Block block : ExampleBlocks.blocks(markdown, new ArrayList<>())) {
+                quoted.add(block.source() + "#" + block.region());
+            }
+        }
+        Set<String> defined = new TreeSet<>();
+        Path examples = ROOT.resolve("delayq-docs/src/test/java");
+        try (Stream<Path> files = Files.walk(examples)) {
+            // The examples, not the tests (whose text blocks show regions of their own).
+            List<Path> sources = files.filter(f -> f.toString().endsWith(".java") && !f.toString().endsWith("Test.java"))
+                    .toList();
+            for (Path file : sources) {
+                Matcher tag = TAG.matcher(Files.readString(file));
+                while (tag.find()) {
+                    defined.add(ROOT.relativize(file).toString().replace('\\', '/') + "#" + tag.group(1));
+                }
+            }
+        }
+        assertThat(defined).as("regions of delayq-docs that no doc quotes (an example nobody reads)")
+                .isNotEmpty()
+                .allSatisfy(region -> assertThat(quoted).contains(region));
     }
 
     @Test
