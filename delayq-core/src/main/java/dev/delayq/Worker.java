@@ -44,6 +44,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * by one worker per queue. Redis outages are survived with bounded backoff and logged once. Every worker also ticks
  * the queue's recurring {@link JobQueue#schedules() schedules} (one job per tick, however many workers tick; a tick's
  * job is named after its schedule, so {@code handle("nightly", ...)} runs the ticks of schedule {@code nightly}).
+ *
+ * <p>Logging (docs/logging.md): a failed attempt is one WARN line on {@code dev.delayq.jobs} ({@code job failed: queue=Q
+ * id=ID name=N attempt=2/5 next=<due time or dead> error=...}), a lost lease one of its own; while a handler runs, its
+ * thread's MDC holds {@code delayq.queue}, {@code delayq.jobId}, {@code delayq.attempt} and {@code delayq.jobName}.
  */
 public final class Worker implements AutoCloseable {
     private final WorkerEngine engine;

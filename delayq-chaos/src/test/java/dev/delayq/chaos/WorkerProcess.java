@@ -29,9 +29,12 @@ final class WorkerProcess implements AutoCloseable {
     private static final Pattern OUTCOME =
             Pattern.compile("^(completed|retry_scheduled|dead|refused|handed_back) (\\S+) attempt \\d+/\\d+ token (\\d+)$");
 
-    /** The worker's warning for a leased job it did not start because the lease ran out first. */
-    private static final Pattern NOT_STARTED =
-            Pattern.compile("not starting job '(\\S+)' \\(attempt \\d+, token (\\d+)\\)");
+    /**
+     * The worker's warning for a run whose lease was lost, logged once per run by whichever part of the worker learnt it
+     * first (a refused renewal, a lease run out before the job could start, a refused outcome): docs/logging.md.
+     */
+    private static final Pattern LEASE_LOST =
+            Pattern.compile("job lease lost: queue=\\S+ id=(\\S+) name=.*? attempt=\\d+/\\d+ token=(\\d+) reason=");
 
     private final String name;
     private final List<String> command;
@@ -217,14 +220,22 @@ final class WorkerProcess implements AutoCloseable {
 
     /**
      * Jobs (id, token) this worker leased but did not start because the lease had run out before it could
-     * (it was paused past it): the worker refused them itself, as Redis would have refused their outcome.
+     * (it was paused past it): the worker refused them itself, as Redis would have refused their outcome. They are the
+     * runs whose lost lease it logged and of which no outcome followed: a run that starts ends with an outcome line
+     * (a refused one when its lease was lost), whereas one that never started has none.
      */
     List<String[]> notStarted() {
+        java.util.Set<String> ended = new java.util.HashSet<>();
+        for (Checker.Run r : outcomes()) {
+            ended.add(r.id() + " " + r.token());
+        }
         List<String[]> out = new ArrayList<>();
         for (Path log : logs) {
-            Matcher m = NOT_STARTED.matcher(read(log));
+            Matcher m = LEASE_LOST.matcher(read(log));
             while (m.find()) {
-                out.add(new String[] {m.group(1), m.group(2)});
+                if (!ended.contains(m.group(1) + " " + m.group(2))) {
+                    out.add(new String[] {m.group(1), m.group(2)});
+                }
             }
         }
         return out;

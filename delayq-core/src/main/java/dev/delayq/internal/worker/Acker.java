@@ -154,11 +154,11 @@ final class Acker {
         if (ack.applied()) {
             metrics.completed(queue.name(), job.finishedNanos - job.startNanos);
             listener.onOutcome(job, JobListener.Outcome.COMPLETED);
+            JobLog.completed(job);
         } else {
             listener.onOutcome(job, JobListener.Outcome.REFUSED);
             metrics.leaseLost(queue.name());
-            LOG.warn("worker {}: completion of {} in queue {} refused ({}): its lease was lost and the job "
-                    + "was or will be run again", worker, job, queue.name(), ack);
+            JobLog.leaseLost(job, "completion refused (" + ack + ")", null);
         }
     }
 
@@ -200,33 +200,31 @@ final class Acker {
         });
     }
 
+    /**
+     * What Redis recorded for a failed run. Each failed attempt is logged here, once, after Redis answered (so the line
+     * can say what comes next); a refused failure is a lost lease, not a failed attempt (the job runs again without
+     * using up an attempt) and is logged as such, once per run.
+     */
     private void failed(Running r, FailResult res, String error) {
         if (res.outcome() == FailResult.Outcome.NOT_FOUND && r.resent) {
             // The first call applied (its reply was lost) and the job is gone since: it went dead without dead
             // retention, or ran again elsewhere and finished. Not a lost lease; what Redis recorded is unknown here.
-            LOG.debug("worker {}: re-sent failure of {} in queue {} found no job: an earlier call applied it", worker, r,
-                    queue.name());
+            JobLog.failed(r, JobLog.UNKNOWN, error);
             return;
         }
         if (res.outcome() == FailResult.Outcome.RETRY_SCHEDULED) {
             metrics.retried(queue.name());
             listener.onOutcome(r, JobListener.Outcome.RETRY_SCHEDULED);
+            JobLog.failed(r, res.atMillis(), error);
         } else if (res.outcome() == FailResult.Outcome.DEAD) {
             metrics.dead(queue.name());
             listener.onOutcome(r, JobListener.Outcome.DEAD);
-            LOG.warn("worker {}: {} in queue {} is dead after attempt {}/{}: {}", worker, r, queue.name(),
-                    r.attempt(), r.maxAttempts(), firstLine(error));
+            JobLog.failed(r, JobLog.DEAD, error);
         } else {
             metrics.leaseLost(queue.name());
             listener.onOutcome(r, JobListener.Outcome.REFUSED);
-            LOG.warn("worker {}: failure of {} in queue {} refused ({}): its lease was lost", worker, r, queue.name(),
-                    res.outcome());
+            JobLog.leaseLost(r, "failure refused (" + res.outcome() + ")", error);
         }
-    }
-
-    private static String firstLine(String s) {
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 
     /** Whether every outcome handed in has been acknowledged by Redis. */

@@ -83,6 +83,7 @@ final class Dispatcher {
 
     private void run(Running r) {
         boolean ownsEnd = true; // false when the timeout ended the run: it sent the outcome and freed the slot
+        String[] mdc = null;
         try {
             if (!awaitDue(r)) {
                 return; // handed back before it was due (shutdown)
@@ -94,13 +95,14 @@ final class Dispatcher {
                 r.markLost();
                 inFlight.remove(r);
                 metrics.leaseLost(queue);
-                LOG.warn("worker {}: not starting {} in queue {}: its lease expired before it could start", worker, r, queue);
+                JobLog.leaseLost(r, "expired before the job could start (not started)", null);
                 return;
             }
             r.startNanos = System.nanoTime();
             if (!r.tryStart()) {
                 return; // handed back at shutdown an instant before it could start
             }
+            mdc = JobLog.enter(r); // the handler's log lines name the job; taken out below, whatever the handler does
             metrics.started(queue, Math.max(0, clocks[r.job.partition()].nowMillis() - r.job.dueAtMillis()));
             long timeout = r.job.timeoutMillis() > 0 ? r.job.timeoutMillis() : config.jobTimeout().toMillis();
             ScheduledFuture<?> deadline = timeout > 0 ? deadlines.after(timeout, () -> timedOut(r, timeout)) : null;
@@ -111,8 +113,7 @@ final class Dispatcher {
             r.detach();
             if (!r.tryReturn()) {
                 ownsEnd = false;
-                LOG.info("worker {}: the handler of {} in queue {} returned after its timeout; its run had failed already",
-                        worker, r, queue);
+                JobLog.returnedAfterTimeout(r, timeout); // its run failed at the deadline, and that failure is logged
                 return;
             }
             r.finishedNanos = System.nanoTime();
@@ -122,6 +123,9 @@ final class Dispatcher {
                 send(r, outcome);
             }
         } finally {
+            if (mdc != null) {
+                JobLog.leave(mdc);
+            }
             r.detach();
             Thread.interrupted(); // never hand an interrupted thread back to the pool
             if (ownsEnd) {
@@ -159,7 +163,8 @@ final class Dispatcher {
         }
         r.finishedNanos = System.nanoTime();
         String error = "timed out after " + Validation.human(Duration.ofMillis(timeoutMillis));
-        LOG.warn("worker {}: {} in queue {} {}: interrupting its handler and failing the attempt", worker, r, queue, error);
+        // Not a warning of its own: the failed attempt is logged once, with this error, when Redis has recorded it.
+        LOG.debug("worker {}: {} in queue {} {}: interrupting its handler and failing the attempt", worker, r, queue, error);
         send(r, new Outcome(error, true, backoff(r)));
         r.interrupt();
         end(r);
@@ -193,9 +198,7 @@ final class Dispatcher {
         } catch (RetryLaterException e) {
             return new Outcome(summary(e), true, e.delay());
         } catch (Throwable e) {
-            if (LOG.isDebugEnabled()) {
-                LOG.debug("worker {}: handler failed on {} in queue {}", worker, r, queue, e);
-            }
+            JobLog.threw(r, e);
             return new Outcome(summary(e), true, backoff(r));
         }
     }

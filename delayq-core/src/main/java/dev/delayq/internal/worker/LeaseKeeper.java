@@ -89,7 +89,7 @@ final class LeaseKeeper {
                     outage.failure(e);
                     for (Running r : held) {
                         if (!r.finished && !r.acking && clocks[r.job.partition()].nowMillis() > r.leaseUntilMillis) {
-                            lose(r, "could not be renewed before it expired");
+                            lose(r, "not renewed before it expired (Redis did not answer)");
                         }
                     }
                     return;
@@ -109,7 +109,7 @@ final class LeaseKeeper {
                 r.leaseUntilMillis = res.leaseUntilMillis();
             } else if (!r.finished && !r.acking) {
                 // A finished job's acknowledgement may have landed first; only a running one has lost its lease.
-                lose(r, "was refused (" + res.acks().get(i) + ")");
+                lose(r, "renewal refused (" + res.acks().get(i) + ")");
             }
         }
     }
@@ -118,8 +118,7 @@ final class LeaseKeeper {
         if (!r.lost) {
             r.markLost();
             metrics.leaseLost(queue.name());
-            LOG.warn("worker {}: lease of {} in queue {} {}: the job may run elsewhere; its handler should stop",
-                    worker, r, queue.name(), why);
+            JobLog.leaseLost(r, why, null); // the job may run elsewhere; its handler should stop (ctx.leaseLost())
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.delayq.ClaimedJob;
 import dev.delayq.JobContext;
 import dev.delayq.Lease;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A job this worker holds, from claim to acknowledgement; the handler sees it as its {@link JobContext}. */
@@ -31,6 +32,8 @@ final class Running implements JobContext {
     volatile boolean acking;
     /** The outcome was sent again after a call failed: that call may have applied, only its reply was lost. */
     volatile boolean resent;
+    /** The loss of this run's lease has been logged (by whichever part learnt it first: {@link JobLog#leaseLost}). */
+    private final AtomicBoolean lossReported = new AtomicBoolean();
     volatile long startNanos;
     volatile long finishedNanos;
     /** The handler's thread while it runs this job (guarded by this object's monitor). */
@@ -117,6 +120,11 @@ final class Running implements JobContext {
 
     void markLost() {
         lost = true;
+    }
+
+    /** True the first time only: the loss of this run's lease is logged once. */
+    boolean firstLossReport() {
+        return lossReported.compareAndSet(false, true);
     }
 
     @Override
