@@ -47,8 +47,13 @@ final class ExecHandler implements JobHandler {
         /** The command for {@code job} is about to start. */
         void started(JobContext job);
 
-        /** The run ended; {@code outcome} is a short status such as {@code ok in 12 ms} or {@code exit 3, retry}. */
-        void finished(JobContext job, String outcome);
+        /**
+         * The run ended; {@code outcome} is a short status such as {@code ok in 12 ms} or {@code exit 3, will retry};
+         * {@code failedAttempt}: the run failed its attempt (a non-zero exit, a time-out, a command that could not
+         * start), which the worker logs itself once Redis has recorded it, rather than being stopped or not started
+         * because the job was handed back or its lease lost.
+         */
+        void finished(JobContext job, String outcome, boolean failedAttempt);
     }
 
     private final String script;
@@ -97,6 +102,7 @@ final class ExecHandler implements JobHandler {
         long start = System.nanoTime();
         listener.started(job);
         String outcome = null;
+        boolean failedAttempt = false;
         try {
             Run run = run(job);
             if (run.exit() == 0) {
@@ -114,13 +120,15 @@ final class ExecHandler implements JobHandler {
             if (outcome == null) {
                 outcome = e.getMessage();
             }
+            failedAttempt = !(e instanceof Failed f && f.stopped);
             throw e;
         } catch (RuntimeException | Error e) {
             // A fault of the worker, not of the command: the job's error names it without a Java stack trace.
             outcome = "worker error: " + e;
+            failedAttempt = true;
             throw new Failed("worker error: " + e);
         } finally {
-            listener.finished(job, outcome != null ? outcome : "failed");
+            listener.finished(job, outcome != null ? outcome : "failed", failedAttempt);
         }
     }
 
@@ -131,7 +139,7 @@ final class ExecHandler implements JobHandler {
         if (job.leaseLost()) {
             // Handed back by a worker shutting down (or recovered elsewhere) just as it was being started: running
             // the command now would only run it twice.
-            throw new Failed("not started: the job was handed back or its lease lost before its command started");
+            throw Failed.stopped("not started: the job was handed back or its lease lost before its command started");
         }
         ProcessBuilder pb = new ProcessBuilder(processes.command(script));
         environment(pb.environment(), job);
@@ -197,13 +205,13 @@ final class ExecHandler implements JobHandler {
                 }
                 if (job.leaseLost()) {
                     processes.stop(List.of(p));
-                    throw new Failed("stopped: the lease was lost (handed back at shutdown, or recovered by another worker)");
+                    throw Failed.stopped("stopped: the lease was lost (handed back at shutdown, or recovered by another worker)");
                 }
             }
         } catch (InterruptedException e) {
             // The worker is shutting down and the grace period is over: the job was handed back.
             processes.stop(List.of(p));
-            throw new Failed("stopped: the worker shut down");
+            throw Failed.stopped("stopped: the worker shut down");
         }
     }
 
@@ -227,8 +235,20 @@ final class ExecHandler implements JobHandler {
 
     /** A failed attempt; the message is the whole error summary (no class name, no stack trace). */
     static final class Failed extends RuntimeException {
+        /** The command was stopped, or not started, because the job was no longer this run's: not a failed attempt. */
+        final boolean stopped;
+
         Failed(String summary) {
+            this(summary, false);
+        }
+
+        private Failed(String summary, boolean stopped) {
             super(summary, null, false, false);
+            this.stopped = stopped;
+        }
+
+        static Failed stopped(String summary) {
+            return new Failed(summary, true);
         }
 
         @Override

@@ -127,10 +127,18 @@ final class WorkActivity implements WorkerMetrics, ExecHandler.Listener, JobList
         touch(1, 0);
     }
 
+    /**
+     * With {@code --verbose}, a line per command that completed, was stopped or did not start: {@code job <id> attempt
+     * <a>/<max>: ok in 12 ms}. A failed attempt has no such line: the worker logs it, once, when Redis has recorded it
+     * ({@code WARN dev.delayq.jobs - job failed: ...}), so that no failure is printed twice.
+     */
     @Override
-    public void finished(JobContext job, String outcome) {
-        if (status != null) {
-            status.println("job " + job.id() + " attempt " + job.attempt() + "/" + job.maxAttempts() + ": " + outcome);
+    public void finished(JobContext job, String outcome, boolean failedAttempt) {
+        if (status != null && !failedAttempt) {
+            synchronized (status) {
+                status.println("job " + job.id() + " attempt " + job.attempt() + "/" + job.maxAttempts() + ": " + outcome);
+                status.flush();
+            }
         }
         touch(-1, 1);
     }

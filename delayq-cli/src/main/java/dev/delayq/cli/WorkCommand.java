@@ -22,8 +22,14 @@ import picocli.CommandLine.ParentCommand;
                         + "job's error. The commands' stdout and stderr go to the worker's.",
                 "SIGTERM or Ctrl-C stops claiming, lets running commands finish within --shutdown-grace, then stops "
                         + "them and hands their jobs back (commands ignore SIGINT so that Ctrl-C does not kill them "
-                        + "mid-job). --verbose prints on stderr a line per finished command and a line per outcome "
-                        + "Redis recorded: 'completed|retry_scheduled|dead|refused|handed_back ID attempt A/MAX token T'.",
+                        + "mid-job).",
+                "On stderr: a start line, a summary line when the worker stops, each line a command writes on stderr "
+                        + "prefixed with '[job ID] ', and one warning per failed attempt, once Redis has recorded it: "
+                        + "'HH:MM:SS.mmm WARN dev.delayq.jobs - job failed: queue=Q id=ID name=NAME attempt=A/MAX "
+                        + "next=DUE_AT|dead error=FIRST_LINE' (a lost lease: 'job lease lost: ...'; docs/logging.md). "
+                        + "--verbose adds a line per command that completed or was stopped ('job ID attempt A/MAX: ok in "
+                        + "12 ms') and a line per outcome Redis recorded: "
+                        + "'completed|retry_scheduled|dead|refused|handed_back ID attempt A/MAX token T'.",
                 "With --exit-when-idle the exit status is 0 only if every claim succeeded: when claims failed during "
                         + "the run (Redis unreachable or refusing), the worker says how many and exits 3.",
                 "--metrics-port serves the worker's own meters (jobs claimed, completed, failed, retried, dead, "
@@ -151,6 +157,14 @@ public final class WorkCommand implements Callable<Integer> {
         Worker worker = builder.build();
         String unknown = main.warnIfUnknown(queue, false); // after the settings were checked: bad ones come first
         endpoint.start(); // before the worker: a port in use stops the command before any job is claimed
+        // The start line comes first: once the worker starts, a job may fail, and its warning be logged, at once.
+        main.err().printf("delayq: working on queue '%s'%s: concurrency %d, lease %s, Redis %s, %s%s%s%s%n", queue,
+                main.prefix().equals("dq") ? "" : " (prefix '" + main.prefix() + "')", slots, Durations.format(lease),
+                target.display(), handler.isolation(),
+                jobTimeout != null ? ", job timeout " + Durations.format(jobTimeout) : "",
+                endpoint.url() != null ? ", metrics " + endpoint.url() : "",
+                unknown != null ? "; the queue is not known yet (see the warning above)" : "");
+        main.err().flush();
         worker.start();
         // Idleness counts from here, not from the JVM's start: connecting and loading classes can take seconds
         // on a busy machine, and a claim issued just as the idle limit ran out would be cut short.
@@ -166,12 +180,6 @@ public final class WorkCommand implements Callable<Integer> {
             }
         }, "delayq-work-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        main.err().printf("delayq: working on queue '%s'%s: concurrency %d, lease %s, Redis %s, %s%s%s%s%n", queue,
-                main.prefix().equals("dq") ? "" : " (prefix '" + main.prefix() + "')", slots, Durations.format(lease),
-                target.display(), handler.isolation(),
-                jobTimeout != null ? ", job timeout " + Durations.format(jobTimeout) : "",
-                endpoint.url() != null ? ", metrics " + endpoint.url() : "",
-                unknown != null ? "; the queue is not known yet (see the warning above)" : "");
         if (main.verbose) {
             main.err().printf("delayq: worker %s on queue '%s': concurrency %d, lease %s, %d attempts, backoff %s to %s%n",
                     worker.name(), queue, slots, human(lease), maxAttempts, human(backoffBase), human(backoffCap));

@@ -247,6 +247,38 @@ class WorkProcessIT {
         }
     }
 
+    /**
+     * What {@code work} prints on stderr, from the shaded jar with its slf4j-simple settings: the start line, each failed
+     * attempt once in the library's format (dev.delayq.jobs, docs/logging.md), the command's own stderr lines, the
+     * summary; a success prints nothing at the default level.
+     */
+    @Test
+    void eachFailedAttemptIsOneWarningBetweenTheStartAndSummaryLines() throws Exception {
+        assertThat(run("lf-e1", List.of(), "enqueue", "failures", "--id", "order-731:timeout", "--name", "payment timeout",
+                "--max-attempts", "2", "--redis", redis.uri()).exit()).isZero();
+        assertThat(run("lf-e2", List.of(), "enqueue", "failures", "--id", "fine", "--redis", redis.uri()).exit()).isZero();
+        Ran w = run("lf-work", List.of(), "work", "failures", "--exec",
+                "[ \"$DELAYQ_JOB_ID\" = fine ] || { echo \"read timed out\" >&2; echo 'second line' >&2; exit 3; }",
+                "--backoff-base", "10ms", "--backoff-cap", "10ms", "--max-jobs", "3", "--redis", redis.uri());
+        assertThat(w.exit()).as(w.err()).isZero();
+        List<String> lines = w.err().lines().toList();
+        List<String> worker = lines.stream().filter(l -> !l.startsWith("[job ")).toList();
+        assertThat(worker).as(w.err()).hasSize(4);
+        assertThat(worker.get(0)).startsWith("delayq: working on queue 'failures' (prefix 'it");
+        String failed = "\\d{2}:\\d{2}:\\d{2}\\.\\d{3} WARN dev\\.delayq\\.jobs - job failed: queue=failures "
+                + "id=order-731:timeout name=\"payment timeout\" attempt=%s next=%s error=\"exit 3: read timed out\"";
+        assertThat(worker.get(1)).matches(String.format(failed, "1/2",
+                "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z"));
+        assertThat(worker.get(2)).matches(String.format(failed, "2/2", "dead"));
+        assertThat(worker.get(3)).isEqualTo("delayq: worker stopped: 1 completed, 1 retried, 1 dead, 0 recovered, 0 handed back");
+        // The command's own stderr, as it wrote it, and nothing else names the job: no failure is printed twice.
+        assertThat(lines).filteredOn(l -> l.startsWith("[job ")).containsExactly(
+                "[job order-731:timeout] read timed out", "[job order-731:timeout] second line",
+                "[job order-731:timeout] read timed out", "[job order-731:timeout] second line");
+        assertThat(w.err()).doesNotContain("fine");
+        assertThat(job("failures", "order-731:timeout").get("state").asText()).isEqualTo("dead");
+    }
+
     @Test
     void versionFromTheShadedJar() throws Exception {
         String version = System.getProperty("delayq.version");
