@@ -138,6 +138,75 @@ class LauncherIT {
         }
     }
 
+    /**
+     * The launcher's first-use build, with a stand-in for Maven on the PATH (a real build here would take minutes and
+     * rewrite this module's own jar): DELAYQ_MAVEN_REPO becomes -Dmaven.repo.local (one argument, blanks and all),
+     * MAVEN_OPTS reaches Maven untouched, and the progress lines say which local repository the build uses.
+     */
+    @Test
+    void theFirstUseBuildUsesTheLocalRepositoryOfDelayqMavenRepoAndKeepsMavenOpts() throws Exception {
+        Path tree = Files.createDirectories(dir.resolve("clone"));
+        Path launcher = Files.copy(Path.of("..", "delayq"), tree.resolve("delayq"),
+                java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        Path jar = Path.of("target", "delayq.jar").toAbsolutePath();
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        Path seen = dir.resolve("mvn-args");
+        Path opts = dir.resolve("mvn-opts");
+        Path mvn = bin.resolve("mvn");
+        Files.writeString(mvn, "#!/bin/sh\n"
+                + "printf '%s\\n' \"$@\" > '" + seen + "'\n"
+                + "printf '%s' \"$MAVEN_OPTS\" > '" + opts + "'\n"
+                + "mkdir -p delayq-cli/target && cp '" + jar + "' delayq-cli/target/delayq.jar\n"
+                + "echo '[INFO] Building delayq-cli 0.1.0-SNAPSHOT'\n"
+                + "echo '[INFO] BUILD SUCCESS'\n");
+        assertThat(mvn.toFile().setExecutable(true)).isTrue();
+        Path repo = dir.resolve("m2 repo");
+
+        Ran built = runWith(launcher, bin, java.util.Map.of("DELAYQ_MAVEN_REPO", repo.toString(), "MAVEN_OPTS", "-Xmx300m"),
+                "first", "--version");
+        assertThat(built.exit()).as(built.err()).isZero();
+        assertThat(built.out()).startsWith("delayq ");
+        assertThat(built.err()).contains("delayq: building the command line: one Maven build, tests skipped, about a minute",
+                "delayq: using Maven local repository " + repo + " (DELAYQ_MAVEN_REPO), MAVEN_OPTS=-Xmx300m\n",
+                "  Building delayq-cli", "delayq: built in ");
+        assertThat(Files.readAllLines(seen)).containsExactly("-Dmaven.repo.local=" + repo, "-B", "-DskipTests",
+                "-Dmaven.source.skip=true", "-Dmaven.javadoc.skip=true", "-pl",
+                "delayq-cli", "-am", "package");
+        assertThat(Files.readString(opts)).isEqualTo("-Xmx300m");
+
+        Ran again = runWith(launcher, bin, java.util.Map.of("DELAYQ_MAVEN_REPO", repo.toString()), "again", "--version");
+        assertThat(again.exit()).as(again.err()).isZero();
+        assertThat(again.err()).as("the jar is fresh: no build").doesNotContain("building");
+
+        Files.delete(tree.resolve("delayq-cli/target/delayq.jar"));
+        Files.delete(seen);
+        Ran defaults = runWith(launcher, bin, java.util.Map.of(), "defaults", "--version");
+        assertThat(defaults.exit()).as(defaults.err()).isZero();
+        assertThat(defaults.err()).contains("delayq: using Maven's default local repository (DELAYQ_MAVEN_REPO=DIR for another)\n");
+        assertThat(Files.readAllLines(seen)).containsExactly("-B", "-DskipTests", "-Dmaven.source.skip=true",
+                "-Dmaven.javadoc.skip=true", "-pl", "delayq-cli", "-am", "package");
+    }
+
+    /** The launcher with {@code bin} first on the PATH and {@code env} set (and no DELAYQ_ or MAVEN_ variable inherited). */
+    private Ran runWith(Path launcher, Path bin, java.util.Map<String, String> env, String name, String... args)
+            throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(launcher.toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectOutput(dir.resolve(name + ".out").toFile())
+                .redirectError(dir.resolve(name + ".err").toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("DELAYQ_") || k.startsWith("MAVEN_"));
+        pb.environment().put("PATH", bin + java.io.File.pathSeparator + System.getenv("PATH"));
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        if (!p.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("the launcher did not end within " + DEADLINE + ": " + read(dir.resolve(name + ".err")));
+        }
+        return new Ran(p.exitValue(), read(dir.resolve(name + ".out")), read(dir.resolve(name + ".err")));
+    }
+
     private Ran run(Path launcher, String command, List<String> target, String... args) throws Exception {
         String name = command + "-" + System.nanoTime();
         Process p = start(launcher, command, target, name, args);
