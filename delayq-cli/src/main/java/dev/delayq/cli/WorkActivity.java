@@ -135,10 +135,7 @@ final class WorkActivity implements WorkerMetrics, ExecHandler.Listener, JobList
     @Override
     public void finished(JobContext job, String outcome, boolean failedAttempt) {
         if (status != null && !failedAttempt) {
-            synchronized (status) {
-                status.println("job " + job.id() + " attempt " + job.attempt() + "/" + job.maxAttempts() + ": " + outcome);
-                status.flush();
-            }
+            status.println("job " + job.id() + " attempt " + job.attempt() + "/" + job.maxAttempts() + ": " + outcome);
         }
         touch(-1, 1);
     }
