@@ -67,8 +67,13 @@ class ZombieWorkerTest {
             long frozenAt = System.nanoTime();
 
             healthy.start();
-            // The fault: frozen for twice its lease, while the healthy worker recovers and runs its jobs.
+            // The fault: frozen for twice its lease, while the healthy worker recovers and runs its jobs, and until it
+            // has taken over every lease the zombie held (it recovers 10 a claim, and on a busy machine its JVM may start
+            // seconds after the freeze: a lease not yet recovered is still the zombie's own, and its completion is right).
             TimeUnit.NANOSECONDS.sleep(Math.max(0, frozenAt + 2 * lease.toNanos() - System.nanoTime()));
+            Awaitility.await("every frozen lease taken over").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> frozen.entrySet().stream().allMatch(e -> q.get(e.getKey()).map(j -> j.token() != e.getValue())
+                            .orElse(true)));
             zombie.resume();
 
             Awaitility.await("drain").atMost(Duration.ofSeconds(Chaos.size(120, 300)))
