@@ -1,5 +1,6 @@
 package dev.delayq.cli;
 
+import dev.delayq.internal.TextFields;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -29,55 +30,7 @@ public final class Text {
      * space stays a space). {@code a b} prints as {@code "a b"}, {@code say "hi"} as {@code "say \"hi\""}.
      */
     public static String field(String s) {
-        if (s == null) {
-            return "-";
-        }
-        if (!s.isEmpty() && !s.equals("-") && !needsQuotes(s)) {
-            return s;
-        }
-        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); ) {
-            int cp = s.codePointAt(i); // an unpaired surrogate comes as itself
-            i += Character.charCount(cp);
-            switch (cp) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (cp == ' ' || !hidden(cp)) {
-                        b.appendCodePoint(cp);
-                    } else {
-                        for (char c : Character.toChars(cp)) {
-                            b.append(String.format("\\u%04x", (int) c));
-                        }
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
-    }
-
-    private static boolean needsQuotes(String s) {
-        for (int i = 0; i < s.length(); ) {
-            int cp = s.codePointAt(i);
-            i += Character.charCount(cp);
-            if (cp == '"' || cp == '\\' || hidden(cp)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether a code point does not show as itself: white space, control, format, separator, unassigned, private. */
-    private static boolean hidden(int cp) {
-        return Character.isWhitespace(cp) || Character.isSpaceChar(cp) || Character.isISOControl(cp)
-                || switch (Character.getType(cp)) {
-                    case Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR, Character.UNASSIGNED,
-                         Character.PRIVATE_USE, Character.SURROGATE -> true;
-                    default -> false;
-                };
+        return TextFields.field(s);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.delayq.internal.worker;
 
+import dev.delayq.internal.TextFields;
 import dev.delayq.internal.Validation;
 import java.time.Duration;
 import java.time.Instant;
@@ -170,58 +171,8 @@ final class JobLog {
         return s;
     }
 
-    /**
-     * {@code s} as it is when it is not empty, not {@code -} (which marks "none") and holds only printable characters
-     * other than blanks, quotes and backslashes; else in double quotes with {@code \"}, {@code \\}, {@code \n},
-     * {@code \r}, {@code \t} and {@code \}{@code uXXXX} for any other control, format, separator or unprintable
-     * character (a space stays a space). The command line's rule for user data ({@code Text.field}).
-     */
+    /** {@code s} by the one rule for user data in text ({@link TextFields#field}). */
     static String value(String s) {
-        if (!s.isEmpty() && !s.equals("-") && !needsQuotes(s)) {
-            return s;
-        }
-        StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-        for (int i = 0; i < s.length(); ) {
-            int cp = s.codePointAt(i);
-            i += Character.charCount(cp);
-            switch (cp) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                default -> {
-                    if (cp == ' ' || !hidden(cp)) {
-                        b.appendCodePoint(cp);
-                    } else {
-                        for (char c : Character.toChars(cp)) {
-                            b.append(String.format("\\u%04x", (int) c));
-                        }
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
-    }
-
-    private static boolean needsQuotes(String s) {
-        for (int i = 0; i < s.length(); ) {
-            int cp = s.codePointAt(i);
-            i += Character.charCount(cp);
-            if (cp == '"' || cp == '\\' || hidden(cp)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether a code point does not show as itself: white space, control, format, separator, unassigned, private. */
-    private static boolean hidden(int cp) {
-        return Character.isWhitespace(cp) || Character.isSpaceChar(cp) || Character.isISOControl(cp)
-                || switch (Character.getType(cp)) {
-                    case Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR, Character.UNASSIGNED,
-                         Character.PRIVATE_USE, Character.SURROGATE -> true;
-                    default -> false;
-                };
+        return TextFields.field(s);
     }
 }
