@@ -28,14 +28,16 @@ import org.junit.jupiter.api.Test;
 /**
  * Lease renewal never waits behind maintenance. A worker purges done jobs past retention periodically; a large
  * backlog with slow replies makes a purge pass last many lease lengths. The proxy slows only the replies of the
- * connection that runs the purge script (it recognises the script's SHA), while jobs with a 300 ms lease run for
- * seconds: their renewals must go on, on their own thread and connection, so no lease is lost.
+ * connection that runs the purge script (it recognises the script's SHA), while jobs with a 2 s lease run for four
+ * lease lengths: their renewals must go on, on their own thread and connection, so no lease is lost. The lease is
+ * long enough that a scheduling pause of a busy machine (a few hundred ms) cannot expire it by itself; a renewal
+ * waiting behind one slowed purge reply (5 s) would.
  */
 class MaintenanceIsolationTest {
-    private static final Duration LEASE = Duration.ofMillis(300);
-    /** Each reply of the purging connection arrives this late: a purge step (1,000 jobs) takes over 3 leases. */
-    private static final Duration PURGE_REPLY_DELAY = Duration.ofSeconds(1);
-    private static final Duration RUN = Duration.ofSeconds(3);
+    private static final Duration LEASE = Duration.ofSeconds(2);
+    /** Each reply of the purging connection arrives this late: a purge step (1,000 jobs) takes over 2 leases. */
+    private static final Duration PURGE_REPLY_DELAY = Duration.ofSeconds(5);
+    private static final Duration RUN = Duration.ofSeconds(8);
 
     @Test
     void aSlowRetentionPurgeNeverDelaysLeaseRenewal() throws Exception {
@@ -80,7 +82,7 @@ class MaintenanceIsolationTest {
                 await().atMost(Duration.ofSeconds(60)).until(() -> countDone(seed, jobs) == jobs || leasesLost.get() > 0);
                 assertThat(leasesLost.get()).as("leases lost").isZero();
                 // The purge ran meanwhile, on the slowed connection, and is still working through the backlog.
-                await().atMost(Duration.ofSeconds(60)).until(() -> seed.stats().done() <= backlog - 1000);
+                await().atMost(Duration.ofSeconds(90)).until(() -> seed.stats().done() <= backlog - 1000);
                 QueueStats stats = seed.stats();
                 Chaos.record("maintenance-isolation backlog=" + backlog + " jobs=" + jobs + " lease_ms=" + LEASE.toMillis()
                         + " purge_reply_delay_ms=" + PURGE_REPLY_DELAY.toMillis() + " slowed_connections=" + proxy.slowed()

@@ -98,9 +98,10 @@ class RedisCrashTest {
                     }));
                 }
 
+                // Every crash is injected however slow the machine is (the count does not depend on its pace): on a
+                // busy machine the last ones may come after the producers finished, while the workers drain.
                 int kills = 0;
-                long faultEnd = started + enqueueSpan.toNanos() + killEvery.multipliedBy(2).toNanos();
-                while (kills < maxKills && System.nanoTime() < faultEnd) {
+                while (kills < maxKills) {
                     // Pacing of the fault itself.
                     Thread.sleep(killEvery.toMillis() - 500 + random.nextInt(1000));
                     master.kill();

@@ -125,6 +125,10 @@ class WorkProcessIT {
     @ValueSource(strings = {"auto", "watchdog"})
     void aJobsProcessesDieWithAWorkerKilledBySigkill(String isolation) throws Exception {
         String queue = "k9-" + isolation;
+        // "auto" is the parent-death signal wherever setpriv has it; where it does not, the worker falls back to the
+        // watchdog, which the other case tests: say so in the skip summary rather than pass on the watchdog twice.
+        assumeTrue(isolation.equals("watchdog") || JobProcesses.detect().mode() == JobProcesses.Mode.GROUP_PDEATHSIG,
+                "setpriv --pdeathsig does not work here (util-linux 2.33 or newer has it): the parent-death path is untested");
         assertThat(run("e-" + isolation, List.of(), "enqueue", queue, "--id", "k", "--redis", redis.uri()).exit()).isZero();
         Path child = dir.resolve("child.pid");
         Path shell = dir.resolve("shell.pid");
@@ -139,8 +143,12 @@ class WorkProcessIT {
             jobs.add(ProcessHandle.of(Long.parseLong(Files.readString(shell).strip())).orElseThrow());
             jobs.addAll(sleepers("sleep 309"));
             assertThat(jobs).hasSize(3).allMatch(ProcessHandle::isAlive);
-            assertThat(read(dir.resolve("w-" + isolation + ".err")))
-                    .contains(isolation.equals("watchdog") ? "a process group per job (watchdog)" : "a process group per job");
+            String err = read(dir.resolve("w-" + isolation + ".err"));
+            if (isolation.equals("watchdog")) {
+                assertThat(err).contains("a process group per job (watchdog)");
+            } else {
+                assertThat(err).contains("a process group per job").doesNotContain("(watchdog)");
+            }
             worker.destroyForcibly(); // SIGKILL: no shutdown hook runs
             assertThat(worker.waitFor(30, TimeUnit.SECONDS)).isTrue();
         } finally {
