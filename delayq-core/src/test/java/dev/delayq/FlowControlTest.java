@@ -101,26 +101,6 @@ class FlowControlTest {
     }
 
     @Test
-    void aRateGrantCountsFromWhenItsJobsMayStartNotFromTheClaimThatLeasedThemAhead() {
-        q.limits(Limits.rate(2, Duration.ofSeconds(1)));
-        long dueAt = t.redisNow() + 3_000;
-        q.enqueueAll(List.of(Job.builder().id("ahead1").runAt(java.time.Instant.ofEpochMilli(dueAt)).build(),
-                Job.builder().id("ahead2").runAt(java.time.Instant.ofEpochMilli(dueAt)).build()));
-        // Leased 3 s ahead of their due time: a worker starts them then, so that is when their grants count.
-        ClaimBatch ahead = q.leases().claim(ClaimOptions.of(2, Duration.ofMinutes(1)).withLookahead(Duration.ofSeconds(5)));
-        assertThat(ahead.jobs()).extracting(ClaimedJob::id).containsExactlyInAnyOrder("ahead1", "ahead2");
-        q.enqueue(Job.builder().id("now").build());
-        ClaimBatch refused = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1)));
-        assertThat(refused.jobs()).as("the window of the two starts is full").isEmpty();
-        assertThat(refused.limited()).isTrue();
-        // Counted from the claim, the window would free a grant 1 s after it, and a job would then start within 1 s
-        // of the two started at the due time: three starts in one window of 1 s.
-        assertThat(refused.nextDueMillis()).as("when the window frees a grant").isEqualTo(dueAt + 1_000);
-        q.leases().completeAllAsync(ahead.jobs().stream().map(ClaimedJob::lease).toList()).join();
-        q.cancel("now");
-    }
-
-    @Test
     void aClaimUnderALongRateWindowCostsNoMoreForTheGrantsAlreadyInIt() {
         // An hour's quota with 20,000 grants in its window, as claims of one job each would leave them (seeded by hand:
         // claiming them would take minutes), against a queue without a limit: the claim's own cost in Redis

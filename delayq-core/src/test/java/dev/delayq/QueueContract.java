@@ -964,6 +964,113 @@ abstract class QueueContract {
         completeAll(q, q.leases().claim(claimOf(1)).jobs());
     }
 
+    // ---- flow control and schedules (the claim and tick scripts on every server kind) ----------------------
+
+    @Test
+    void aRateGrantCountsFromWhenItsJobsMayStartNotFromTheClaimThatLeasedThemAhead() {
+        // Two grants a second in each partition (a partitioned queue's limit is split evenly), all three jobs in one.
+        q.limits(Limits.rate(2 * partitions(), Duration.ofSeconds(1)));
+        List<String> ids = samePartition(q, 3);
+        long dueAt = t.redisNow() + 3_000;
+        q.enqueueAll(List.of(Job.builder().id(ids.get(0)).runAt(Instant.ofEpochMilli(dueAt)).build(),
+                Job.builder().id(ids.get(1)).runAt(Instant.ofEpochMilli(dueAt)).build()));
+        // Leased 3 s ahead of their due time: a worker starts them then, so that is when their grants count.
+        ClaimBatch ahead = q.leases().claim(ClaimOptions.of(2, Duration.ofMinutes(1)).withLookahead(Duration.ofSeconds(5)));
+        assertThat(ahead.jobs()).extracting(ClaimedJob::id).containsExactlyInAnyOrder(ids.get(0), ids.get(1));
+        q.enqueue(Job.builder().id(ids.get(2)).build());
+        ClaimBatch refused = q.leases().claim(ClaimOptions.of(partitions(), Duration.ofMinutes(1)));
+        assertThat(refused.jobs()).as("the window of the two starts is full").isEmpty();
+        assertThat(refused.limited()).isTrue();
+        // Counted from the claim, the window would free a grant 1 s after it, and a job would then start within 1 s
+        // of the two started at the due time: three starts in one window of 1 s.
+        assertThat(refused.nextDueMillis()).as("when the window frees a grant").isEqualTo(dueAt + 1_000);
+        q.leases().completeAllAsync(ahead.jobs().stream().map(ClaimedJob::lease).toList()).join();
+        q.cancel(ids.get(2));
+    }
+
+
+    @Test
+    void withNoOverlapATickThatComesAfterThePreviousJobEndedRunsEvenWhenItsTickerIsLate() {
+        Schedules s = q.schedules();
+        s.upsert(Schedule.every("prompt", Duration.ofSeconds(1)).noOverlap(true));
+        long first = s.get("prompt").orElseThrow().nextTick().toEpochMilli();
+        t.awaitRedisTime(first);
+        ClaimedJob running = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs().get(0);
+        assertThat(s.tick()).as("its job runs: the next tick waits").isZero();
+        q.leases().complete(running.lease()); // ends well before the next tick
+        // The ticker looks again a little after the next tick (a poll, a busy machine): that tick was not missed.
+        t.awaitRedisTime(first + 1_300);
+        assertThat(s.tick()).isEqualTo(1);
+        assertThat(ticks(q, "prompt")).containsExactly(first, first + 1_000);
+    }
+
+
+    @Test
+    void upsertingAnUnchangedScheduleKeepsItsStateSoItsMissedTicksAreCaughtUp() {
+        Schedules s = q.schedules();
+        Schedule all = Schedule.every("catchup", Duration.ofSeconds(1)).missed(Schedule.Missed.ALL);
+        Schedule once = Schedule.every("keptonce", Duration.ofSeconds(1)).missed(Schedule.Missed.ONCE);
+        assertThat(s.upsert(all)).isTrue();
+        assertThat(s.upsert(once)).isTrue();
+        long first = s.get("catchup").orElseThrow().nextTick().toEpochMilli();
+        long firstOnce = s.get("keptonce").orElseThrow().nextTick().toEpochMilli();
+        // Nothing ticks for a while; then the application starts and upserts its schedules, as documented.
+        t.awaitRedisTime(Math.max(first, firstOnce) + 3_200);
+        assertThat(s.upsert(all)).as("not created: it was there").isFalse();
+        assertThat(s.upsert(once)).as("not created: it was there").isFalse();
+        assertThat(s.get("catchup").orElseThrow().nextTick().toEpochMilli()).as("its state kept").isEqualTo(first);
+        assertThat(s.get("keptonce").orElseThrow().nextTick().toEpochMilli()).as("its state kept").isEqualTo(firstOnce);
+        long now = t.redisNow();
+        s.tick();
+        // ONCE: its due first tick, then one for the ticks missed since, then the next future one (jumping straight to
+        // the future would drop the catch-up run).
+        List<Long> keptOnce = ticks(q, "keptonce");
+        assertThat(keptOnce).hasSize(3).first().isEqualTo(firstOnce);
+        assertThat(keptOnce.get(1)).as("the latest missed tick").isGreaterThan(firstOnce).isLessThanOrEqualTo(now);
+        assertThat(keptOnce.get(2)).isEqualTo(keptOnce.get(1) + 1000);
+        List<Long> ticks = ticks(q, "catchup");
+        assertThat(ticks.get(0)).isEqualTo(first);
+        for (int i = 1; i < ticks.size(); i++) {
+            assertThat(ticks.get(i) - ticks.get(i - 1)).as("every tick, none dropped").isEqualTo(1000);
+        }
+        assertThat(ticks.get(ticks.size() - 1)).isGreaterThan(now);
+        assertThat(ticks).hasSizeGreaterThanOrEqualTo(5);
+
+        // A changed schedule applies its own missed-tick policy to the ticks after its due one.
+        Schedule changing = Schedule.every("changed", Duration.ofSeconds(1)).missed(Schedule.Missed.ONCE);
+        s.upsert(changing);
+        long start = s.get("changed").orElseThrow().nextTick().toEpochMilli();
+        t.awaitRedisTime(start + 2_500);
+        assertThat(s.upsert(changing.payload("v2").missed(Schedule.Missed.ALL))).isFalse();
+        assertThat(s.get("changed").orElseThrow().nextTick().toEpochMilli()).as("the due tick stays its next").isEqualTo(start);
+        long at = t.redisNow();
+        s.tick();
+        List<Long> changed = ticks(q, "changed");
+        assertThat(changed.get(0)).isEqualTo(start);
+        for (int i = 1; i < changed.size(); i++) {
+            assertThat(changed.get(i) - changed.get(i - 1)).as("ALL now: every tick after the due one").isEqualTo(1000);
+        }
+        assertThat(changed.get(changed.size() - 1)).isGreaterThan(at);
+        assertThat(q.get("changed@" + (start + 1_000)).orElseThrow().payloadUtf8()).isEqualTo("v2");
+    }
+
+
+    private static List<Long> ticks(JobQueue queue, String name) {
+        return TestSupport.ticks(queue, name);
+    }
+
+    /** {@code n} ids that a partitioned {@code queue} routes to one partition (any n ids on a plain queue). */
+    private static List<String> samePartition(JobQueue queue, int n) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; ids.size() < n; i++) {
+            String id = "same-" + i;
+            if (!(queue instanceof dev.delayq.internal.queue.PartitionedQueue pq) || pq.partitionOf(id) == pq.partitionOf("same-0")) {
+                ids.add(id);
+            }
+        }
+        return ids;
+    }
+
     // ---- inspection, purge, check -----------------------------------------------------------------------
 
     @Test
@@ -1105,6 +1212,26 @@ abstract class QueueContract {
         assertThat(again.state()).isEqualTo(JobState.SCHEDULED);
         assertThat(again.dueAtMillis()).isGreaterThan(t.redisNow() + 50_000);
         assertThat(q.cancel("wreck").changed()).isTrue();
+    }
+
+    @Test
+    void cancelAndDeleteTakeEveryIndexEntryOfTheIdWhateverTheRecordsState() {
+        // A readable record with entries it should not have (left by a crash of an older version, or by hand): the
+        // cancel takes them all with the record, so none can show or run the id again later.
+        for (String id : List.of("strayc", "strayd")) {
+            q.enqueue(Job.builder().id(id).delay(Duration.ofMinutes(1)).build());
+            t.target().call("ZADD", key(q, id, "done"), "1", id);
+            t.target().call("ZADD", key(q, id, "dead"), "1", id);
+        }
+        assertThat(q.cancel("strayc").changed()).isTrue();
+        assertThat(q.delete("strayd").changed()).isTrue();
+        for (String id : List.of("strayc", "strayd")) {
+            for (String index : List.of("due", "done", "dead", "leases")) {
+                assertThat(t.target().call("ZSCORE", key(q, id, index), id)).as("%s's entry in %s", id, index).isNull();
+            }
+            assertThat(t.target().call("ZCARD", key(q, id, "due"))).as("due entries in %s's partition", id).isEqualTo(0L);
+        }
+        assertThat(q.check().problems()).isEmpty();
     }
 
     @Test

@@ -39,11 +39,8 @@ class ScheduleTest {
         t.close();
     }
 
-    /** The tick times of the jobs of schedule {@code name}, in order. */
     private static List<Long> ticks(JobQueue q, String name) {
-        return java.util.stream.Stream.of(JobState.values()).flatMap(q::stream).map(JobInfo::id)
-                .filter(id -> id.startsWith(name + "@")).map(id -> Long.parseLong(id.substring(name.length() + 1)))
-                .sorted().toList();
+        return TestSupport.ticks(q, name);
     }
 
     @Test
@@ -111,21 +108,6 @@ class ScheduleTest {
     }
 
     @Test
-    void withNoOverlapATickThatComesAfterThePreviousJobEndedRunsEvenWhenItsTickerIsLate() {
-        Schedules s = q.schedules();
-        s.upsert(Schedule.every("prompt", Duration.ofSeconds(1)).noOverlap(true));
-        long first = s.get("prompt").orElseThrow().nextTick().toEpochMilli();
-        t.awaitRedisTime(first);
-        ClaimedJob running = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs().get(0);
-        assertThat(s.tick()).as("its job runs: the next tick waits").isZero();
-        q.leases().complete(running.lease()); // ends well before the next tick
-        // The ticker looks again a little after the next tick (a poll, a busy machine): that tick was not missed.
-        t.awaitRedisTime(first + 1_300);
-        assertThat(s.tick()).isEqualTo(1);
-        assertThat(ticks(q, "prompt")).containsExactly(first, first + 1_000);
-    }
-
-    @Test
     void withNoOverlapAWorkerRunsEveryTickWhoseTimeCameAfterThePreviousJobEnded() {
         Schedules s = q.schedules();
         s.upsert(Schedule.every("steady", Duration.ofSeconds(1)).noOverlap(true));
@@ -148,44 +130,6 @@ class ScheduleTest {
 
     private JobState state(long tick) {
         return q.get("steady@" + tick).map(JobInfo::state).orElse(null);
-    }
-
-    @Test
-    void upsertingAnUnchangedScheduleKeepsItsStateSoItsMissedTicksAreCaughtUp() {
-        Schedules s = q.schedules();
-        Schedule all = Schedule.every("catchup", Duration.ofSeconds(1)).missed(Schedule.Missed.ALL);
-        assertThat(s.upsert(all)).isTrue();
-        long first = s.get("catchup").orElseThrow().nextTick().toEpochMilli();
-        // Nothing ticks for a while; then the application starts and upserts its schedules, as documented.
-        t.awaitRedisTime(first + 3_200);
-        assertThat(s.upsert(all)).as("not created: it was there").isFalse();
-        assertThat(s.get("catchup").orElseThrow().nextTick().toEpochMilli()).as("its state kept").isEqualTo(first);
-        long now = t.redisNow();
-        s.tick();
-        List<Long> ticks = ticks(q, "catchup");
-        assertThat(ticks.get(0)).isEqualTo(first);
-        for (int i = 1; i < ticks.size(); i++) {
-            assertThat(ticks.get(i) - ticks.get(i - 1)).as("every tick, none dropped").isEqualTo(1000);
-        }
-        assertThat(ticks.get(ticks.size() - 1)).isGreaterThan(now);
-        assertThat(ticks).hasSizeGreaterThanOrEqualTo(5);
-
-        // A changed schedule applies its own missed-tick policy to the ticks after its due one.
-        Schedule once = Schedule.every("changed", Duration.ofSeconds(1)).missed(Schedule.Missed.ONCE);
-        s.upsert(once);
-        long start = s.get("changed").orElseThrow().nextTick().toEpochMilli();
-        t.awaitRedisTime(start + 2_500);
-        assertThat(s.upsert(once.payload("v2").missed(Schedule.Missed.ALL))).isFalse();
-        assertThat(s.get("changed").orElseThrow().nextTick().toEpochMilli()).as("the due tick stays its next").isEqualTo(start);
-        long at = t.redisNow();
-        s.tick();
-        List<Long> changed = ticks(q, "changed");
-        assertThat(changed.get(0)).isEqualTo(start);
-        for (int i = 1; i < changed.size(); i++) {
-            assertThat(changed.get(i) - changed.get(i - 1)).as("ALL now: every tick after the due one").isEqualTo(1000);
-        }
-        assertThat(changed.get(changed.size() - 1)).isGreaterThan(at);
-        assertThat(q.get("changed@" + (start + 1_000)).orElseThrow().payloadUtf8()).isEqualTo("v2");
     }
 
     @Test

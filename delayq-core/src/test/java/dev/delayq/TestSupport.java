@@ -94,6 +94,13 @@ final class TestSupport implements AutoCloseable {
         }
     }
 
+    /** The tick times of the jobs of schedule {@code name} in {@code q}, whatever their state, in order. */
+    static List<Long> ticks(JobQueue q, String name) {
+        return java.util.stream.Stream.of(JobState.values()).flatMap(q::stream).map(JobInfo::id)
+                .filter(id -> id.startsWith(name + "@")).map(id -> Long.parseLong(id.substring(name.length() + 1)))
+                .sorted().toList();
+    }
+
     /** Counts claims per job id: the race detector shared by the race tests. */
     static final class ClaimLedger {
         private final Map<String, AtomicInteger> claims = new ConcurrentHashMap<>();

@@ -882,6 +882,27 @@ abstract class WorkerContract {
     }
 
     @Test
+    void theMetersShowTheJobsKeptPastTheirRetention() {
+        // Done jobs kept 100 ms. A first worker purges (so the queue's retention is known), then one that does not
+        // purge (interval zero) runs five more: the gauge an operator watches shows them kept past their retention.
+        DelayQ shortHistory = t.client(b -> b.doneRetention(Duration.ofMillis(100)));
+        JobQueue kept = t.queue(shortHistory, "kept");
+        kept.enqueue(Job.builder().id("first").build());
+        try (Worker purging = Worker.builder(kept, job -> { }).purgeInterval(Duration.ofMillis(200)).build().start()) {
+            Awaitility.await().atMost(WAIT).until(() -> kept.stats().total("completed") == 1 && kept.stats().done() == 0
+                    && kept.stats().pastRetention() == 0);
+        }
+        for (int i = 0; i < 5; i++) {
+            kept.enqueue(Job.builder().id("k" + i).build());
+        }
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        start(Worker.builder(kept, job -> { }).purgeInterval(Duration.ZERO).metrics(new MicrometerMetrics(registry, Duration.ZERO)));
+        Awaitility.await().atMost(WAIT).until(() -> kept.stats().pastRetention() == 5);
+        assertThat(registry.get("delayq.queue.past_retention").tags("queue", "kept").gauge().value()).isEqualTo(5);
+        assertThat(kept.stats().done()).isEqualTo(5);
+    }
+
+    @Test
     void workersPurgeFinishedJobsPastRetention() {
         DelayQ shortHistory = t.client(b -> b.doneRetention(Duration.ofMillis(100)));
         JobQueue sq = t.queue(shortHistory, "purged");
