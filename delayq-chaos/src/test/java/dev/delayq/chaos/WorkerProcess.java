@@ -241,6 +241,20 @@ final class WorkerProcess implements AutoCloseable {
         return out;
     }
 
+    /** Every line of every incarnation's log that names job {@code id} (as a word), for a failure message. */
+    List<String> logLinesNaming(String id) {
+        Pattern word = Pattern.compile("(^|[\\s=])" + Pattern.quote(id) + "($|\\s)");
+        List<String> lines = new ArrayList<>();
+        for (Path log : logs) {
+            for (String line : read(log).split("\n")) {
+                if (word.matcher(line).find()) {
+                    lines.add(line.strip());
+                }
+            }
+        }
+        return lines;
+    }
+
     /** The logs, for a failure message. */
     String logTail() {
         if (logs.isEmpty()) {

@@ -44,10 +44,16 @@ class ZombieWorkerTest {
         // Each run takes 200 ms, so the zombie holds a full set of leases when it is frozen.
         List<String> options = List.of("--lease", lease.toMillis() + "ms", "--concurrency", "16", "--batch", "16",
                 "--max-attempts", "20", "--backoff-base", "100ms", "--backoff-cap", "1s");
+        // The zombie's calls in flight at the freeze get their replies when it resumes. On a busy machine the freeze
+        // (until the healthy worker's JVM has started and taken every lease over) can outlast the 10 s command timeout,
+        // and a claim whose reply times out leaves leases the zombie never learns of, so it neither runs nor refuses
+        // them (seen once in three loaded runs: a frozen lease neither refused nor run).
+        List<String> zombieOptions = new ArrayList<>(options);
+        zombieOptions.addAll(List.of("--timeout", "5m"));
         try (RedisServer redis = RedisServer.start();
              DelayQ dq = DelayQ.builder().redis(redis.uri()).prefix("chaos").build();
              WorkerProcess zombie = new WorkerProcess("zombie", dir, redis.uri(), "chaos", QUEUE, zombieSink,
-                     "sleep 0.2; ", options);
+                     "sleep 0.2; ", zombieOptions);
              WorkerProcess healthy = new WorkerProcess("healthy", dir, redis.uri(), "chaos", QUEUE, healthySink,
                      "sleep 0.2; ", options)) {
             JobQueue q = dq.queue(QUEUE);
@@ -75,6 +81,7 @@ class ZombieWorkerTest {
                     .until(() -> frozen.entrySet().stream().allMatch(e -> q.get(e.getKey()).map(j -> j.token() != e.getValue())
                             .orElse(true)));
             zombie.resume();
+            long frozenMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - frozenAt);
 
             Awaitility.await("drain").atMost(Duration.ofSeconds(Chaos.size(120, 300)))
                     .pollInterval(Duration.ofMillis(100)).until(() -> q.stats().done() == jobs);
@@ -121,15 +128,20 @@ class ZombieWorkerTest {
             String line = verdict.line("jobs", jobs, "faults", "1xSIGSTOP " + (2 * lease.toMillis()) + "ms",
                     "lease_ms", lease.toMillis(), "held_when_frozen", frozen.size(), "re_leased", reLeased.size(),
                     "refused_by_redis", refusedByRedis, "refused_before_start", notStarted.size(),
-                    "stale_completions_accepted", staleCompletionsAccepted);
+                    "stale_completions_accepted", staleCompletionsAccepted, "frozen_ms", frozenMs);
             verdict.assertClean();
             assertThat(frozen).as("leases the zombie held when frozen").isNotEmpty();
             assertThat(reLeased).as("frozen for twice its lease, all its jobs were re-leased: " + line)
                     .hasSize(frozen.size());
             assertThat(staleCompletionsAccepted).isZero();
             assertThat(refusals).as("no lease refused twice: " + line).doesNotHaveDuplicates();
-            assertThat(refused).as("every lease re-leased from the frozen zombie was refused: " + line)
-                    .containsAll(reLeased);
+            List<String> unrefused = new ArrayList<>();
+            for (String l : reLeased) {
+                if (!refused.contains(l)) {
+                    unrefused.add(l + " (the zombie's lines of it: " + zombie.logLinesNaming(l.split(" ")[0]) + ")");
+                }
+            }
+            assertThat(unrefused).as("every lease re-leased from the frozen zombie was refused: " + line).isEmpty();
             // A claim the zombie sent just before the SIGSTOP can reach Redis after the snapshot above: such a
             // lease is refused too without being in `frozen`. Whichever it is, a refused lease is one whose job
             // was finished under another lease, never the lease that finished it.
