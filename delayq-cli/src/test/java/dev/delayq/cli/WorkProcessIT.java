@@ -5,12 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.delayq.DelayQ;
-import dev.delayq.Job;
-import dev.delayq.JobQueue;
-import dev.delayq.JobState;
 import dev.delayq.testkit.RedisServer;
-import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,10 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,73 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The packaged command line in processes of its own, where a real process matters: a small heap, a worker
  * killed with SIGKILL, credentials in the environment, the jar's version. Runs after package (failsafe).
  */
-class WorkProcessIT {
-    private static final Duration DEADLINE = Duration.ofMinutes(2);
-    private static final Path JAR = Path.of("target", "delayq.jar");
-    private static RedisServer redis;
-
-    @TempDir
-    Path dir;
-
-    @BeforeAll
-    static void start() {
-        assumeTrue(Boolean.getBoolean("delayq.it"), "runs in the integration-test phase (failsafe), after package");
-        redis = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (redis != null) {
-            redis.close();
-        }
-    }
-
-    private record Ran(int exit, String out, String err) {
-    }
-
-    /** {@code java [jvm...] -jar delayq.jar args... --redis R --prefix P}, output to files, stdin from /dev/null. */
-    private Process start(String name, List<String> jvm, Map<String, String> env, String... args) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(javaBinary()));
-        cmd.addAll(jvm);
-        cmd.addAll(List.of("-jar", JAR.toString()));
-        cmd.addAll(Arrays.asList(args));
-        cmd.addAll(List.of("--prefix", "it" + ProcessHandle.current().pid()));
-        ProcessBuilder pb = new ProcessBuilder(cmd)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .redirectOutput(dir.resolve(name + ".out").toFile())
-                .redirectError(dir.resolve(name + ".err").toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("DELAYQ_"));
-        pb.environment().putAll(env);
-        return pb.start();
-    }
-
-    private Ran run(String name, List<String> jvm, String... args) throws Exception {
-        Process p = start(name, jvm, Map.of(), args);
-        return finish(name, p);
-    }
-
-    private Ran finish(String name, Process p) throws Exception {
-        if (!p.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError(name + " did not end within " + DEADLINE + ": " + read(dir.resolve(name + ".err")));
-        }
-        return new Ran(p.exitValue(), read(dir.resolve(name + ".out")), read(dir.resolve(name + ".err")));
-    }
-
-    private static String javaBinary() {
-        return ProcessHandle.current().info().command().orElse("java");
-    }
-
-    private static String read(Path file) throws IOException {
-        return Files.exists(file) ? Files.readString(file) : "";
-    }
-
-    private JsonNode job(String queue, String id) throws Exception {
-        Ran r = run("job-" + id, List.of(), "job", queue, id, "--json", "--redis", redis.uri());
-        assertThat(r.exit()).as(r.err()).isZero();
-        return Json.MAPPER.readTree(r.out());
-    }
-
+class WorkProcessIT extends PackagedJarTest {
     @Test
     void fiftyMegabytesWithoutANewlineDoNotGrowASmallHeap() throws Exception {
         assertThat(run("e1", List.of(), "enqueue", "big", "--id", "out", "--redis", redis.uri()).exit()).isZero();
@@ -207,52 +133,6 @@ class WorkProcessIT {
                 + "job can be as JSON): the payload limit is 262144 bytes (256 KiB); raise it with --max-payload BYTES "
                 + "(up to 256m)", "created fine");
         assertThat(r.err()).doesNotContain("OutOfMemoryError");
-    }
-
-    @Test
-    void aWorkerWhoseClaimsFailedDoesNotExitZeroWhenItStopsForIdleness() throws Exception {
-        try (RedisServer flaky = RedisServer.start()) {
-            String prefix = "it" + ProcessHandle.current().pid();
-            // A job due in 20 s, there before the worker: its first claim learns the due time and promises to come back
-            // then (the idle worker's waker entry, awaited below), so no wake-up notice has to arrive before the kill
-            // (on a busy machine one came after it, and the worker stopped for idleness without ever failing a claim).
-            // Should the worker start so late that the job is due first, it runs it, and the next one is tried.
-            Process[] w = {null};
-            Path err = dir.resolve("cf-work.err");
-            try (DelayQ dq = DelayQ.builder().redis(flaky.uri()).prefix(prefix).build()) {
-                JobQueue q = dq.queue("cf");
-                for (int k = 0; ; k++) {
-                    assertThat(k).as("a job due before the worker's first claim, three times").isLessThan(3);
-                    String id = "soon-" + k;
-                    q.enqueue(Job.builder().id(id).delay(Duration.ofSeconds(20)).build());
-                    long due = q.get(id).orElseThrow().dueAtMillis();
-                    if (w[0] == null) {
-                        w[0] = start("cf-work", List.of(), Map.of(), "work", "cf", "--exec", "true", "--exit-when-idle", "40s",
-                                "--redis", flaky.uri());
-                    }
-                    await().atMost(DEADLINE).until(() -> String.valueOf(due).equals(String.valueOf(
-                            flaky.call("HGET", prefix + ":{cf}:meta", "wake_at"))) || q.get(id).orElseThrow().state() == JobState.DONE);
-                    if (q.get(id).orElseThrow().state() != JobState.DONE) {
-                        break;
-                    }
-                }
-                assertThat(read(err)).contains("delayq: working on queue 'cf'");
-                flaky.kill();
-                await().atMost(DEADLINE).until(() -> read(err).contains("claiming from cf: Redis call failed"));
-                flaky.restart(); // Redis answers again (empty) before the worker stops for idleness
-            } catch (RuntimeException | AssertionError e) {
-                if (w[0] != null) {
-                    w[0].destroyForcibly();
-                }
-                throw e;
-            }
-            Ran r = finish("cf-work", w[0]);
-            assertThat(r.exit()).as(r.err()).isEqualTo(Exit.REDIS);
-            assertThat(r.err()).containsPattern("delayq: worker stopped: .*\n")
-                    .containsPattern("delayq: [1-9][0-9]* claim\\(s\\) failed during the run \\(Redis at redis://127\\.0\\.0\\.1:"
-                            + flaky.port() + " unreachable or refusing; see the log above\\): the queue may still hold due "
-                            + "jobs this worker could not claim");
-        }
     }
 
     /**
