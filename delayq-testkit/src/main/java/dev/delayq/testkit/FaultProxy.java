@@ -41,32 +41,28 @@ public final class FaultProxy implements AutoCloseable {
     private final ServerSocket listener;
     private final InetSocketAddress target;
     private final Random random;
-    private final int maxFaults;
+    private final FaultBudget budget;
     private final Set<Link> links = ConcurrentHashMap.newKeySet();
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicInteger tearsArmed = new AtomicInteger();
     private final AtomicInteger closesArmed = new AtomicInteger();
     private final AtomicLong closedOnAccept = new AtomicLong();
-    private final AtomicInteger faults = new AtomicInteger();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong torn = new AtomicLong();
     private final AtomicLong accepted = new AtomicLong();
-    private final AtomicLong refused = new AtomicLong();
     private volatile long latencyMillis;
     private volatile byte[] slowMarker;
     private volatile long slowMillis;
     private final AtomicLong slowed = new AtomicLong();
     private volatile int tearMinBytes = 2;
     private volatile boolean closed;
-    private final Object holdLock = new Object();
-    private boolean holding;
-    private final AtomicInteger held = new AtomicInteger();
+    private final Gate gate = new Gate();
 
-    private FaultProxy(ServerSocket listener, InetSocketAddress target, long seed, int maxFaults) {
+    private FaultProxy(ServerSocket listener, InetSocketAddress target, long seed, FaultBudget budget) {
         this.listener = listener;
         this.target = target;
         this.random = new Random(seed);
-        this.maxFaults = maxFaults;
+        this.budget = budget;
     }
 
     /**
@@ -76,13 +72,11 @@ public final class FaultProxy implements AutoCloseable {
      * @param maxFaults most connections closed on accept, dropped or torn over the proxy's life
      */
     public static FaultProxy start(int targetPort, long seed, int maxFaults) {
-        if (maxFaults < 0) {
-            throw new IllegalArgumentException("max faults must be >= 0, was " + maxFaults);
-        }
+        FaultBudget budget = new FaultBudget(maxFaults); // refuses a negative one before a port is taken
         try {
             InetAddress loopback = InetAddress.getByName("127.0.0.1");
             ServerSocket s = new ServerSocket(0, 50, loopback);
-            FaultProxy p = new FaultProxy(s, new InetSocketAddress(loopback, targetPort), seed, maxFaults);
+            FaultProxy p = new FaultProxy(s, new InetSocketAddress(loopback, targetPort), seed, budget);
             p.spawn("fault-proxy-accept-" + s.getLocalPort(), p::acceptLoop);
             return p;
         } catch (IOException e) {
@@ -104,7 +98,7 @@ public final class FaultProxy implements AutoCloseable {
     public int dropAll() {
         int n = 0;
         for (Link l : links) {
-            if (!budget()) {
+            if (!budget.spend()) {
                 break;
             }
             l.close();
@@ -150,22 +144,17 @@ public final class FaultProxy implements AutoCloseable {
      * waits in its handshake (a slow or unreachable server, as a new connection sees it).
      */
     public void hold() {
-        synchronized (holdLock) {
-            holding = true;
-        }
+        gate.shut();
     }
 
     /** Lets held connections (and later ones) through. */
     public void release() {
-        synchronized (holdLock) {
-            holding = false;
-            holdLock.notifyAll();
-        }
+        gate.open();
     }
 
     /** Connections being held now by {@link #hold()}. */
     public int held() {
-        return held.get();
+        return gate.waiting();
     }
 
     /** Connections closed on accept by {@link #closeNextAccepted(int)}. */
@@ -188,10 +177,7 @@ public final class FaultProxy implements AutoCloseable {
 
     /** Delays every server-to-client chunk by {@code d} from now on ({@link Duration#ZERO} heals). */
     public void latency(Duration d) {
-        if (d.isNegative() || d.compareTo(MAX_LATENCY) > 0) {
-            throw new IllegalArgumentException("latency must be within 0.." + MAX_LATENCY + ", was " + d);
-        }
-        latencyMillis = d.toMillis();
+        latencyMillis = checkedMillis(d);
     }
 
     /**
@@ -203,11 +189,15 @@ public final class FaultProxy implements AutoCloseable {
         if (marker == null || marker.isEmpty()) {
             throw new IllegalArgumentException("marker must not be empty");
         }
+        slowMillis = checkedMillis(d);
+        slowMarker = marker.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    private static long checkedMillis(Duration d) {
         if (d.isNegative() || d.compareTo(MAX_LATENCY) > 0) {
             throw new IllegalArgumentException("latency must be within 0.." + MAX_LATENCY + ", was " + d);
         }
-        slowMillis = d.toMillis();
-        slowMarker = marker.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        return d.toMillis();
     }
 
     /** Connections slowed by {@link #latencyAfter(String, Duration)} so far (their client sent the marker). */
@@ -232,15 +222,7 @@ public final class FaultProxy implements AutoCloseable {
 
     /** Faults asked for beyond the budget, not done. */
     public long refused() {
-        return refused.get();
-    }
-
-    private boolean budget() {
-        if (faults.incrementAndGet() > maxFaults) {
-            refused.incrementAndGet();
-            return false;
-        }
-        return true;
+        return budget.refused();
     }
 
     private void acceptLoop() {
@@ -251,12 +233,12 @@ public final class FaultProxy implements AutoCloseable {
             } catch (IOException e) {
                 return; // closed
             }
-            if (take(closesArmed)) {
+            if (budget.take(closesArmed)) {
                 closeQuietly(client);
                 closedOnAccept.incrementAndGet();
                 continue;
             }
-            awaitRelease();
+            gate.pass(() -> closed);
             Socket server = new Socket();
             try {
                 client.setTcpNoDelay(true);
@@ -279,21 +261,6 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
-    private void awaitRelease() {
-        synchronized (holdLock) {
-            held.incrementAndGet();
-            try {
-                while (holding && !closed) {
-                    holdLock.wait(100);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                held.decrementAndGet();
-            }
-        }
-    }
-
     private synchronized void spawn(String name, Runnable body) {
         threads.removeIf(t -> !t.isAlive());
         Thread t = new Thread(body, name);
@@ -308,8 +275,8 @@ public final class FaultProxy implements AutoCloseable {
         private final Socket server;
         /** The client sent the marker of {@link #latencyAfter}: this connection's replies are slowed. */
         private volatile boolean marked;
-        /** The last bytes the client sent, so that a marker split between two chunks is found. */
-        private byte[] sentTail = new byte[0];
+        /** What the client sent, watched for the marker. */
+        private final MarkerWatch sent = new MarkerWatch();
 
         Link(Socket client, Socket server) {
             this.client = client;
@@ -329,7 +296,7 @@ public final class FaultProxy implements AutoCloseable {
                         if (delay > 0) {
                             Thread.sleep(delay); // the injected fault itself, not a wait for a condition
                         }
-                        if (n >= tearMinBytes && take(tearsArmed)) {
+                        if (n >= tearMinBytes && budget.take(tearsArmed)) {
                             int part;
                             synchronized (random) {
                                 part = 1 + random.nextInt(n - 1);
@@ -352,56 +319,16 @@ public final class FaultProxy implements AutoCloseable {
 
         private void watchForMarker(byte[] buf, int n) {
             byte[] marker = slowMarker;
-            if (marker == null || marked) {
-                return;
-            }
-            byte[] seen = new byte[sentTail.length + n];
-            System.arraycopy(sentTail, 0, seen, 0, sentTail.length);
-            System.arraycopy(buf, 0, seen, sentTail.length, n);
-            if (indexOf(seen, marker) >= 0) {
+            if (marker != null && !marked && sent.feed(marker, buf, n)) {
                 marked = true;
                 slowed.incrementAndGet();
-                sentTail = new byte[0];
-                return;
             }
-            int keep = Math.min(seen.length, marker.length - 1);
-            sentTail = java.util.Arrays.copyOfRange(seen, seen.length - keep, seen.length);
         }
 
         void close() {
             links.remove(this);
             closeQuietly(client);
             closeQuietly(server);
-        }
-    }
-
-    private static int indexOf(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
-    }
-
-    /** Takes one armed fault of {@code armed} (tears or closes on accept) within the budget; disarms all beyond it. */
-    private boolean take(AtomicInteger armed) {
-        while (true) {
-            int n = armed.get();
-            if (n <= 0) {
-                return false;
-            }
-            if (armed.compareAndSet(n, n - 1)) {
-                if (!budget()) {
-                    armed.set(0);
-                    return false;
-                }
-                return true;
-            }
         }
     }
 
