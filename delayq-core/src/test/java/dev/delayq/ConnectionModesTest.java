@@ -37,6 +37,26 @@ class ConnectionModesTest {
         assertThat(q.check().clean()).isTrue();
     }
 
+    /**
+     * A cluster client is ready for every command once built: it holds an open connection to every master, both the one
+     * a key's commands take and the one a cluster-wide SCAN takes (Lettuce keeps them apart). Lettuce 7 rejects a
+     * command sent while its node's connection is still being opened, even the command that opened it; a busy machine
+     * turned {@code deleteAll}'s first SCAN into "Currently not connected" (LeastPrivilegeTest on a cluster).
+     */
+    @Test
+    void aClusterClientHoldsAnOpenConnectionToEveryMasterBeforeItsFirstCommand() {
+        String name = "ready-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        try (DelayQ dq = DelayQ.builder().redis(CLUSTER.cluster().uri()).cluster(true).prefix(name)
+                .clientName(name).timeout(Duration.ofSeconds(10)).build()) {
+            for (RedisServer master : CLUSTER.cluster().masters()) {
+                long named = String.valueOf(master.call("CLIENT", "LIST")).lines()
+                        .filter(l -> l.contains(" name=" + name + " ")).count();
+                assertThat(named).as("connections named %s on master %s", name, master.uri()).isGreaterThanOrEqualTo(2);
+            }
+            assertThat(dq.deleteAll()).isZero();
+        }
+    }
+
     @Test
     void anAclUserWithAPasswordConnectsAndAWrongOneIsRefused() {
         try (RedisServer server = RedisServer.start()) {

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Opens the command connection to a single server, a Redis Cluster, or the master named by Sentinel, with the
@@ -74,6 +75,7 @@ final class Connector {
                                 .build())
                         .build());
                 var conn = c.connect(ByteArrayCodec.INSTANCE);
+                nodesConnected(conn).join();
                 return new Opened(c, conn, conn.async(), redisUri, server);
             }
             RedisClient c = RedisClient.create(redisUri);
@@ -192,22 +194,40 @@ final class Connector {
     }
 
     /**
-     * Completes once a new cluster connection holds a connection to every master. Lettuce opens node connections on
-     * first use, and with {@code REJECT_COMMANDS} (Lettuce 7) a command sent while its node's connection is still being
-     * opened is rejected ("Currently not connected"): a connection used at once after opening, as a worker's maintenance
-     * connection is, failed its first commands (the first purge pass of every worker on a cluster failed). A master
-     * that cannot be reached now is left to first use, as before.
+     * Completes once a new cluster connection holds an open connection to every master, both the one Lettuce routes a
+     * key's commands through (asked for by host and port) and the one a cluster-wide command such as {@code SCAN} goes
+     * through (asked for by node id: another connection). Lettuce opens node connections on first use, and with
+     * {@code REJECT_COMMANDS} (Lettuce 7) a command sent while its node's connection is still being opened is rejected
+     * ("Currently not connected"); a command that opened it is sent from the connect future's own completion, which
+     * comes before the connection counts as connected, so even that one was rejected: the first purge pass of every
+     * worker on a cluster failed, and a {@code deleteAll} on a cluster failed on a busy machine (its SCAN opened the
+     * node-id connections). So each node connection is awaited until it reports itself open, up to {@code timeout}.
+     * A master that cannot be reached now is left to first use, as before.
      */
     private static CompletableFuture<Void> nodesConnected(StatefulRedisClusterConnection<byte[], byte[]> c) {
+        long deadline = System.nanoTime() + c.getTimeout().toNanos();
         List<CompletableFuture<?>> nodes = new ArrayList<>();
         for (RedisClusterNode n : c.getPartitions()) {
             if (n.getRole().isUpstream()) {
-                // By host and port: the key under which Lettuce routes a command by its slot (a connection asked for by
-                // node id is another one).
-                nodes.add(c.getConnectionAsync(n.getUri().getHost(), n.getUri().getPort()).handle((conn, e) -> null));
+                nodes.add(c.getConnectionAsync(n.getUri().getHost(), n.getUri().getPort())
+                        .thenCompose(conn -> open(conn, deadline)).handle((done, e) -> null));
+                nodes.add(c.getConnectionAsync(n.getNodeId())
+                        .thenCompose(conn -> open(conn, deadline)).handle((done, e) -> null));
             }
         }
         return CompletableFuture.allOf(nodes.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * Completes once {@code conn} reports itself open (Lettuce marks it so right after the handshake's completion), or
+     * at {@code deadline}; looks every millisecond, off the I/O thread that completed the connect.
+     */
+    private static CompletableFuture<Void> open(StatefulConnection<?, ?> conn, long deadline) {
+        if (conn.isOpen() || System.nanoTime() - deadline > 0) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS))
+                .thenCompose(x -> open(conn, deadline));
     }
 
     static boolean sentinel(RedisURI uri) {
