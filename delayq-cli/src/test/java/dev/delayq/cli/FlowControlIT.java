@@ -1,57 +1,28 @@
 package dev.delayq.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.delayq.DelayQ;
 import dev.delayq.Job;
 import dev.delayq.JobEvent;
 import dev.delayq.JobQueue;
-import dev.delayq.testkit.RedisServer;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A rate limit across three worker processes (the packaged command line): 500 jobs at 50 per second never exceed 50 in
  * any one-second window by Redis's clock, and take about ten seconds. Runs after package (failsafe).
  */
-class FlowControlIT {
-    private static final Path JAR = Path.of("target", "delayq.jar");
-    private static RedisServer redis;
-
-    @TempDir
-    Path dir;
-
-    @BeforeAll
-    static void start() {
-        assumeTrue(Boolean.getBoolean("delayq.it"), "runs in the integration-test phase (failsafe), after package");
-        redis = RedisServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (redis != null) {
-            redis.close();
-        }
-    }
-
+class FlowControlIT extends PackagedJarTest {
     private Process cli(String name, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                JAR.toString()));
-        cmd.addAll(List.of(args));
-        cmd.addAll(List.of("--redis", redis.uri(), "--prefix", "flow"));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(dir.resolve(name + ".out").toFile())
-                .redirectError(dir.resolve(name + ".err").toFile());
-        pb.environment().keySet().removeIf(k -> k.startsWith("DELAYQ_"));
-        return pb.start();
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--redis", redis.uri()));
+        return start(name, List.of(), Map.of(), all.toArray(String[]::new));
     }
 
     @Test
@@ -59,7 +30,7 @@ class FlowControlIT {
         Process limit = cli("limit", "limit", "mail", "--rate", "50/1s", "--create");
         assertThat(limit.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(limit.exitValue()).isZero();
-        try (DelayQ dq = DelayQ.builder().redis(redis.uri()).prefix("flow").build()) {
+        try (DelayQ dq = DelayQ.builder().redis(redis.uri()).prefix(PREFIX).build()) {
             JobQueue q = dq.queue("mail");
             q.events(10_000);
             List<Process> workers = new ArrayList<>();

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 abstract class PackagedJarTest {
     static final Duration DEADLINE = Duration.ofMinutes(2);
     static final Path JAR = Path.of("target", "delayq.jar");
+    /** The prefix every command started by {@link #start} runs under. */
+    static final String PREFIX = "it" + ProcessHandle.current().pid();
     static RedisServer redis;
 
     @TempDir
@@ -53,7 +55,7 @@ abstract class PackagedJarTest {
         cmd.addAll(jvm);
         cmd.addAll(List.of("-jar", JAR.toString()));
         cmd.addAll(Arrays.asList(args));
-        cmd.addAll(List.of("--prefix", "it" + ProcessHandle.current().pid()));
+        cmd.addAll(List.of("--prefix", PREFIX));
         ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .redirectOutput(dir.resolve(name + ".out").toFile())

@@ -22,7 +22,7 @@ class WorkIdleExitIT extends PackagedJarTest {
     @Test
     void aWorkerWhoseClaimsFailedDoesNotExitZeroWhenItStopsForIdleness() throws Exception {
         try (RedisServer flaky = RedisServer.start()) {
-            String prefix = "it" + ProcessHandle.current().pid();
+            String prefix = PREFIX;
             // A job due in 20 s, there before the worker: its first claim learns the due time and promises to come back
             // then (the idle worker's waker entry, awaited below), so no wake-up notice has to arrive before the kill
             // (on a busy machine one came after it, and the worker stopped for idleness without ever failing a claim).

@@ -115,7 +115,7 @@ class WorkProcessIT extends PackagedJarTest {
     @Test
     void aHugeJsonlLineIsRefusedInASmallHeap() throws Exception {
         ProcessBuilder pb = new ProcessBuilder(javaBinary(), "-Xmx64m", "-jar", JAR.toString(), "enqueue", "huge", "--jsonl",
-                "-", "--redis", redis.uri(), "--prefix", "it" + ProcessHandle.current().pid())
+                "-", "--redis", redis.uri(), "--prefix", PREFIX)
                 .redirectOutput(dir.resolve("jsonl.out").toFile()).redirectError(dir.resolve("jsonl.err").toFile());
         Process p = pb.start();
         try (OutputStream in = p.getOutputStream()) {
