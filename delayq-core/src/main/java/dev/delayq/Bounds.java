@@ -1,22 +1,23 @@
 package dev.delayq;
 
+import dev.delayq.internal.base.Validation;
 import java.time.Duration;
 import java.time.Instant;
 
 /** The bounds delayq validates input against (sizes, ranges, the latest due time). */
 public final class Bounds {
     /** Longest job id, in UTF-8 bytes. */
-    public static final int MAX_ID_BYTES = 512;
+    public static final int MAX_ID_BYTES = Validation.MAX_ID_BYTES;
     /** Longest dedupe key, in UTF-8 bytes. */
-    public static final int MAX_DEDUPE_KEY_BYTES = 512;
+    public static final int MAX_DEDUPE_KEY_BYTES = Validation.MAX_DEDUPE_KEY_BYTES;
     /** Longest queue name, in characters. */
-    public static final int MAX_QUEUE_NAME = 128;
+    public static final int MAX_QUEUE_NAME = Validation.MAX_QUEUE_NAME;
     /** Longest key prefix, in characters. */
-    public static final int MAX_PREFIX = 64;
+    public static final int MAX_PREFIX = Validation.MAX_PREFIX;
     /** Most partitions a queue may have. */
     public static final int MAX_PARTITIONS = 256;
     /** Largest max-attempts value. */
-    public static final int MAX_ATTEMPTS = 1_000_000;
+    public static final int MAX_ATTEMPTS = Validation.MAX_ATTEMPTS;
     /** Largest payload limit a client may configure (Redis's own bulk limit is 512 MiB). */
     public static final int MAX_PAYLOAD_LIMIT = 256 * 1024 * 1024;
     /**
@@ -25,7 +26,7 @@ public final class Bounds {
      */
     public static final int DEFAULT_MAX_PAYLOAD = 256 * 1024;
     /** Longest job name, in UTF-8 bytes. */
-    public static final int MAX_NAME_BYTES = 128;
+    public static final int MAX_NAME_BYTES = Validation.MAX_NAME_BYTES;
     /** Longest dedupe TTL: 10 years. */
     public static final Duration MAX_DEDUPE_TTL = Duration.ofDays(3652);
     /** Longest lease: 1 day (a crashed worker's jobs come back within it; long jobs renew theirs). */
@@ -35,15 +36,15 @@ public final class Bounds {
      * ({@code Worker.Builder.jobTimeout}, {@code delayq work --job-timeout}) alike: 1 day. A run that may take longer
      * needs no timeout: its lease is renewed while it runs.
      */
-    public static final Duration MAX_JOB_TIMEOUT = Duration.ofDays(1);
+    public static final Duration MAX_JOB_TIMEOUT = Validation.MAX_JOB_TIMEOUT;
     /** Longest retry backoff (base or cap): 30 days. */
     public static final Duration MAX_BACKOFF = Duration.ofDays(30);
     /** Longest delay, retention or other span: as far as the latest due time is from 1970. */
-    public static final Duration MAX_SPAN = Duration.ofMillis(253_402_300_799_999L);
+    public static final Duration MAX_SPAN = Validation.MAX_SPAN;
     /** Longest error summary kept with a job, in UTF-8 bytes (longer ones are cut). */
     public static final int MAX_ERROR_BYTES = 2048;
     /** The latest due time: 9999-12-31T23:59:59.999Z. */
-    public static final Instant MAX_DUE = Instant.ofEpochMilli(253_402_300_799_999L);
+    public static final Instant MAX_DUE = Validation.MAX_DUE;
 
     private Bounds() {
     }

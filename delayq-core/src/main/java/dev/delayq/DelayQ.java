@@ -2,7 +2,7 @@ package dev.delayq;
 
 import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.ServerChecks;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Validation;
 import dev.delayq.internal.queue.QueueDirectory;
 import dev.delayq.internal.redis.RedisBackend;
 import java.time.Clock;
@@ -89,6 +89,16 @@ public final class DelayQ implements AutoCloseable {
         JobQueue q = queue(name, partitions);
         directory.register(name);
         return q;
+    }
+
+    /**
+     * The operator's view of the queue named {@code name} ({@code queue(name).inspector()}): list, stats, history,
+     * retry, purge, check, pause, limits, events.
+     *
+     * @throws IllegalArgumentException when the name is invalid
+     */
+    public QueueInspector inspector(String name) {
+        return queue(name).inspector();
     }
 
     /** The names of the queues that have had jobs enqueued under this prefix (or were created), sorted. */

@@ -1,6 +1,6 @@
 package dev.delayq;
 
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Validation;
 import java.time.Duration;
 
 /**

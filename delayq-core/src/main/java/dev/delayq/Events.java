@@ -5,7 +5,7 @@ import java.util.function.Consumer;
 
 /**
  * A queue's event stream: every state change of every job, appended by the script that made it (so nothing is
- * missed or reordered), while events are on ({@link JobQueue#events(boolean)}). The stream is capped at an exact
+ * missed or reordered), while events are on ({@link QueueInspector#events(boolean)}). The stream is capped at an exact
  * length (the oldest entries go first): a reader that falls further behind than the cap loses the oldest events, and
  * says so by the gap in the ids it sees.
  */

@@ -1,7 +1,7 @@
 package dev.delayq;
 
-import dev.delayq.internal.Ids;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Ids;
+import dev.delayq.internal.base.Validation;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

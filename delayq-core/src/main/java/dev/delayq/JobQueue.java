@@ -14,8 +14,11 @@ import java.util.concurrent.CompletableFuture;
  * {@link DelayQTimeoutException} when it does not answer in time, and {@link IllegalArgumentException} for
  * invalid input (the message names the field and the allowed range).
  *
- * <p>Most applications only {@link #enqueue} and run a {@link Worker}; the primitives the worker is built on
- * (claim / complete / fail / renew / release / recover) are apart, in {@link #leases()}.
+ * <p>This is the producer's view: enqueue, cancel, reschedule, look a job up, and declare recurring schedules. The
+ * operator's view (list, stats, history, retry, purge, check, pause, limits, events) is apart, in {@link #inspector()}
+ * (or {@link DelayQ#inspector(String)}); the primitives the worker is built on (claim / complete / fail / renew /
+ * release / recover) are apart too, in {@link #leases()}. Most applications only {@link #enqueue} and run a
+ * {@link Worker}.
  */
 public interface JobQueue {
     /** The queue's name. */
@@ -53,7 +56,7 @@ public interface JobQueue {
      */
     Schedules schedules();
 
-    // ---- the worker's primitives ------------------------------------------------------------------------
+    // ---- the other roles ------------------------------------------------------------------------
 
     /**
      * The primitives a {@link Worker} is built on (claim, complete, fail, renew, release, recover), for custom
@@ -61,7 +64,14 @@ public interface JobQueue {
      */
     Leases leases();
 
-    // ---- administration ---------------------------------------------------------------------------------
+    /**
+     * The operator's view of this queue (list, stats, history, retry dead jobs, purge, check, pause, limits, events):
+     * what the command line and the dashboard use.
+     */
+    QueueInspector inspector();
+
+    // ---- changing a job ---------------------------------------------------------------------------------
+
 
     /** Deletes a scheduled job (and releases its dedupe key); refused for jobs running or finished. */
     ChangeResult cancel(String id);
@@ -72,12 +82,6 @@ public interface JobQueue {
      */
     ChangeResult cancelByDedupeKey(String key);
 
-    /**
-     * Deletes a job in any state but processing (scheduled, done or dead), with its dedupe key: the id can be used
-     * again at once. Refused ({@link ChangeResult.Status#WRONG_STATE}) for a job a worker holds.
-     */
-    ChangeResult delete(String id);
-
     /** Moves a scheduled job to now (Redis clock) + {@code delay}. */
     ChangeResult reschedule(String id, Duration delay);
 
@@ -87,80 +91,4 @@ public interface JobQueue {
     /** A job's full state, or empty when there is no such job. */
     Optional<JobInfo> get(String id);
 
-    /**
-     * One page of the jobs in {@code state}, in index order (due time, lease expiry, or finish time),
-     * starting at position {@code offset}, at most {@code limit} (1 to 10,000).
-     */
-    List<JobInfo> list(JobState state, long offset, int limit);
-
-    /**
-     * Every job in {@code state}, in index order, read page by page as the stream is consumed (so listing
-     * millions of jobs needs little memory). Jobs moving meanwhile may be seen twice or not at all.
-     */
-    java.util.stream.Stream<JobInfo> stream(JobState state);
-
-    /** Counts per state, running totals, whether it is paused, and the oldest due job. */
-    QueueStats stats();
-
-    /**
-     * Stops handing out jobs: claims return nothing, idle workers sleep (costing Redis nothing) until
-     * {@link #resume()}, running jobs finish. Enqueues, schedules and every other operation go on. Kept in Redis:
-     * every worker of the queue sees it.
-     *
-     * @return whether this call paused it ({@code false}: it was paused already)
-     */
-    boolean pause();
-
-    /**
-     * Hands out jobs again after {@link #pause()}; idle workers wake at once.
-     *
-     * @return whether this call resumed it ({@code false}: it was not paused)
-     */
-    boolean resume();
-
-    /**
-     * The queue's last {@code minutes} minutes (1 to 1,440), oldest first, one entry per minute: jobs enqueued,
-     * completed, retried and dead, and the dispatch lag of the jobs claimed, as every producer and worker recorded
-     * them in Redis.
-     */
-    java.util.List<MinuteStats> history(int minutes);
-
-    /**
-     * Sets the queue's flow limits (replacing the ones it has), kept in Redis and enforced inside every claim, so they
-     * hold across every worker at once; {@link Limits#none()} removes them. Idle workers are woken to see them.
-     */
-    void limits(Limits limits);
-
-    /** The queue's flow limits (also in {@link #stats()}). */
-    Limits limits();
-
-    /**
-     * Turns the event stream on (every state change appended in the same script, capped at 10,000 entries) or off
-     * (the stream is deleted; the scripts then add no cost).
-     */
-    void events(boolean enabled);
-
-    /** Turns the event stream on with a cap of {@code cap} entries (1 to 100,000,000). */
-    void events(int cap);
-
-    /** The queue's event stream. */
-    Events events();
-
-    /** Moves one dead job back to the due set, due now, with a fresh budget of attempts. */
-    ChangeResult retryDead(String id);
-
-    /** Moves every dead job back to the due set; returns how many. */
-    long retryAllDead();
-
-    /** Deletes done and dead jobs older than the client's retention settings; returns how many. */
-    PurgeResult purge();
-
-    /** Deletes done and dead jobs that finished more than {@code olderThan} ago. */
-    PurgeResult purge(Duration olderThan);
-
-    /**
-     * Checks that every job record and every index entry agree (each job judged atomically, so it is safe
-     * while workers run); a clean report means no job is lost or double-indexed.
-     */
-    CheckReport check();
 }

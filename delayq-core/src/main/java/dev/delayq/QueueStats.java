@@ -13,7 +13,7 @@ import java.util.Map;
  * @param totals     running totals since the queue was created: {@code enqueued}, {@code claimed},
  *                   {@code completed}, {@code retried}, {@code dead}, {@code recovered}, {@code cancelled},
  *                   {@code deleted}, {@code quarantined} (records that could not be decoded, moved to dead)
- * @param paused     the queue is paused ({@link JobQueue#pause()}): nothing is handed out
+ * @param paused     the queue is paused ({@link QueueInspector#pause()}): nothing is handed out
  * @param oldestDueAtMillis the due time of the earliest scheduled job (epoch ms, Redis clock), -1 when none
  * @param serverTimeMillis  Redis's clock when the figures were read
  * @param limits     the queue's rate and concurrency limits

@@ -1,7 +1,7 @@
 package dev.delayq;
 
-import dev.delayq.internal.ScheduleTimes;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Crons;
+import dev.delayq.internal.base.Validation;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -82,7 +82,7 @@ public final class Schedule {
             throw new IllegalArgumentException("zone of schedule '" + name + "' must not be null: use a region such as "
                     + "Europe/Berlin, or UTC");
         }
-        ScheduleTimes.parse(expression);
+        Crons.parse(expression);
         return new Schedule(name, expression.trim(), zone, null, "", 0, Missed.SKIP, null, null, false);
     }
 

@@ -2,8 +2,8 @@ package dev.delayq;
 
 import dev.delayq.internal.ClientLifecycle;
 import dev.delayq.internal.ClientSettings;
-import dev.delayq.internal.queue.PartitionedQueue;
-import dev.delayq.internal.queue.SingleQueue;
+import dev.delayq.internal.queue.Partition;
+import dev.delayq.internal.queue.RedisQueue;
 import dev.delayq.internal.worker.Routes;
 import dev.delayq.internal.worker.WorkerConfig;
 import dev.delayq.internal.worker.WorkerEngine;
@@ -173,7 +173,7 @@ public final class Worker implements AutoCloseable {
     /** Builder of a {@link Worker}; every setting is validated by {@link #build()}. */
     public static final class Builder {
         private final JobQueue queue;
-        private final List<SingleQueue> parts;
+        private final List<Partition> parts;
         private final ClientSettings settings;
         private final Routes.Builder routes = new Routes.Builder();
         private int concurrency = 10;
@@ -194,15 +194,9 @@ public final class Worker implements AutoCloseable {
         private Duration jobTimeout = Duration.ZERO;
 
         private Builder(JobQueue queue) {
-            if (queue instanceof SingleQueue rq) {
-                this.parts = List.of(rq);
-                this.settings = rq.settings();
-            } else if (queue instanceof PartitionedQueue pq) {
-                this.parts = pq.partitions();
-                this.settings = pq.partitions().get(0).settings();
-            } else {
-                throw new IllegalArgumentException("queue must come from DelayQ.queue(name), got " + queue);
-            }
+            RedisQueue engine = RedisQueue.of(queue);
+            this.parts = engine.partitions();
+            this.settings = engine.settings();
             this.queue = queue;
         }
 

@@ -1,5 +1,7 @@
 package dev.delayq;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +10,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import java.io.IOException;
+import java.lang.module.ModuleDescriptor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,6 +50,66 @@ class ArchitectureTest {
                 .check(main);
     }
 
+    /**
+     * What the public value types need of the implementation (input checks, id generation, cron parsing) lives in a leaf
+     * package that depends on nothing of delayq, so using it makes no package cycle.
+     */
+    @Test
+    void theHelpersOfThePublicTypesDependOnNothingOfDelayq() {
+        noClasses().that().resideInAPackage("dev.delayq.internal.base..")
+                .should().dependOnClassesThat(resideInAPackage("dev.delayq..").and(not(resideInAPackage("dev.delayq.internal.base.."))))
+                .check(main);
+    }
+
+    /**
+     * The public package reaches into the implementation only from the entry points that build it (the client, the
+     * worker and its builder); every other public type uses at most the leaf helpers ({@code internal.base}).
+     */
+    @Test
+    void publicValueTypesUseOnlyTheLeafHelpersOfTheImplementation() {
+        noClasses().that().resideInAPackage("dev.delayq")
+                .and().doNotHaveFullyQualifiedName(DelayQ.class.getName())
+                .and().doNotHaveFullyQualifiedName(Worker.class.getName())
+                .and().haveNameNotMatching("dev\\.delayq\\.(DelayQ|Worker)\\$.*")
+                .should().dependOnClassesThat(resideInAPackage("dev.delayq.internal..")
+                        .and(not(resideInAPackage("dev.delayq.internal.base.."))))
+                .check(main);
+    }
+
+    /** One queue implementation: nothing tells queue classes apart by type (the partition count is data). */
+    @Test
+    void noCodeTestsTheTypeOfAQueue() throws IOException {
+        java.util.regex.Pattern typeTest = java.util.regex.Pattern.compile(
+                "instanceof\\s+(dev\\.delayq\\.internal\\.queue\\.)?(RedisQueue|Partition|SingleQueue|PartitionedQueue|JobQueue)\\b");
+        List<String> found = new java.util.ArrayList<>();
+        for (Path root : List.of(Path.of("src/main/java"), Path.of("src/test/java"))) {
+            try (Stream<Path> files = Files.walk(root)) {
+                files.filter(f -> f.toString().endsWith(".java")).filter(f -> typeTest.matcher(read(f)).find())
+                        .forEach(f -> found.add(root.relativize(f).toString()));
+            }
+        }
+        assertThat(found).as("sources with instanceof on a queue class").isEmpty();
+    }
+
+    /** The module descriptor exports the API packages and nothing under internal. */
+    @Test
+    void theModuleExportsTheApiAndNotTheImplementation() throws IOException {
+        Path classes = Path.of("target/classes");
+        java.util.Set<String> packages;
+        try (Stream<Path> files = Files.walk(classes)) {
+            packages = files.filter(f -> f.toString().endsWith(".class") && !f.endsWith("module-info.class"))
+                    .map(f -> classes.relativize(f.getParent()).toString().replace(java.io.File.separatorChar, '.'))
+                    .collect(java.util.stream.Collectors.toSet());
+        }
+        ModuleDescriptor d;
+        try (java.io.InputStream in = Files.newInputStream(classes.resolve("module-info.class"))) {
+            d = ModuleDescriptor.read(in, () -> packages);
+        }
+        assertThat(d.name()).isEqualTo("dev.delayq");
+        assertThat(d.exports()).extracting(ModuleDescriptor.Exports::source)
+                .containsExactlyInAnyOrder("dev.delayq", "dev.delayq.micrometer");
+    }
+
     @Test
     void noMainClassIsOver400Lines() throws IOException {
         Path root = Path.of("src/main/java");
@@ -76,13 +139,14 @@ class ArchitectureTest {
 
     /**
      * cron-utils is a deliberate dependency with nothing behind it: its pom's javax.validation, javax.el and lombok are
-     * "provided" (never on our classpath), and only ScheduleTimes uses it, so replacing it touches one class.
+     * "provided" (never on our classpath), and only Crons (parsing) and ScheduleTimes (matching) use it.
      */
     @Test
     void cronUtilsStaysBehindOneClassAndBringsNothingElse() {
         assertThatThrownBy(() -> Class.forName("javax.el.ELContext")).isInstanceOf(ClassNotFoundException.class);
         assertThatThrownBy(() -> Class.forName("javax.validation.Validator")).isInstanceOf(ClassNotFoundException.class);
         noClasses().that().doNotHaveFullyQualifiedName("dev.delayq.internal.ScheduleTimes")
+                .and().doNotHaveFullyQualifiedName("dev.delayq.internal.base.Crons")
                 .should().dependOnClassesThat().resideInAPackage("com.cronutils..")
                 .check(main);
     }

@@ -118,7 +118,7 @@ class ClaimDueTimesTest {
             assertThat(stored.priority()).isEqualTo(want.get(i).priority());
             assertThat(q.leases().complete(c.lease())).isEqualTo(Ack.OK);
         }
-        assertThat(q.stats().scheduled()).isZero();
+        assertThat(q.inspector().stats().scheduled()).isZero();
         Map<String, Long> buckets = new TreeMap<>();
         List<?> history = (List<?>) REDIS.server().call("HGETALL", REDIS.prefix() + ":{runs}:history");
         for (int i = 0; i < history.size(); i += 2) {
@@ -132,7 +132,7 @@ class ClaimDueTimesTest {
             wantBuckets.merge("l" + (64 - Long.numberOfLeadingZeros(lags[g % lags.length])), (long) groups[g][1], Long::sum);
         }
         assertThat(buckets).as("jobs claimed per lag bucket").isEqualTo(wantBuckets);
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -156,7 +156,7 @@ class ClaimDueTimesTest {
             assertThat(q.get(c.id()).orElseThrow().dueAtMillis()).as("stored due of %s", c.id()).isEqualTo(due);
             assertThat(q.leases().complete(c.lease())).isEqualTo(Ack.OK);
         }
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -180,7 +180,7 @@ class ClaimDueTimesTest {
                 assertThat(q.leases().complete(c.lease())).as("%s with token %d", c.id(), c.token()).isEqualTo(Ack.OK);
             }
         }
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     /** The functions of the includes, loaded as claim loads them, with {@code body} run after them. */

@@ -78,7 +78,7 @@ class ClusterFailoverTest {
                 RedisServer heir = cluster.replicas().get(cluster.masters().indexOf(victim));
                 killedAt = -1;
                 // Batches of 100 jobs of one partition: each is one atomic script call, acknowledged whole or not.
-                dev.delayq.internal.queue.PartitionedQueue pq = (dev.delayq.internal.queue.PartitionedQueue) q;
+                dev.delayq.internal.queue.RedisQueue pq = dev.delayq.internal.queue.RedisQueue.of(q);
                 List<List<Job>> batches = new ArrayList<>();
                 List<List<Job>> filling = new ArrayList<>();
                 for (int p = 0; p < 6; p++) {
@@ -131,7 +131,7 @@ class ClusterFailoverTest {
                 // Every job done in Redis too: one whose completion was lost with the old master runs again first.
                 Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
                         .until(() -> completions.keySet().containsAll(acknowledged) && completions.keySet().containsAll(unreplicated)
-                                && q.stats().done() == acknowledged.size() + unreplicated.size());
+                                && q.inspector().stats().done() == acknowledged.size() + unreplicated.size());
                 workers.forEach(Worker::close);
 
                 Set<String> lost = new HashSet<>(acknowledged);
@@ -144,7 +144,7 @@ class ClusterFailoverTest {
                 // accepted. That is excused (and counted) for a job of its partitions heard before the cluster was
                 // healthy again; any other is a failure of fencing.
                 Map<String, Long> finalToken = new HashMap<>();
-                q.stream(JobState.DONE).forEach(j -> finalToken.put(j.id(), j.token()));
+                q.inspector().stream(JobState.DONE).forEach(j -> finalToken.put(j.id(), j.token()));
                 long healthyAgain = killedAt + promotedAfterMillis[0] * 1_000_000L;
                 List<String> stale = new ArrayList<>();
                 List<String> duplicated = new ArrayList<>();
@@ -183,7 +183,7 @@ class ClusterFailoverTest {
                 assertThat(stale).as("completions accepted under a token that is not the job's final one").isEmpty();
                 assertThat(promoted).isSameAs(heir);
                 assertThat(evals).as("the new master's empty script cache was refilled by EVAL").doesNotStartWith("calls=0,");
-                assertThat(producer.queue("orders").check().problems()).isEmpty();
+                assertThat(producer.queue("orders").inspector().check().problems()).isEmpty();
             } finally {
                 workers.forEach(Worker::close);
                 clients.forEach(DelayQ::close);

@@ -52,7 +52,7 @@ class ConnectionFailureTest {
                 server.resume();
             }
             // The claim may have run after all (it was sent before the pause); either way the job is whole.
-            Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> q.check().clean());
+            Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> q.inspector().check().clean());
             JobInfo info = q.get("a").orElseThrow();
             assertThat(info.state()).isIn(JobState.SCHEDULED, JobState.PROCESSING);
         }
@@ -66,7 +66,7 @@ class ConnectionFailureTest {
             q.enqueue(Job.builder().id("before-crash").build());
             server.kill();
             long start = System.nanoTime();
-            assertThatThrownBy(() -> q.stats()).isInstanceOf(DelayQException.class)
+            assertThatThrownBy(() -> q.inspector().stats()).isInstanceOf(DelayQException.class)
                     .satisfies(e -> assertThat(e).isInstanceOfAny(DelayQTimeoutException.class, DelayQConnectionException.class));
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
 
@@ -76,7 +76,7 @@ class ConnectionFailureTest {
             List<ClaimedJob> jobs = q.leases().claim(ClaimOptions.of(10, Duration.ofSeconds(30))).jobs();
             assertThat(jobs).extracting(ClaimedJob::id).containsExactly("before-crash", "after-restart");
             jobs.forEach(j -> q.leases().complete(j.lease()));
-            assertThat(q.check().clean()).isTrue();
+            assertThat(q.inspector().check().clean()).isTrue();
         }
     }
 
@@ -95,7 +95,7 @@ class ConnectionFailureTest {
             server.kill();
             for (int i = 0; i < 3; i++) {
                 long start = System.nanoTime();
-                assertThatThrownBy(() -> q.stats()).isInstanceOf(DelayQConnectionException.class);
+                assertThatThrownBy(() -> q.inspector().stats()).isInstanceOf(DelayQConnectionException.class);
                 // Far from the 30 s timeout it used to wait out, whatever else the machine is doing.
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
             }
@@ -103,7 +103,7 @@ class ConnectionFailureTest {
             // The client reconnects on its own; on a busy machine its back-off can take a few seconds.
             Awaitility.await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
                     .until(() -> q.enqueue(Job.builder().id("after").build()).created());
-            assertThat(q.stats().scheduled()).isEqualTo(2);
+            assertThat(q.inspector().stats().scheduled()).isEqualTo(2);
         }
     }
 
@@ -137,8 +137,8 @@ class ConnectionFailureTest {
             }
             assertThat(refused).isNotNull().hasMessageContaining("out of memory");
             assertThat(created).isPositive();
-            assertThat(q.stats().scheduled()).isEqualTo(created);
-            assertThat(q.check().clean()).isTrue();
+            assertThat(q.inspector().stats().scheduled()).isEqualTo(created);
+            assertThat(q.inspector().check().clean()).isTrue();
         }
     }
 
@@ -147,7 +147,7 @@ class ConnectionFailureTest {
         try (RedisServer server = RedisServer.start();
              DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(5)).build()) {
             JobQueue q = dq.queue("q");
-            q.stats(); // connected, scripts loaded
+            q.inspector().stats(); // connected, scripts loaded
             // Writes (scripts included) wait on the server, so the enqueue is in flight when its connection dies.
             server.call("CLIENT", "PAUSE", "20000", "WRITE");
             java.util.concurrent.CompletableFuture<EnqueueResult> inFlight;
@@ -164,9 +164,9 @@ class ConnectionFailureTest {
             } finally {
                 server.call("CLIENT", "UNPAUSE");
             }
-            Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> q.stats() != null);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> q.inspector().stats() != null);
             assertThat(q.get("in-flight")).isEmpty();
-            assertThat(q.stats().total("enqueued")).isZero();
+            assertThat(q.inspector().stats().total("enqueued")).isZero();
             assertThat(q.enqueue(Job.builder().id("in-flight").build()).created()).isTrue();
         }
     }
@@ -181,13 +181,13 @@ class ConnectionFailureTest {
             server.pause(); // the reconnect cannot complete while the server is stopped
             try {
                 long start = System.nanoTime();
-                assertThatThrownBy(q::stats).isInstanceOf(DelayQConnectionException.class);
+                assertThatThrownBy(q.inspector()::stats).isInstanceOf(DelayQConnectionException.class);
                 // Far from the 30 s timeout, whatever else the machine is doing.
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
             } finally {
                 server.resume();
             }
-            Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> q.stats().scheduled() == 1);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> q.inspector().stats().scheduled() == 1);
         }
     }
 
@@ -211,14 +211,14 @@ class ConnectionFailureTest {
             }, "busy-script");
             busy.start();
             try {
-                Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThatThrownBy(q::stats)
+                Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThatThrownBy(q.inspector()::stats)
                         .isInstanceOf(DelayQConnectionException.class).hasMessageContaining("BUSY"));
             } finally {
                 Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
                         .until(() -> "OK".equals(String.valueOf(server.call("SCRIPT", "KILL"))));
                 busy.join(10_000);
             }
-            assertThat(q.stats().scheduled()).isEqualTo(1);
+            assertThat(q.inspector().stats().scheduled()).isEqualTo(1);
         }
     }
 }

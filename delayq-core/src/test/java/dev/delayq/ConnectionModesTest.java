@@ -34,7 +34,7 @@ class ConnectionModesTest {
         ClaimBatch b = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30)));
         assertThat(b.jobs()).extracting(ClaimedJob::payloadUtf8).containsExactly("over " + queue);
         assertThat(q.leases().complete(b.jobs().get(0).lease())).isEqualTo(Ack.OK);
-        assertThat(q.check().clean()).isTrue();
+        assertThat(q.inspector().check().clean()).isTrue();
     }
 
     /**
@@ -152,7 +152,7 @@ class ConnectionModesTest {
             for (int i = 0; i < 30; i++) {
                 partitioned.enqueue(Job.builder().id("p" + i).build());
             }
-            assertThat(partitioned.stats().scheduled()).isEqualTo(30);
+            assertThat(partitioned.inspector().stats().scheduled()).isEqualTo(30);
             for (int i = 0; i < 30; i++) {
                 partitioned.cancel("p" + i);
             }

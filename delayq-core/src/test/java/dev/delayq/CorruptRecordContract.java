@@ -47,14 +47,14 @@ abstract class CorruptRecordContract {
 
     /** Overwrites the record of {@code id}, in the key set (partition) that holds it. */
     private void corrupt(String id, String bytes) {
-        String tag = q instanceof dev.delayq.internal.queue.PartitionedQueue pq ? "g#" + pq.partitionOf(id) : "g";
+        String tag = TestSupport.partitioned(q) ? "g#" + TestSupport.partitionOf(q, id) : "g";
         t.target().call("HSET", prefix() + ":{" + tag + "}:jobs", id, bytes);
     }
 
     /** A problem {@code check} reports about job {@code id}: named with its partition on a partitioned queue. */
     private String problem(String id, String what) {
         String line = id + ": " + what;
-        return q instanceof dev.delayq.internal.queue.PartitionedQueue pq ? "partition " + pq.partitionOf(id) + ": " + line : line;
+        return TestSupport.partitioned(q) ? "partition " + TestSupport.partitionOf(q, id) + ": " + line : line;
     }
 
     /** {@code ids} as claimed: in this order from one key set; from several, each asked in turn, so in any order. */
@@ -79,9 +79,9 @@ abstract class CorruptRecordContract {
         assertThat(bad.state()).isEqualTo(JobState.DEAD);
         assertThat(bad.lastError()).isEqualTo("record cannot be decoded");
         assertThat(bad.payload()).isEmpty(); // the raw bytes, kept
-        assertThat(q.stats().total("quarantined")).isEqualTo(1);
+        assertThat(q.inspector().stats().total("quarantined")).isEqualTo(1);
         b.jobs().forEach(j -> assertThat(q.leases().complete(j.lease())).isEqualTo(Ack.OK));
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -97,7 +97,7 @@ abstract class CorruptRecordContract {
         JobInfo a = q.get("a").orElseThrow();
         assertThat(a.state()).isEqualTo(JobState.DEAD);
         assertThat(a.payloadUtf8()).isEqualTo("\u0007not a record");
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -110,8 +110,8 @@ abstract class CorruptRecordContract {
         assertThat(q.leases().fail(held.get(1).lease(), "x", true, Duration.ZERO).outcome()).isEqualTo(FailResult.Outcome.STALE);
         assertThat(q.get("c").orElseThrow().state()).isEqualTo(JobState.DEAD);
         assertThat(q.get("f").orElseThrow().state()).isEqualTo(JobState.DEAD);
-        assertThat(q.stats().processing()).isZero();
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().stats().processing()).isZero();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -121,13 +121,13 @@ abstract class CorruptRecordContract {
         corrupt("o", "\u00ffdamaged");
         // claim leased the fresh job by an overlay (record.lua): complete reads only that, and the lease is intact.
         assertThat(q.leases().complete(held.lease())).isEqualTo(Ack.OK);
-        assertThat(q.stats().processing()).isZero();
+        assertThat(q.inspector().stats().processing()).isZero();
         JobInfo o = q.get("o").orElseThrow();
         assertThat(o.state()).isEqualTo(JobState.DONE);
         assertThat(o.payloadUtf8()).isEqualTo("\u00ffdamaged"); // every byte kept
-        assertThat(q.check().problems()).containsExactly(problem("o", "record cannot be decoded"));
-        assertThat(q.delete("o").changed()).isTrue();
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).containsExactly(problem("o", "record cannot be decoded"));
+        assertThat(q.inspector().delete("o").changed()).isTrue();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -137,13 +137,13 @@ abstract class CorruptRecordContract {
             q.leases().fail(j.lease(), "no", false, Duration.ZERO);
         }
         corrupt("d1", "");
-        assertThatThrownBy(() -> q.retryDead("d1")).isInstanceOf(DelayQException.class)
+        assertThatThrownBy(() -> q.inspector().retryDead("d1")).isInstanceOf(DelayQException.class)
                 .hasMessageContaining("cannot be decoded");
-        assertThat(q.retryAllDead()).isEqualTo(1);
+        assertThat(q.inspector().retryAllDead()).isEqualTo(1);
         assertThat(q.get("d2").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
-        assertThat(q.check().problems()).containsExactly(problem("d1", "record cannot be decoded"));
-        assertThat(q.delete("d1").changed()).isTrue();
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).containsExactly(problem("d1", "record cannot be decoded"));
+        assertThat(q.inspector().delete("d1").changed()).isTrue();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -154,7 +154,7 @@ abstract class CorruptRecordContract {
                 Job.builder().id("l2").runAt(Instant.ofEpochMilli(due + 1)).build(),
                 Job.builder().id("l3").runAt(Instant.ofEpochMilli(due + 2)).build()));
         corrupt("l2", "nonsense");
-        List<JobInfo> listed = q.list(JobState.SCHEDULED, 0, 10);
+        List<JobInfo> listed = q.inspector().list(JobState.SCHEDULED, 0, 10);
         assertThat(listed).extracting(JobInfo::id).containsExactly("l1", "l2", "l3");
         assertThat(listed).extracting(JobInfo::corrupt).containsExactly(false, true, false);
         JobInfo bad = q.get("l2").orElseThrow();
@@ -163,7 +163,7 @@ abstract class CorruptRecordContract {
         assertThat(bad.lastError()).startsWith("record cannot be decoded");
         assertThat(bad.payloadUtf8()).isEqualTo("nonsense");
         assertThatThrownBy(() -> q.cancel("l2")).isInstanceOf(DelayQException.class).hasMessageContaining("cannot be decoded");
-        assertThat(q.delete("l2").changed()).isTrue();
+        assertThat(q.inspector().delete("l2").changed()).isTrue();
         // Its due entry, whose member cannot be known without the record, is dropped by the next claim.
         List<ClaimedJob> rest = q.leases().claim(ClaimOptions.of(10, Duration.ofSeconds(30))).jobs();
         assertClaimed(rest, "l1", "l3");

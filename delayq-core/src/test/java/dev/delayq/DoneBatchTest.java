@@ -90,23 +90,23 @@ class DoneBatchTest {
         assertThat(b.state()).isEqualTo(JobState.DONE);
         assertThat(b.finishedAtMillis()).isBetween(before, t.redisNow());
         assertThat(b.payloadUtf8()).isEqualTo("payload of b");
-        assertThat(q.list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactly("a", "b", "c", "d");
-        assertThat(q.stats().done()).isEqualTo(4);
+        assertThat(q.inspector().list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactly("a", "b", "c", "d");
+        assertThat(q.inspector().stats().done()).isEqualTo(4);
         // A replayed acknowledgement finds the job done with its token.
         assertThat(q.leases().complete(jobs.get(1).lease())).isEqualTo(Ack.ALREADY_APPLIED);
 
-        assertThat(q.delete("b").changed()).isTrue();
+        assertThat(q.inspector().delete("b").changed()).isTrue();
         assertThat(entries()).containsExactly(List.of("a", "c", "d"));
-        assertThat(q.delete("d").changed()).isTrue();
-        assertThat(q.delete("a").changed()).isTrue();
+        assertThat(q.inspector().delete("d").changed()).isTrue();
+        assertThat(q.inspector().delete("a").changed()).isTrue();
         assertThat(entries()).containsExactly(List.of("c"));
-        assertThat(q.stats().done()).isEqualTo(1);
-        assertThat(q.list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactly("c");
-        assertThat(q.check().problems()).isEmpty();
-        assertThat(q.delete("c").changed()).isTrue();
+        assertThat(q.inspector().stats().done()).isEqualTo(1);
+        assertThat(q.inspector().list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactly("c");
+        assertThat(q.inspector().check().problems()).isEmpty();
+        assertThat(q.inspector().delete("c").changed()).isTrue();
         assertThat(entries()).isEmpty();
-        assertThat(q.stats().done()).isZero();
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().stats().done()).isZero();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -115,18 +115,18 @@ class DoneBatchTest {
         complete(claimAll(2));
         // x's record damaged beyond reading its finish time, then deleted: its entry still lists it.
         call("HSET", p + "jobs", "x", "\u0007damaged");
-        assertThat(q.delete("x").changed()).isTrue();
+        assertThat(q.inspector().delete("x").changed()).isTrue();
         assertThat(entries()).containsExactly(List.of("x", "y"));
         q.enqueue(Job.builder().id("x").payload("the new x").runAt(java.time.Instant.now().plusSeconds(3600)).build());
 
-        assertThat(q.list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactly("y");
-        assertThat(q.check().problems()).containsExactly("x: in a done batch entry but its record is scheduled");
-        assertThat(q.purge(Duration.ZERO).done()).isEqualTo(1);
+        assertThat(q.inspector().list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactly("y");
+        assertThat(q.inspector().check().problems()).containsExactly("x: in a done batch entry but its record is scheduled");
+        assertThat(q.inspector().purge(Duration.ZERO).done()).isEqualTo(1);
         assertThat(q.get("y")).isEmpty();
         assertThat(q.get("x").orElseThrow().payloadUtf8()).isEqualTo("the new x");
         assertThat(entries()).isEmpty();
-        assertThat(q.stats().done()).isZero();
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().stats().done()).isZero();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -137,10 +137,10 @@ class DoneBatchTest {
         call("EVAL", "redis.call('HSET', KEYS[1], ARGV[1], string.sub(redis.call('HGET', KEYS[1], ARGV[1]), 1, 8) .. '\\255\\255')",
                 "1", p + "jobs", "u");
         assertThat(q.get("u").orElseThrow().corrupt()).isTrue();
-        assertThat(q.delete("u").changed()).isTrue();
+        assertThat(q.inspector().delete("u").changed()).isTrue();
         assertThat(entries()).containsExactly(List.of("v"));
-        assertThat(q.stats().done()).isEqualTo(1);
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().stats().done()).isEqualTo(1);
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -156,10 +156,10 @@ class DoneBatchTest {
             complete(claimAll(jobs.size()));
         }
         assertThat(entries()).extracting(List::size).containsExactly(600, 1000);
-        assertThat(q.stats().done()).isEqualTo(1600);
-        List<JobInfo> listed = q.list(JobState.DONE, 0, 2000);
+        assertThat(q.inspector().stats().done()).isEqualTo(1600);
+        List<JobInfo> listed = q.inspector().list(JobState.DONE, 0, 2000);
         assertThat(listed).hasSize(1600);
-        assertThat(q.list(JobState.DONE, 1500, 10)).extracting(JobInfo::id).containsExactlyElementsOf(
+        assertThat(q.inspector().list(JobState.DONE, 1500, 10)).extracting(JobInfo::id).containsExactlyElementsOf(
                 listed.subList(1500, 1510).stream().map(JobInfo::id).toList());
 
         Purge.Step step = Purge.step(dq.backend(), new Keys(REDIS.prefix(), "b"), 0, -1, Purge.STEP, 0, null).join();
@@ -167,13 +167,13 @@ class DoneBatchTest {
         assertThat(step.more()).isTrue();
         assertThat(entries()).hasSize(1);
         assertThat(entries().get(0)).hasSize(600).first().isEqualTo("n1000");
-        assertThat(q.stats().done()).isEqualTo(600);
+        assertThat(q.inspector().stats().done()).isEqualTo(600);
         assertThat(q.get("n0999")).isEmpty();
         assertThat(q.get("n1000").orElseThrow().state()).isEqualTo(JobState.DONE);
-        assertThat(q.check().problems()).isEmpty();
-        assertThat(q.purge(Duration.ZERO).done()).isEqualTo(600);
+        assertThat(q.inspector().check().problems()).isEmpty();
+        assertThat(q.inspector().purge(Duration.ZERO).done()).isEqualTo(600);
         assertThat(entries()).isEmpty();
-        assertThat(q.stats().done()).isZero();
+        assertThat(q.inspector().stats().done()).isZero();
     }
 
     @Test
@@ -193,13 +193,13 @@ class DoneBatchTest {
         }
         complete(claimAll(5));
         assertThat(entries()).containsExactly(List.of("big0", "big1", "big2", "big3", "big4"));
-        List<JobInfo> listed = q.list(JobState.DONE, 0, 10);
+        List<JobInfo> listed = q.inspector().list(JobState.DONE, 0, 10);
         assertThat(listed).extracting(JobInfo::id).containsExactly("big0", "big1", "big2", "big3", "big4");
         for (int i = 0; i < 5; i++) {
             assertThat(listed.get(i).payload()).isEqualTo(jobs.get(i).payload());
             assertThat(listed.get(i).attempt()).isEqualTo(2);
         }
-        assertThat(q.stream(JobState.DONE).map(JobInfo::id).toList()).containsExactly("big0", "big1", "big2", "big3", "big4");
+        assertThat(q.inspector().stream(JobState.DONE).map(JobInfo::id).toList()).containsExactly("big0", "big1", "big2", "big3", "big4");
     }
 
     @Test
@@ -222,9 +222,9 @@ class DoneBatchTest {
         assertThat(l.state()).isEqualTo(JobState.DONE);
         assertThat(l.finishedAtMillis()).isBetween(before, t.redisNow()).isEqualTo(q.get("short").orElseThrow().finishedAtMillis());
         assertThat(l.payloadUtf8()).isEqualTo("L".repeat(300));
-        assertThat(q.list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactlyInAnyOrder("long", "short");
-        assertThat(q.check().problems()).isEmpty();
-        assertThat(q.purge(Duration.ZERO).done()).isEqualTo(2);
+        assertThat(q.inspector().list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactlyInAnyOrder("long", "short");
+        assertThat(q.inspector().check().problems()).isEmpty();
+        assertThat(q.inspector().purge(Duration.ZERO).done()).isEqualTo(2);
         assertThat((Long) call("HLEN", p + "jobs")).isZero();
         assertThat(entries()).isEmpty();
     }
@@ -235,10 +235,10 @@ class DoneBatchTest {
         complete(claimAll(2));
         call("HSET", p + "jobs", "long", "\u0007damaged");
         assertThat(q.get("long").orElseThrow().state()).isEqualTo(JobState.DONE);
-        assertThat(q.purge(Duration.ZERO).done()).isEqualTo(2);
+        assertThat(q.inspector().purge(Duration.ZERO).done()).isEqualTo(2);
         assertThat((Long) call("HLEN", p + "jobs")).isZero();
         assertThat(entries()).isEmpty();
-        assertThat(q.stats().done()).isZero();
+        assertThat(q.inspector().stats().done()).isZero();
     }
 
     /** Rewrites the jobs of the first done batch entry as an earlier version kept them: state 3, a done-set entry each. */
@@ -273,22 +273,22 @@ class DoneBatchTest {
         complete(claimAll(2));
         assertThat((Long) call("ZCARD", p + "done")).isEqualTo(2);
         assertThat(entries()).containsExactly(List.of("e3", "e4"));
-        assertThat(q.stats().done()).isEqualTo(4);
-        List<JobInfo> all = q.list(JobState.DONE, 0, 10);
+        assertThat(q.inspector().stats().done()).isEqualTo(4);
+        List<JobInfo> all = q.inspector().list(JobState.DONE, 0, 10);
         assertThat(all.subList(0, 2)).extracting(JobInfo::id).containsExactlyInAnyOrder("e1", "e2");
         assertThat(all.subList(2, 4)).extracting(JobInfo::id).containsExactly("e3", "e4");
         assertThat(all).extracting(JobInfo::finishedAtMillis).isSorted();
-        assertThat(q.list(JobState.DONE, 1, 2)).extracting(JobInfo::id).containsExactly(all.get(1).id(), "e3");
+        assertThat(q.inspector().list(JobState.DONE, 1, 2)).extracting(JobInfo::id).containsExactly(all.get(1).id(), "e3");
         JobInfo e2 = q.get("e2").orElseThrow();
         assertThat(e2.state()).isEqualTo(JobState.DONE);
         assertThat(e2.finishedAtMillis()).isEqualTo(all.stream().filter(j -> j.id().equals("e2")).findFirst().orElseThrow().finishedAtMillis());
         assertThat(e2.payloadUtf8()).isEqualTo("L".repeat(300));
-        assertThat(q.check().problems()).isEmpty();
-        assertThat(q.delete("e1").changed()).isTrue();
+        assertThat(q.inspector().check().problems()).isEmpty();
+        assertThat(q.inspector().delete("e1").changed()).isTrue();
         assertThat((Long) call("ZCARD", p + "done")).isEqualTo(1);
-        assertThat(q.stats().done()).isEqualTo(3);
-        assertThat(q.purge(Duration.ZERO).done()).isEqualTo(3);
-        assertThat(q.stats().done()).isZero();
+        assertThat(q.inspector().stats().done()).isEqualTo(3);
+        assertThat(q.inspector().purge(Duration.ZERO).done()).isEqualTo(3);
+        assertThat(q.inspector().stats().done()).isZero();
         assertThat((Long) call("HLEN", p + "jobs")).isZero();
     }
 
@@ -303,12 +303,12 @@ class DoneBatchTest {
                 redis.call('ZADD', KEYS[1], m[2] + 1, (string.gsub(m[1], '%zc1', '')))
                 """, "1", p + "done:batches");
         assertThat(entries()).containsExactly(List.of("c2"));
-        assertThat(q.check().problems()).containsExactlyInAnyOrder(
+        assertThat(q.inspector().check().problems()).containsExactlyInAnyOrder(
                 "c1: state done but missing from the done index",
                 "c2: state done but missing from the done index",
                 "c2: in a done batch entry but its record is done at another finish time");
-        assertThat(q.delete("c1").changed()).isTrue();
-        assertThat(q.delete("c2").changed()).isTrue();
+        assertThat(q.inspector().delete("c1").changed()).isTrue();
+        assertThat(q.inspector().delete("c2").changed()).isTrue();
         call("DEL", p + "done:batches", p + "meta");
     }
 
@@ -321,10 +321,10 @@ class DoneBatchTest {
                 """, "1", p + "done:batches");
         q.enqueueAll(List.of(job("r1"), job("r2"), job("r3")));
         complete(claimAll(3));
-        assertThat(q.list(JobState.DONE, 10_050, 2)).extracting(JobInfo::id).containsExactly("r1", "r2");
-        assertThat(q.list(JobState.DONE, 10_051, 5)).extracting(JobInfo::id).containsExactly("r2", "r3");
-        assertThat(q.list(JobState.DONE, 10_053, 5)).isEmpty();
+        assertThat(q.inspector().list(JobState.DONE, 10_050, 2)).extracting(JobInfo::id).containsExactly("r1", "r2");
+        assertThat(q.inspector().list(JobState.DONE, 10_051, 5)).extracting(JobInfo::id).containsExactly("r2", "r3");
+        assertThat(q.inspector().list(JobState.DONE, 10_053, 5)).isEmpty();
         call("ZREMRANGEBYRANK", p + "done:batches", "0", "10049");
-        assertThat(q.list(JobState.DONE, 0, 5)).extracting(JobInfo::id).containsExactly("r1", "r2", "r3");
+        assertThat(q.inspector().list(JobState.DONE, 0, 5)).extracting(JobInfo::id).containsExactly("r1", "r2", "r3");
     }
 }

@@ -36,7 +36,7 @@ class DurabilityTest {
                 // Enqueueing it again cannot confirm it either, and creates nothing new.
                 assertThatThrownBy(() -> q.enqueue(Job.builder().id("unsure").build()))
                         .isInstanceOf(DelayQDurabilityException.class);
-                assertThat(q.stats().total("enqueued")).isEqualTo(2);
+                assertThat(q.inspector().stats().total("enqueued")).isEqualTo(2);
             }
         }
     }
@@ -59,7 +59,7 @@ class DurabilityTest {
                 for (var c : calls) {
                     assertThatThrownBy(c::join).hasCauseInstanceOf(DelayQDurabilityException.class);
                 }
-                assertThat(q.stats().scheduled()).isEqualTo(6);
+                assertThat(q.inspector().stats().scheduled()).isEqualTo(6);
             }
         }
     }
@@ -126,7 +126,7 @@ class DurabilityTest {
              DelayQ dq = DelayQ.builder().redis(proxy.uri()).durability(Durability.replicas(1, Duration.ofMillis(100)))
                      .timeout(Duration.ofSeconds(5)).build()) {
             JobQueue q = dq.queue("async-durable");
-            q.stats(); // the command connection is open
+            q.inspector().stats(); // the command connection is open
             // Every new connection now waits in its handshake: the durable write's connection is opened on the way of
             // the call, and the call must come back at once, its future pending (it used to connect on the caller's
             // thread, which may be a Lettuce I/O thread when the call is chained from another's callback).

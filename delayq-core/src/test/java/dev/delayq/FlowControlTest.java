@@ -55,9 +55,9 @@ class FlowControlTest {
 
     @Test
     void aRateLimitHoldsInEveryWindowAcrossClaimersAndARefusedClaimerIsToldWhenToComeBack() throws Exception {
-        q.limits(Limits.rate(20, Duration.ofMillis(500)));
-        assertThat(q.limits()).isEqualTo(Limits.rate(20, Duration.ofMillis(500)));
-        assertThat(q.stats().limits().rateJobs()).isEqualTo(20);
+        q.inspector().limits(Limits.rate(20, Duration.ofMillis(500)));
+        assertThat(q.inspector().limits()).isEqualTo(Limits.rate(20, Duration.ofMillis(500)));
+        assertThat(q.inspector().stats().limits().rateJobs()).isEqualTo(20);
         enqueueDue(100);
         List<Grant> grants = new CopyOnWriteArrayList<>();
         AtomicInteger claims = new AtomicInteger();
@@ -67,7 +67,7 @@ class FlowControlTest {
             JobQueue mine = t.client().queue("flow"); // three clients, as three workers
             claimers.add(pool.submit(() -> {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (q.stats().scheduled() > 0 && System.nanoTime() < deadline) {
+                while (q.inspector().stats().scheduled() > 0 && System.nanoTime() < deadline) {
                     ClaimBatch b = mine.leases().claim(ClaimOptions.of(15, Duration.ofMinutes(1)));
                     claims.incrementAndGet();
                     if (!b.jobs().isEmpty()) {
@@ -96,8 +96,8 @@ class FlowControlTest {
         assertThat(last - first).as("100 jobs at 20 per 500 ms take at least four windows").isGreaterThanOrEqualTo(2000);
         // Refused claimers sleep until the window frees: a few claims per window and claimer, not a spin.
         assertThat(claims.get()).as("claim calls").isLessThan(3 * 12 * 4);
-        q.limits(Limits.none());
-        assertThat(q.limits()).isEqualTo(Limits.none());
+        q.inspector().limits(Limits.none());
+        assertThat(q.inspector().limits()).isEqualTo(Limits.none());
     }
 
     @Test
@@ -107,7 +107,7 @@ class FlowControlTest {
         // (INFO commandstats, which times each script) must not grow with the grants. Before, every claim read and
         // summed the whole window: 300 times the cost here.
         JobQueue limited = t.queue(dq, "hourly");
-        limited.limits(Limits.rate(1_000_000, Duration.ofHours(1)));
+        limited.inspector().limits(Limits.rate(1_000_000, Duration.ofHours(1)));
         limited.enqueue(Job.builder().id("seed").build());
         limited.leases().completeAllAsync(limited.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs().stream()
                 .map(ClaimedJob::lease).toList()).join();
@@ -132,7 +132,7 @@ class FlowControlTest {
         double without = microsPerClaim(free, n);
         assertThat(withGrants).as("µs a claim with 20,000 grants in the window, against %.1f without a limit", without)
                 .isLessThan(10 * without);
-        assertThat(limited.stats().limits().rateJobs()).isEqualTo(1_000_000);
+        assertThat(limited.inspector().stats().limits().rateJobs()).isEqualTo(1_000_000);
     }
 
     /** Redis's own time per claim script (INFO commandstats) over {@code n} claims of one job each, completed. */
@@ -158,7 +158,7 @@ class FlowControlTest {
 
     @Test
     void aConcurrencyLimitHoldsAcrossWorkersAndACompletionWakesTheRefusedOnes() {
-        q.limits(Limits.ofConcurrency(5));
+        q.inspector().limits(Limits.ofConcurrency(5));
         enqueueDue(60);
         AtomicInteger running = new AtomicInteger();
         AtomicInteger most = new AtomicInteger();
@@ -173,7 +173,7 @@ class FlowControlTest {
                     done.incrementAndGet();
                 }).concurrency(10).lookahead(Duration.ZERO).build().start());
             }
-            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> q.stats().done() == 60);
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> q.inspector().stats().done() == 60);
         } finally {
             workers.forEach(Worker::close);
         }
@@ -208,8 +208,8 @@ class FlowControlTest {
         JobInfo later = q.get("urgent-later").orElseThrow();
         assertThat(later.state()).as("a job not due yet never runs early for its priority").isEqualTo(JobState.SCHEDULED);
         assertThat(later.priority()).isEqualTo(9);
-        assertThat(q.list(JobState.SCHEDULED, 0, 10)).extracting(JobInfo::id).containsExactly("urgent-later");
-        assertThat(q.stats().scheduled()).isEqualTo(1);
+        assertThat(q.inspector().list(JobState.SCHEDULED, 0, 10)).extracting(JobInfo::id).containsExactly("urgent-later");
+        assertThat(q.inspector().stats().scheduled()).isEqualTo(1);
         assertThat(q.reschedule("urgent-later", Duration.ZERO).changed()).isTrue();
         assertThat(q.leases().claim(ClaimOptions.of(5, Duration.ofMinutes(1))).jobs()).extracting(ClaimedJob::id)
                 .containsExactly("urgent-later");
@@ -221,8 +221,8 @@ class FlowControlTest {
     void everyStateChangeIsOneEventInOrderAndNoneIsWrittenWhileEventsAreOff() {
         q.enqueue(Job.builder().id("quiet").build()); // events off: nothing written
         assertThat(REDIS.server().call("EXISTS", REDIS.prefix() + ":{flow}:events")).isEqualTo(0L);
-        q.events(true);
-        assertThat(q.events().enabled()).isTrue();
+        q.inspector().events(true);
+        assertThat(q.inspector().events().enabled()).isTrue();
         q.enqueueAll(List.of(Job.builder().id("a").maxAttempts(2).build(), Job.builder().id("b").delay(Duration.ofHours(1)).build()));
         List<ClaimedJob> claimed = q.leases().claim(ClaimOptions.of(5, Duration.ofMinutes(1))).jobs();
         ClaimedJob a = claimed.stream().filter(j -> j.id().equals("a")).findFirst().orElseThrow();
@@ -233,15 +233,15 @@ class FlowControlTest {
         assertThat(q.get("a").orElseThrow().progress()).as("progress goes with the run").isNull();
         q.leases().complete(quiet.lease());
         q.cancel("b");
-        List<JobEvent> events = q.events().read("0", 100);
+        List<JobEvent> events = q.inspector().events().read("0", 100);
         assertThat(events).extracting(e -> e.type() + " " + e.jobId()).containsExactly(
                 "enqueued a", "enqueued b", "started quiet", "started a", "progress a", "retried a", "completed quiet",
                 "cancelled b");
         assertThat(events.get(3).fields()).containsEntry("attempt", "1").containsKey("token");
-        List<JobEvent> after = q.events().read(events.get(5).eventId(), 100);
+        List<JobEvent> after = q.inspector().events().read(events.get(5).eventId(), 100);
         assertThat(after).extracting(JobEvent::type).containsExactly("completed", "cancelled");
-        q.events(false);
-        assertThat(q.events().enabled()).isFalse();
+        q.inspector().events(false);
+        assertThat(q.inspector().events().enabled()).isFalse();
         q.enqueue(Job.builder().id("after").build());
         assertThat(REDIS.server().call("EXISTS", REDIS.prefix() + ":{flow}:events")).isEqualTo(0L);
         q.leases().claim(ClaimOptions.of(5, Duration.ofMinutes(1))).jobs().forEach(j -> q.leases().complete(j.lease()));
@@ -249,20 +249,20 @@ class FlowControlTest {
 
     @Test
     void theStreamKeepsExactlyItsCapAndAListenerHearsEveryNewEvent() throws Exception {
-        q.events(5);
+        q.inspector().events(5);
         for (int i = 0; i < 8; i++) {
             q.enqueue(Job.builder().id("e" + i).delay(Duration.ofHours(1)).build());
         }
-        assertThat(q.events().read("0", 100)).extracting(JobEvent::jobId).containsExactly("e3", "e4", "e5", "e6", "e7");
-        q.events(1000);
+        assertThat(q.inspector().events().read("0", 100)).extracting(JobEvent::jobId).containsExactly("e3", "e4", "e5", "e6", "e7");
+        q.inspector().events(1000);
         List<JobEvent> heard = new CopyOnWriteArrayList<>();
-        try (AutoCloseable listening = q.events().listen("$", heard::add)) {
+        try (AutoCloseable listening = q.inspector().events().listen("$", heard::add)) {
             q.cancel("e1");
             q.cancel("e2");
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> heard.size() == 2);
         }
         assertThat(heard).extracting(e -> e.type() + " " + e.jobId()).containsExactly("cancelled e1", "cancelled e2");
-        assertThatThrownBy(() -> q.events().read("yesterday", 10)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> q.inspector().events().read("yesterday", 10)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("use 0 (the oldest kept), $ (only new ones) or an id");
         for (int i = 0; i < 8; i++) {
             q.cancel("e" + i);
@@ -272,21 +272,21 @@ class FlowControlTest {
     @Test
     void aPausedQueueHandsOutNothingAndResumeWakesItsWorkers() {
         enqueueDue(3);
-        q.pause();
-        assertThat(q.stats().paused()).isTrue();
+        q.inspector().pause();
+        assertThat(q.inspector().stats().paused()).isTrue();
         ClaimBatch b = q.leases().claim(ClaimOptions.of(5, Duration.ofMinutes(1)));
         assertThat(b.paused()).isTrue();
         assertThat(b.jobs()).isEmpty();
         assertThat(b.nextDueMillis()).isEqualTo(ClaimBatch.NONE);
-        q.resume();
+        q.inspector().resume();
         assertThat(q.leases().claim(ClaimOptions.of(5, Duration.ofMinutes(1))).jobs()).hasSize(3)
                 .allSatisfy(j -> q.leases().complete(j.lease()));
     }
 
     @Test
     void workersUnderARateLimitNeverExceedItAndAHandlerReportsItsProgress() {
-        q.limits(Limits.rate(20, Duration.ofMillis(500)));
-        q.events(true);
+        q.inspector().limits(Limits.rate(20, Duration.ofMillis(500)));
+        q.inspector().events(true);
         enqueueDue(60);
         List<String> progressSeen = new CopyOnWriteArrayList<>();
         List<Worker> workers = new ArrayList<>();
@@ -300,7 +300,7 @@ class FlowControlTest {
                     }
                 }).concurrency(10).build().start());
             }
-            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> q.stats().done() == 60);
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> q.inspector().stats().done() == 60);
         } finally {
             workers.forEach(Worker::close);
         }
@@ -308,7 +308,7 @@ class FlowControlTest {
         assertThat(q.get("j0007").orElseThrow().progress()).as("progress goes with the run").isNull();
         // The limit counts jobs handed out, at the claim's time on Redis's clock (the entry's own id is written a little
         // later in the same script).
-        List<Long> starts = q.events().read("0", 10_000).stream().filter(e -> e.type().equals("started"))
+        List<Long> starts = q.inspector().events().read("0", 10_000).stream().filter(e -> e.type().equals("started"))
                 .map(e -> Long.parseLong(e.fields().get("at"))).sorted().toList();
         assertThat(starts).hasSize(60);
         for (int i = 0; i < starts.size(); i++) {

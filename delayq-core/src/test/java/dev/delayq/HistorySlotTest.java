@@ -78,7 +78,7 @@ class HistorySlotTest {
                 continue;
             }
             assertThat(REDIS.server().call("HGET", meta, "hist")).isEqualTo(Long.toString(m));
-            MinuteStats now = q.history(1).get(0);
+            MinuteStats now = q.inspector().history(1).get(0);
             assertThat(now.completed()).as("this minute's completions only, not the day-old 99").isEqualTo(3);
             assertThat(REDIS.server().call("HGET", history, slot + ":l0")).as("the day-old lag counts are gone").isNotEqualTo("99");
             return;
@@ -102,7 +102,7 @@ class HistorySlotTest {
             }
             // claim reads the waker field (an HGET) when it fills up; nothing else of either script reads one field.
             assertThat(more).as("HGETs of the second claim and complete in the same minute").isLessThanOrEqualTo(1);
-            assertThat(q.history(1).get(0).completed()).isEqualTo(2);
+            assertThat(q.inspector().history(1).get(0).completed()).isEqualTo(2);
             return;
         }
     }

@@ -56,7 +56,7 @@ class LargePayloadTest {
         assertThat(all).extracting(ClaimedJob::id).doesNotHaveDuplicates().hasSize(30);
         assertThat(all).allMatch(j -> Arrays.equals(j.payload(), payload));
         q.leases().completeAllAsync(all.stream().map(ClaimedJob::lease).toList()).join();
-        assertThat(q.list(JobState.DONE, 0, 30)).hasSize(30); // pages bounded by bytes, read page after page
+        assertThat(q.inspector().list(JobState.DONE, 0, 30)).hasSize(30); // pages bounded by bytes, read page after page
     }
 
     @Test
@@ -82,6 +82,6 @@ class LargePayloadTest {
         assertThat(all).extracting(ClaimedJob::id).doesNotHaveDuplicates()
                 .containsExactlyElementsOf(jobs.stream().map(Job::id).toList());
         q.leases().completeAllAsync(all.stream().map(ClaimedJob::lease).toList()).join();
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 }

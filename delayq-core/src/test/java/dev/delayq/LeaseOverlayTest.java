@@ -77,7 +77,7 @@ class LeaseOverlayTest {
         held.forEach(j -> assertThat(q.leases().complete(j.lease())).isEqualTo(Ack.OK));
         assertThat(q.get("short").orElseThrow().state()).isEqualTo(JobState.DONE);
         assertThat(q.get("long").orElseThrow().state()).isEqualTo(JobState.DONE);
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -92,7 +92,7 @@ class LeaseOverlayTest {
         JobInfo running = q.get("a").orElseThrow();
         assertThat(running.state()).isEqualTo(JobState.PROCESSING);
         assertThat(running.attempt()).isEqualTo(1);
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
 
         assertThat(q.leases().complete(held.get(0).lease())).isEqualTo(Ack.OK);
         assertThat(q.leases().complete(held.get(0).lease())).as("a replay").isEqualTo(Ack.ALREADY_APPLIED);
@@ -101,10 +101,10 @@ class LeaseOverlayTest {
         JobInfo done = q.get("a").orElseThrow();
         assertThat(done.state()).isEqualTo(JobState.DONE);
         assertThat(done.payloadUtf8()).isEqualTo(longPayload("pa"));
-        assertThat(q.list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactlyInAnyOrder("a", "b");
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactlyInAnyOrder("a", "b");
+        assertThat(q.inspector().check().problems()).isEmpty();
 
-        assertThat(q.purge(Duration.ZERO).done()).isEqualTo(2);
+        assertThat(q.inspector().purge(Duration.ZERO).done()).isEqualTo(2);
         assertThat(REDIS.server().call("EXISTS", jobs)).isEqualTo(0L);
     }
 
@@ -128,7 +128,7 @@ class LeaseOverlayTest {
         assertThat(overlays()).isEmpty();
         assertThat(q.get("r").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
         assertThat(q.get("d").orElseThrow().state()).isEqualTo(JobState.DEAD);
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
 
         // The retried job is no longer fresh: its next lease is written into its record, and completes from there.
         ClaimedJob again = claim(1).get(0);
@@ -136,8 +136,8 @@ class LeaseOverlayTest {
         assertThat(overlays()).isEmpty();
         assertThat(q.leases().complete(again.lease())).isEqualTo(Ack.OK);
         assertThat(q.get("r").orElseThrow().state()).isEqualTo(JobState.DONE);
-        assertThat(q.retryDead("d").changed()).isTrue();
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().retryDead("d").changed()).isTrue();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -157,25 +157,25 @@ class LeaseOverlayTest {
         assertThat(recovered.state()).isEqualTo(JobState.SCHEDULED);
         assertThat(recovered.attempt()).as("a stall gives the attempt back").isZero();
         assertThat(q.leases().complete(rec.lease())).as("the expired lease").isEqualTo(Ack.STALE);
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
     void aJobWithADedupeKeyOrWithEventsOnCompletesThroughItsRecordAndReleasesTheKey() {
-        q.events(true);
+        q.inspector().events(true);
         q.enqueue(Job.builder().id("k").payload(longPayload("k")).dedupe("key", Duration.ofMillis(1)).build());
         ClaimedJob j = claim(1).get(0);
         assertThat(overlays()).containsExactly("k");
         assertThat(q.leases().complete(j.lease())).isEqualTo(Ack.OK);
         assertThat(q.get("k").orElseThrow().state()).isEqualTo(JobState.DONE);
         assertThat(overlays()).as("done, beside the record as enqueued").containsExactly("k");
-        assertThat(q.events().read("0", 100)).extracting(JobEvent::type).contains("completed");
+        assertThat(q.inspector().events().read("0", 100)).extracting(JobEvent::type).contains("completed");
         t.awaitRedisTime(t.redisNow() + 2);
         assertThat(q.enqueue(Job.builder().id("k2").dedupe("key", Duration.ofMinutes(1)).build()).created())
                 .as("the key was released").isTrue();
-        assertThat(q.delete("k").changed()).isTrue();
+        assertThat(q.inspector().delete("k").changed()).isTrue();
         assertThat(overlays()).isEmpty();
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -198,9 +198,9 @@ class LeaseOverlayTest {
         q.leases().fail(held.get(1).lease(), "x", true, Duration.ofHours(1));
         REDIS.server().call("HSET", jobs, "\0ghost", "\u0002\u0001\u0001\u0001");
         REDIS.server().call("HSET", jobs, "\0b", "\u0002\u0001\u0001\u0001");
-        assertThat(q.check().problems()).contains("ghost: lease overlay without a record",
+        assertThat(q.inspector().check().problems()).contains("ghost: lease overlay without a record",
                 "b: lease overlay beside a record that was rewritten (scheduled)");
         REDIS.server().call("HDEL", jobs, "\0ghost", "\0b");
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 }

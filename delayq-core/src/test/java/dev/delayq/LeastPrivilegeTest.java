@@ -130,24 +130,24 @@ class LeastPrivilegeTest {
         assertThat(dq.serverVersion()).isNotBlank();
         assertThat(dq.serverInfo().version()).isNotBlank();
         assertThat(dq.serverTime()).isNotNull();
-        q.events(true);
-        q.limits(Limits.ofConcurrency(10));
-        assertThat(q.limits()).isEqualTo(Limits.ofConcurrency(10));
+        q.inspector().events(true);
+        q.inspector().limits(Limits.ofConcurrency(10));
+        assertThat(q.inspector().limits()).isEqualTo(Limits.ofConcurrency(10));
         assertThat(q.enqueue(Job.builder().id("later").delay(Duration.ofHours(1)).build()).created()).isTrue();
         assertThat(q.enqueue(Job.builder().dedupe("order-1", Duration.ofMinutes(5)).delay(Duration.ofHours(1))
                 .build()).created()).isTrue();
         q.enqueueAll(List.of(Job.builder().id("b1").delay(Duration.ofHours(1)).build(),
                 Job.builder().id("b2").delay(Duration.ofHours(1)).priority(7).name("mail").build()));
         assertThat(q.get("later")).isPresent();
-        assertThat(q.list(JobState.SCHEDULED, 0, 10)).hasSize(4);
-        try (Stream<JobInfo> all = q.stream(JobState.SCHEDULED)) {
+        assertThat(q.inspector().list(JobState.SCHEDULED, 0, 10)).hasSize(4);
+        try (Stream<JobInfo> all = q.inspector().stream(JobState.SCHEDULED)) {
             assertThat(all.count()).isEqualTo(4);
         }
         assertThat(q.reschedule("later", Duration.ofHours(2)).changed()).isTrue();
         assertThat(q.cancel("later").changed()).isTrue();
         assertThat(q.cancelByDedupeKey("order-1").changed()).isTrue();
-        assertThat(q.delete("b1").changed()).isTrue();
-        assertThat(q.delete("b2").changed()).isTrue();
+        assertThat(q.inspector().delete("b1").changed()).isTrue();
+        assertThat(q.inspector().delete("b2").changed()).isTrue();
 
         // Claims by hand: claim, renew, progress, complete; recovery of an expired lease.
         q.enqueue(Job.builder().id("by-hand").build());
@@ -169,15 +169,15 @@ class LeastPrivilegeTest {
                 throw new NonRetryableException("refused on purpose");
             }
         }).maxIdleSleep(Duration.ofSeconds(30)).build().start()) {
-            q.pause();
-            q.resume();
+            q.inspector().pause();
+            q.inspector().resume();
             q.enqueue(Job.builder().id("good").delay(Duration.ofMillis(200)).build());
             q.enqueue(Job.builder().id("bad").build());
             Awaitility.await().atMost(WAIT).until(() -> ran.containsAll(List.of("good", "bad"))
-                    && q.stats().dead() == 1 && q.stats().processing() == 0);
-            assertThat(q.retryDead("bad").changed()).isTrue();
+                    && q.inspector().stats().dead() == 1 && q.inspector().stats().processing() == 0);
+            assertThat(q.inspector().retryDead("bad").changed()).isTrue();
             Awaitility.await().atMost(WAIT).until(() -> ran.stream().filter("bad"::equals).count() == 2
-                    && q.stats().dead() == 1);
+                    && q.inspector().stats().dead() == 1);
             // Schedules: upsert (the compare-and-set script), the worker's ticker (its notice channel, the advance with
             // the no-overlap check), list, tick by hand, remove.
             assertThat(q.schedules().upsert(Schedule.every("beat", Duration.ofSeconds(1)))).isTrue();
@@ -186,13 +186,13 @@ class LeastPrivilegeTest {
             assertThat(q.schedules().list()).hasSize(1);
             assertThat(q.schedules().tick()).isNotNegative();
             assertThat(q.schedules().remove("beat")).isTrue();
-            Awaitility.await().atMost(WAIT).until(() -> q.stats().processing() == 0);
+            Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().processing() == 0);
         }
-        assertThat(q.retryAllDead()).isEqualTo(1);
-        assertThat(q.check().clean()).isTrue();
-        assertThat(q.history(5)).isNotEmpty();
-        assertThat(q.events().read("0", 1000)).isNotEmpty();
-        assertThat(q.purge().toString()).isNotEmpty();
+        assertThat(q.inspector().retryAllDead()).isEqualTo(1);
+        assertThat(q.inspector().check().clean()).isTrue();
+        assertThat(q.inspector().history(5)).isNotEmpty();
+        assertThat(q.inspector().events().read("0", 1000)).isNotEmpty();
+        assertThat(q.inspector().purge().toString()).isNotEmpty();
         assertThat(dq.queues()).contains(name);
     }
 

@@ -3,7 +3,7 @@ package dev.delayq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.delayq.internal.queue.PartitionedQueue;
+import dev.delayq.internal.queue.RedisQueue;
 import dev.delayq.testkit.RedisCluster;
 import dev.delayq.testkit.RedisClusterExtension;
 import dev.delayq.testkit.RedisServer;
@@ -44,11 +44,11 @@ class PartitionTest {
             jobs.add(Job.builder().id("order-" + i).delay(Duration.ofHours(1)).build());
         }
         q.enqueueAll(jobs);
-        PartitionedQueue pq = (PartitionedQueue) q;
+        RedisQueue pq = RedisQueue.of(q);
         Set<Integer> masters = new HashSet<>();
         RedisCluster cluster = CLUSTER.cluster();
         for (int p = 0; p < 6; p++) {
-            long count = pq.partitions().get(p).stats().scheduled();
+            long count = pq.partition(p).inspector().stats().scheduled();
             assertThat(count).as("jobs in partition %d", p).isBetween(50L, 150L);
             String key = t.prefix() + ":{hot#" + p + "}:due";
             RedisServer master = cluster.masterOf(cluster.slotOf(key));
@@ -56,10 +56,10 @@ class PartitionTest {
             assertThat(master.call("ZCARD", key)).isEqualTo(count);
         }
         assertThat(masters).as("masters holding the six partitions").hasSizeGreaterThanOrEqualTo(2);
-        assertThat(q.stats().scheduled()).isEqualTo(600);
+        assertThat(q.inspector().stats().scheduled()).isEqualTo(600);
         assertThat(q.get("order-42")).isPresent();
         assertThat(q.cancel("order-42").changed()).isTrue();
-        assertThat(q.retryAllDead()).isZero();
+        assertThat(q.inspector().retryAllDead()).isZero();
         for (int i = 0; i < 600; i++) {
             if (i != 42) {
                 q.cancel("order-" + i);
@@ -70,7 +70,7 @@ class PartitionTest {
     @Test
     void anIdIsOneJobAndADedupeKeyOneHolderQueueWide() {
         JobQueue q = t.queue(dq, "dd", 4);
-        PartitionedQueue pq = (PartitionedQueue) q;
+        RedisQueue pq = RedisQueue.of(q);
         int home = pq.partitionOf("order-9:charge");
         // Jobs without ids: each is generated into the dedupe key's partition; the key admits one.
         List<EnqueueResult> results = new ArrayList<>();
@@ -81,7 +81,7 @@ class PartitionTest {
         String owner = results.get(0).id();
         assertThat(results).allMatch(r -> r.id().equals(owner));
         assertThat(pq.partitionOf(owner)).isEqualTo(home);
-        assertThat(pq.partitions().get(home).get(owner)).isPresent();
+        assertThat(pq.partition(home).get(owner)).isPresent();
         assertThat(q.get(owner)).isPresent();
 
         // A caller's id that lives in another partition than its dedupe key is refused, with the reason.
@@ -111,7 +111,7 @@ class PartitionTest {
     void theFirstUseRecordsTheCountOneIncludedSoProducersAndWorkersNeverDisagree() {
         // A producer opens the queue without saying how many partitions: 1 is recorded.
         JobQueue plain = t.queue(dq, "first", 0);
-        assertThat(plain).isNotInstanceOf(PartitionedQueue.class);
+        assertThat(RedisQueue.of(plain).partitions()).hasSize(1);
         assertThat(CLUSTER.cluster().masterOf(CLUSTER.cluster().slotOf(t.prefix() + ":{first}:config"))
                 .call("HGET", t.prefix() + ":{first}:config", "partitions")).isEqualTo("1");
         // A worker started later asking for 4 is refused instead of claiming from key sets nobody enqueues into.
@@ -120,7 +120,7 @@ class PartitionTest {
                         + "(drain it and use a new queue name)");
         // Jobs found under key sets the recorded count does not cover are reported by check.
         t.target().call("HSET", t.prefix() + ":{first#2}:jobs", "stray", "x");
-        assertThat(plain.check().problems()).containsExactly("{first#2}: jobs under a key set that the recorded partition "
+        assertThat(plain.inspector().check().problems()).containsExactly("{first#2}: jobs under a key set that the recorded partition "
                 + "count (1) does not cover: no worker claims them");
         t.target().call("DEL", t.prefix() + ":{first#2}:jobs");
     }
@@ -128,14 +128,14 @@ class PartitionTest {
     @Test
     void aPartitionedQueueSplitsItsLimitsSoTheWholeQueueNeverExceedsThem() {
         JobQueue q = t.queue(dq, "limited", 4);
-        q.limits(Limits.rate(10, Duration.ofSeconds(1)).concurrency(6));
-        PartitionedQueue pq = (PartitionedQueue) q;
-        assertThat(pq.partitions()).extracting(p -> p.limits().rateJobs()).containsExactly(3, 3, 2, 2);
-        assertThat(pq.partitions()).extracting(p -> p.limits().concurrency()).containsExactly(2, 2, 1, 1);
-        assertThat(q.limits()).isEqualTo(Limits.rate(10, Duration.ofSeconds(1)).concurrency(6));
-        assertThatThrownBy(() -> q.limits(Limits.ofConcurrency(3))).isInstanceOf(IllegalArgumentException.class)
+        q.inspector().limits(Limits.rate(10, Duration.ofSeconds(1)).concurrency(6));
+        RedisQueue pq = RedisQueue.of(q);
+        assertThat(TestSupport.partitionViews(q)).extracting(p -> p.inspector().limits().rateJobs()).containsExactly(3, 3, 2, 2);
+        assertThat(TestSupport.partitionViews(q)).extracting(p -> p.inspector().limits().concurrency()).containsExactly(2, 2, 1, 1);
+        assertThat(q.inspector().limits()).isEqualTo(Limits.rate(10, Duration.ofSeconds(1)).concurrency(6));
+        assertThatThrownBy(() -> q.inspector().limits(Limits.ofConcurrency(3))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("a rate or concurrency limit must be at least 4");
-        q.limits(Limits.none());
+        q.inspector().limits(Limits.none());
     }
 
     @Test
@@ -150,17 +150,16 @@ class PartitionTest {
     @Test
     void thePartitionCountIsRecordedInRedisAndCannotChange() {
         JobQueue q = t.queue(dq, "fixed", 3);
-        assertThat(q).isInstanceOf(PartitionedQueue.class);
+        assertThat(RedisQueue.of(q).partitions()).hasSize(3);
         DelayQ other = t.client();
         JobQueue asRecorded = other.queue("fixed");
-        assertThat(asRecorded).isInstanceOf(PartitionedQueue.class);
-        assertThat(((PartitionedQueue) asRecorded).partitions()).hasSize(3);
+        assertThat(RedisQueue.of(asRecorded).partitions()).hasSize(3);
         assertThatThrownBy(() -> t.client().queue("fixed", 4)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("queue 'fixed' has 3 partition(s); asked for 4: a queue's partition count cannot change "
                         + "(drain it and use a new queue name)");
         assertThatThrownBy(() -> dq.queue("other", 257)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("partitions is 257: it must be between 0 and 256");
-        assertThat(dq.queue("plain")).isNotInstanceOf(PartitionedQueue.class);
+        assertThat(RedisQueue.of(dq.queue("plain")).partitions()).hasSize(1);
     }
 
     @Test

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The behaviour every deployment must show, whatever the server: subclasses run it on the machine's Redis
  * (7.x), on the bundled Redis 6.2 and (later) on a cluster. After every test, every queue it used must pass
- * {@link JobQueue#check()}.
+ * {@link QueueInspector#check()}.
  */
 abstract class QueueContract {
     private static final Duration HOUR = Duration.ofHours(1);
@@ -49,8 +49,8 @@ abstract class QueueContract {
 
     /** The raw key {@code <prefix>:{<queue or its partition holding routingKey>}:<suffix>}. */
     String key(JobQueue queue, String routingKey, String suffix) {
-        String tag = queue instanceof dev.delayq.internal.queue.PartitionedQueue pq
-                ? queue.name() + "#" + pq.partitionOf(routingKey) : queue.name();
+        String tag = TestSupport.partitioned(queue)
+                ? queue.name() + "#" + TestSupport.partitionOf(queue, routingKey) : queue.name();
         return prefix() + ":{" + tag + "}:" + suffix;
     }
 
@@ -58,7 +58,7 @@ abstract class QueueContract {
     java.util.Map<Integer, List<String>> byPartition(JobQueue queue, List<String> ids) {
         java.util.Map<Integer, List<String>> out = new java.util.TreeMap<>();
         for (String id : ids) {
-            int p = queue instanceof dev.delayq.internal.queue.PartitionedQueue pq ? pq.partitionOf(id) : 0;
+            int p = TestSupport.partitioned(queue) ? TestSupport.partitionOf(queue, id) : 0;
             out.computeIfAbsent(p, k -> new ArrayList<>()).add(id);
         }
         return out;
@@ -218,7 +218,7 @@ abstract class QueueContract {
                         b.jobs().forEach(j -> ledger.record(j.id()));
                         claimed.addAndGet(b.jobs().size());
                         if (b.jobs().isEmpty() && b.nextWakeMillis() != ClaimBatch.NOT_COMPUTED
-                                && q.stats().scheduled() == 0) {
+                                && q.inspector().stats().scheduled() == 0) {
                             return;
                         }
                         completeAll(mine, b.jobs());
@@ -234,7 +234,7 @@ abstract class QueueContract {
         assertThat(ledger.duplicates()).isEmpty();
         assertThat(ledger.distinct()).isEqualTo(jobs);
         assertThat(claimed.get()).isEqualTo(jobs);
-        QueueStats s = q.stats();
+        QueueStats s = q.inspector().stats();
         assertThat(s.scheduled()).isZero();
         assertThat(s.processing()).isZero();
         assertThat(s.done()).isEqualTo(jobs);
@@ -293,7 +293,7 @@ abstract class QueueContract {
         assertThat(q.enqueue(due("a")).duplicate()).isTrue(); // processing
         q.leases().complete(j.lease());
         assertThat(q.enqueue(due("a")).duplicate()).isTrue(); // retained as done
-        assertThat(q.purge(Duration.ZERO).done()).isEqualTo(1);
+        assertThat(q.inspector().purge(Duration.ZERO).done()).isEqualTo(1);
         assertThat(q.enqueue(due("a")).created()).isTrue(); // gone: the id is free again
     }
 
@@ -304,7 +304,7 @@ abstract class QueueContract {
                 .enqueue(Job.builder().id("same").payload("from-" + i).build()));
         assertThat(results).filteredOn(EnqueueResult::created).hasSize(1);
         assertThat(results).allMatch(r -> r.id().equals("same"));
-        assertThat(q.stats().scheduled()).isEqualTo(1);
+        assertThat(q.inspector().stats().scheduled()).isEqualTo(1);
     }
 
     @Test
@@ -316,7 +316,7 @@ abstract class QueueContract {
         assertThat(created).hasSize(1);
         String winner = created.get(0).id();
         assertThat(results).allMatch(r -> r.id().equals(winner));
-        assertThat(q.stats().scheduled()).isEqualTo(1);
+        assertThat(q.inspector().stats().scheduled()).isEqualTo(1);
     }
 
     private static List<EnqueueResult> race(int threads, java.util.function.IntFunction<EnqueueResult> call) throws Exception {
@@ -346,11 +346,11 @@ abstract class QueueContract {
      * {@code base}, {@code base-1}, ... that lives in the key's partition (a partitioned queue refuses the others).
      */
     String idFor(String base, String key) {
-        if (!(q instanceof dev.delayq.internal.queue.PartitionedQueue pq)) {
+        if (!TestSupport.partitioned(q)) {
             return base;
         }
         String id = base;
-        for (int n = 1; pq.partitionOf(id) != pq.partitionOf(key); n++) {
+        for (int n = 1; TestSupport.partitionOf(q, id) != TestSupport.partitionOf(q, key); n++) {
             id = base + "-" + n;
         }
         return id;
@@ -380,7 +380,7 @@ abstract class QueueContract {
         assertThat(q.enqueue(Job.builder().id(one).dedupe("k", HOUR).delay(HOUR).build()).created()).isTrue();
         assertThat(q.cancel(one).changed()).isTrue();
         assertThat(q.enqueue(Job.builder().id(two).dedupe("k", HOUR).delay(HOUR).build()).created()).isTrue();
-        assertThat(q.delete(two).changed()).isTrue();
+        assertThat(q.inspector().delete(two).changed()).isTrue();
         assertThat(q.get(two)).isEmpty();
         assertThat(q.enqueue(Job.builder().id(three).dedupe("k", HOUR).delay(HOUR).build()).created()).isTrue();
         ChangeResult byKey = q.cancelByDedupeKey("k");
@@ -388,8 +388,8 @@ abstract class QueueContract {
         assertThat(byKey.id()).isEqualTo(three);
         assertThat(q.cancelByDedupeKey("k").status()).isEqualTo(ChangeResult.Status.NOT_FOUND);
         assertThat(q.enqueue(Job.builder().id(idFor("four", "k")).dedupe("k", HOUR).build()).created()).isTrue();
-        assertThat(q.stats().total("cancelled")).isEqualTo(2);
-        assertThat(q.stats().total("deleted")).isEqualTo(1);
+        assertThat(q.inspector().stats().total("cancelled")).isEqualTo(2);
+        assertThat(q.inspector().stats().total("deleted")).isEqualTo(1);
     }
 
     @Test
@@ -405,7 +405,7 @@ abstract class QueueContract {
         assertThat(dup.ownerState()).isEqualTo(JobState.DONE);
         assertThat(dup.heldUntilMillis()).isBetween(enqueuedAt + HOUR.toMillis() - 5, t.redisNow() + HOUR.toMillis());
         // Its record purged, the key still holds: the duplicate names a job that is gone.
-        q.purge(Duration.ZERO);
+        q.inspector().purge(Duration.ZERO);
         EnqueueResult gone = q.enqueue(Job.builder().id(idFor("long-3", "long")).dedupe("long", HOUR).build());
         assertThat(gone.created()).isFalse();
         assertThat(gone.ownerState()).isNull();
@@ -429,7 +429,7 @@ abstract class QueueContract {
         t.awaitRedisTime(before + 500);
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5))
                 .until(() -> q.enqueue(Job.builder().id(idFor("brief-3", "brief")).dedupe("brief", HOUR).build()).created());
-        assertThat(q.purge(Duration.ofHours(2)).done()).isZero(); // runs the hold clean-up, deletes no record
+        assertThat(q.inspector().purge(Duration.ofHours(2)).done()).isZero(); // runs the hold clean-up, deletes no record
         q.leases().claim(claimOf(10)).jobs().forEach(j -> q.leases().complete(j.lease()));
     }
 
@@ -524,11 +524,11 @@ abstract class QueueContract {
         EnqueueResult again = q.enqueue(job); // e.g. after a timeout: the caller cannot know whether it ran
         assertThat(first.created()).isTrue();
         assertThat(again).as("a replay of a generated id counts as the same creation").isEqualTo(first);
-        assertThat(q.stats().scheduled()).isEqualTo(1);
+        assertThat(q.inspector().stats().scheduled()).isEqualTo(1);
         Job keyed = Job.builder().payload("y").dedupe("retry-key", HOUR).build();
         assertThat(q.enqueue(keyed).created()).isTrue();
         assertThat(q.enqueue(keyed).created()).isTrue();
-        assertThat(q.stats().scheduled()).isEqualTo(2);
+        assertThat(q.inspector().stats().scheduled()).isEqualTo(2);
     }
 
     @Test
@@ -560,8 +560,8 @@ abstract class QueueContract {
         assertThat(r.get(1200)).isEqualTo(new EnqueueResult("b-5", false));
         assertThat(r.get(1201)).isEqualTo(new EnqueueResult(idFor("d-1", "dk"), true));
         assertThat(r.get(1202)).isEqualTo(new EnqueueResult(idFor("d-1", "dk"), false));
-        assertThat(q.stats().scheduled()).isEqualTo(1201);
-        assertThat(q.stats().total("enqueued")).isEqualTo(1201);
+        assertThat(q.inspector().stats().scheduled()).isEqualTo(1201);
+        assertThat(q.inspector().stats().total("enqueued")).isEqualTo(1201);
     }
 
     @Test
@@ -616,7 +616,7 @@ abstract class QueueContract {
                 Job.builder().id("early").runAt(early).build()));
         assertThat(q.get("max").orElseThrow().dueAt()).isEqualTo(max);
         assertThat(q.get("odd").orElseThrow().dueAt()).isEqualTo(odd);
-        assertThat(q.list(JobState.SCHEDULED, 0, 10)).extracting(JobInfo::dueAt).containsExactly(early, odd, max);
+        assertThat(q.inspector().list(JobState.SCHEDULED, 0, 10)).extracting(JobInfo::dueAt).containsExactly(early, odd, max);
         ClaimedJob j = q.leases().claim(claimOf(10)).jobs().get(0);
         assertThat(j.dueAt()).isEqualTo(early);
         q.leases().complete(j.lease());
@@ -685,11 +685,11 @@ abstract class QueueContract {
         assertThat(q.leases().completeAllAsync(List.of(done.lease(), done.lease())).join())
                 .containsExactly(Ack.OK, Ack.ALREADY_APPLIED);
         assertThat(q.leases().release(List.of(back.lease(), back.lease()))).containsExactly(Ack.OK, Ack.STALE);
-        QueueStats s = q.stats();
+        QueueStats s = q.inspector().stats();
         assertThat(List.of(s.scheduled(), s.processing(), s.done())).containsExactly(1L, 0L, 1L);
         assertThat(s.total("completed")).isEqualTo(1);
-        assertThat(q.list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactly("twice-done");
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().list(JobState.DONE, 0, 10)).extracting(JobInfo::id).containsExactly("twice-done");
+        assertThat(q.inspector().check().problems()).isEmpty();
         // Handed back once: claimed once, by one claim.
         List<ClaimedJob> again = q.leases().claim(claimOf(10)).jobs();
         assertThat(again).extracting(ClaimedJob::id).containsExactly("twice-back");
@@ -812,13 +812,13 @@ abstract class QueueContract {
         assertThat(info.stalls()).isEqualTo(3);
         assertThat(info.attempt()).isZero();
         assertThat(info.lastError()).startsWith("lease expired 3 times");
-        assertThat(q.stats().total("dead")).isEqualTo(1);
+        assertThat(q.inspector().stats().total("dead")).isEqualTo(1);
         // The last holder, late, did not cause that death: its failure and its completion are both refused as stale
         // (a failure answered "dead" would be counted, and reported to listeners, as the cause).
         assertThat(q.leases().fail(last.lease(), "late", true, Duration.ZERO).outcome()).isEqualTo(FailResult.Outcome.STALE);
         assertThat(q.leases().fail(last.lease(), "late", false, Duration.ZERO).outcome()).isEqualTo(FailResult.Outcome.STALE);
         assertThat(q.leases().complete(last.lease())).isEqualTo(Ack.STALE);
-        assertThat(q.stats().total("dead")).isEqualTo(1);
+        assertThat(q.inspector().stats().total("dead")).isEqualTo(1);
         assertThat(q.get("crasher").orElseThrow().lastError()).startsWith("lease expired 3 times");
     }
 
@@ -865,7 +865,7 @@ abstract class QueueContract {
         assertThat(dead.lastError()).isEqualTo("boom 2");
         assertThat(dead.finishedAtMillis()).isEqualTo(r2.atMillis());
 
-        assertThat(q.retryDead("f").changed()).isTrue();
+        assertThat(q.inspector().retryDead("f").changed()).isTrue();
         JobInfo back = q.get("f").orElseThrow();
         assertThat(back.state()).isEqualTo(JobState.SCHEDULED);
         assertThat(back.attempt()).isZero();
@@ -873,7 +873,7 @@ abstract class QueueContract {
         assertThat(a3.attempt()).isEqualTo(1);
         assertThat(a3.payloadUtf8()).isEqualTo("work");
         assertThat(q.leases().complete(a3.lease())).isEqualTo(Ack.OK);
-        QueueStats s = q.stats();
+        QueueStats s = q.inspector().stats();
         assertThat(s.total("retried")).isEqualTo(1);
         assertThat(s.total("dead")).isEqualTo(1);
         assertThat(s.total("completed")).isEqualTo(1);
@@ -890,8 +890,8 @@ abstract class QueueContract {
         assertThat(q.leases().fail(retry.lease(), "timeout", true, HOUR)).isEqualTo(first);
         FailResult died = q.leases().fail(dead.lease(), "invalid", false, Duration.ZERO);
         assertThat(q.leases().fail(dead.lease(), "invalid", false, Duration.ZERO)).isEqualTo(died);
-        assertThat(q.stats().total("retried")).isEqualTo(1);
-        assertThat(q.stats().total("dead")).isEqualTo(1);
+        assertThat(q.inspector().stats().total("retried")).isEqualTo(1);
+        assertThat(q.inspector().stats().total("dead")).isEqualTo(1);
         // Once the job is claimed again, the old lease is stale for good.
         assertThat(q.reschedule("twice-retry", Duration.ZERO).changed()).isTrue();
         ClaimedJob again = q.leases().claim(claimOf(1)).jobs().get(0);
@@ -906,12 +906,12 @@ abstract class QueueContract {
         for (ClaimedJob j : q.leases().claim(claimOf(3)).jobs()) {
             assertThat(q.leases().fail(j.lease(), "invalid order", false, Duration.ZERO).outcome()).isEqualTo(FailResult.Outcome.DEAD);
         }
-        assertThat(q.stats().dead()).isEqualTo(3);
+        assertThat(q.inspector().stats().dead()).isEqualTo(3);
         assertThat(q.get("n2").orElseThrow().attempt()).isEqualTo(1);
-        assertThat(q.retryDead("nope").status()).isEqualTo(ChangeResult.Status.NOT_FOUND);
-        assertThat(q.retryAllDead()).isEqualTo(3);
-        assertThat(q.stats().dead()).isZero();
-        assertThat(q.retryDead("n1")).isEqualTo(new ChangeResult(ChangeResult.Status.WRONG_STATE, JobState.SCHEDULED, 0));
+        assertThat(q.inspector().retryDead("nope").status()).isEqualTo(ChangeResult.Status.NOT_FOUND);
+        assertThat(q.inspector().retryAllDead()).isEqualTo(3);
+        assertThat(q.inspector().stats().dead()).isZero();
+        assertThat(q.inspector().retryDead("n1")).isEqualTo(new ChangeResult(ChangeResult.Status.WRONG_STATE, JobState.SCHEDULED, 0));
         completeAll(q, q.leases().claim(claimOf(3)).jobs());
     }
 
@@ -939,7 +939,7 @@ abstract class QueueContract {
         assertThat(q.cancel("c2")).isEqualTo(new ChangeResult(ChangeResult.Status.WRONG_STATE, JobState.PROCESSING, 0));
         q.leases().complete(running.lease());
         assertThat(q.cancel("c2").status()).isEqualTo(ChangeResult.Status.WRONG_STATE);
-        assertThat(q.stats().total("cancelled")).isEqualTo(1);
+        assertThat(q.inspector().stats().total("cancelled")).isEqualTo(1);
     }
 
     @Test
@@ -969,7 +969,7 @@ abstract class QueueContract {
     @Test
     void aRateGrantCountsFromWhenItsJobsMayStartNotFromTheClaimThatLeasedThemAhead() {
         // Two grants a second in each partition (a partitioned queue's limit is split evenly), all three jobs in one.
-        q.limits(Limits.rate(2 * partitions(), Duration.ofSeconds(1)));
+        q.inspector().limits(Limits.rate(2 * partitions(), Duration.ofSeconds(1)));
         List<String> ids = samePartition(q, 3);
         long dueAt = t.redisNow() + 3_000;
         q.enqueueAll(List.of(Job.builder().id(ids.get(0)).runAt(Instant.ofEpochMilli(dueAt)).build(),
@@ -1068,7 +1068,7 @@ abstract class QueueContract {
         List<String> ids = new ArrayList<>();
         for (int i = 0; ids.size() < n; i++) {
             String id = "same-" + i;
-            if (!(queue instanceof dev.delayq.internal.queue.PartitionedQueue pq) || pq.partitionOf(id) == pq.partitionOf("same-0")) {
+            if (!TestSupport.partitioned(queue) || TestSupport.partitionOf(queue, id) == TestSupport.partitionOf(queue, "same-0")) {
                 ids.add(id);
             }
         }
@@ -1089,7 +1089,7 @@ abstract class QueueContract {
         for (ClaimedJob j : claimed.subList(5, 7)) {
             q.leases().fail(j.lease(), "no", false, Duration.ZERO);
         }
-        QueueStats s = q.stats();
+        QueueStats s = q.inspector().stats();
         assertThat(List.of(s.scheduled(), s.processing(), s.done(), s.dead())).containsExactly(2490L, 3L, 5L, 2L);
         assertThat(s.total("enqueued")).isEqualTo(2500);
         assertThat(s.total("claimed")).isEqualTo(10);
@@ -1098,14 +1098,14 @@ abstract class QueueContract {
         java.util.Set<String> claimedIds = new java.util.HashSet<>();
         claimed.forEach(j -> claimedIds.add(j.id()));
         List<String> expected = jobs.stream().map(Job::id).filter(id -> !claimedIds.contains(id)).toList();
-        List<JobInfo> all = q.list(JobState.SCHEDULED, 0, 10_000);
+        List<JobInfo> all = q.inspector().list(JobState.SCHEDULED, 0, 10_000);
         assertThat(all).extracting(JobInfo::id).containsExactlyElementsOf(expected);
-        assertThat(q.list(JobState.SCHEDULED, 1000, 2)).extracting(JobInfo::id).containsExactlyElementsOf(expected.subList(1000, 1002));
-        assertThat(q.stream(JobState.SCHEDULED).map(JobInfo::id).toList()).containsExactlyElementsOf(expected);
-        assertThat(q.list(JobState.PROCESSING, 0, 100)).extracting(JobInfo::id)
+        assertThat(q.inspector().list(JobState.SCHEDULED, 1000, 2)).extracting(JobInfo::id).containsExactlyElementsOf(expected.subList(1000, 1002));
+        assertThat(q.inspector().stream(JobState.SCHEDULED).map(JobInfo::id).toList()).containsExactlyElementsOf(expected);
+        assertThat(q.inspector().list(JobState.PROCESSING, 0, 100)).extracting(JobInfo::id)
                 .containsExactlyInAnyOrderElementsOf(claimed.subList(7, 10).stream().map(ClaimedJob::id).toList());
-        assertThat(q.list(JobState.DONE, 0, 100)).hasSize(5).allMatch(i -> i.finishedAtMillis() > 0);
-        assertThat(q.list(JobState.DEAD, 0, 100)).extracting(JobInfo::lastError).containsOnly("no");
+        assertThat(q.inspector().list(JobState.DONE, 0, 100)).hasSize(5).allMatch(i -> i.finishedAtMillis() > 0);
+        assertThat(q.inspector().list(JobState.DEAD, 0, 100)).extracting(JobInfo::lastError).containsOnly("no");
         claimed.subList(7, 10).forEach(j -> q.leases().complete(j.lease()));
     }
 
@@ -1122,26 +1122,26 @@ abstract class QueueContract {
             completeAll(q, group.stream().map(byId::get).toList());
             t.awaitRedisTime(t.redisNow()); // the next call finishes in a later ms on Redis's clock
         }
-        List<JobInfo> all = q.list(JobState.DONE, 0, 100);
+        List<JobInfo> all = q.inspector().list(JobState.DONE, 0, 100);
         assertThat(all).extracting(JobInfo::id).containsExactlyInAnyOrder("f1", "f2", "f3", "f4", "f5", "f6");
         assertThat(all).extracting(j -> groups.indexOf(groups.stream().filter(g -> g.contains(j.id())).findFirst().orElseThrow()))
                 .containsExactly(0, 0, 0, 1, 2, 2);
         assertThat(all).extracting(JobInfo::finishedAtMillis).isSorted();
-        assertThat(q.list(JobState.DONE, 2, 3)).extracting(JobInfo::id).containsExactlyElementsOf(
+        assertThat(q.inspector().list(JobState.DONE, 2, 3)).extracting(JobInfo::id).containsExactlyElementsOf(
                 all.subList(2, 5).stream().map(JobInfo::id).toList());
-        assertThat(q.stream(JobState.DONE).map(JobInfo::id).toList()).containsExactlyElementsOf(
+        assertThat(q.inspector().stream(JobState.DONE).map(JobInfo::id).toList()).containsExactlyElementsOf(
                 all.stream().map(JobInfo::id).toList());
         for (JobInfo j : all) {
             assertThat(q.get(j.id()).orElseThrow().finishedAtMillis()).as(j.id()).isEqualTo(j.finishedAtMillis());
         }
-        assertThat(q.stats().done()).isEqualTo(6);
-        assertThat(q.delete("f2").changed()).isTrue();
-        assertThat(q.delete("f4").changed()).isTrue();
-        assertThat(q.list(JobState.DONE, 0, 100)).extracting(JobInfo::id).containsExactlyInAnyOrder("f1", "f3", "f5", "f6");
-        assertThat(q.stats().done()).isEqualTo(4);
-        assertThat(q.check().problems()).isEmpty();
-        assertThat(q.purge(Duration.ZERO)).isEqualTo(new PurgeResult(4, 0));
-        assertThat(q.stats().done()).isZero();
+        assertThat(q.inspector().stats().done()).isEqualTo(6);
+        assertThat(q.inspector().delete("f2").changed()).isTrue();
+        assertThat(q.inspector().delete("f4").changed()).isTrue();
+        assertThat(q.inspector().list(JobState.DONE, 0, 100)).extracting(JobInfo::id).containsExactlyInAnyOrder("f1", "f3", "f5", "f6");
+        assertThat(q.inspector().stats().done()).isEqualTo(4);
+        assertThat(q.inspector().check().problems()).isEmpty();
+        assertThat(q.inspector().purge(Duration.ZERO)).isEqualTo(new PurgeResult(4, 0));
+        assertThat(q.inspector().stats().done()).isZero();
     }
 
     @Test
@@ -1150,10 +1150,10 @@ abstract class QueueContract {
         List<ClaimedJob> jobs = q.leases().claim(claimOf(4)).jobs();
         completeAll(q, jobs.subList(0, 3));
         q.leases().fail(jobs.get(3).lease(), "x", false, Duration.ZERO);
-        assertThat(q.purge()).isEqualTo(new PurgeResult(0, 0)); // within the 1 h / 7 d retention
-        assertThat(q.purge(Duration.ZERO)).isEqualTo(new PurgeResult(3, 1));
+        assertThat(q.inspector().purge()).isEqualTo(new PurgeResult(0, 0)); // within the 1 h / 7 d retention
+        assertThat(q.inspector().purge(Duration.ZERO)).isEqualTo(new PurgeResult(3, 1));
         assertThat(q.get("p1")).isEmpty();
-        assertThat(q.stats().done()).isZero();
+        assertThat(q.inspector().stats().done()).isZero();
         List<String> keys = dq.backend().keys(t.prefix() + ":*");
         assertThat(keys).contains(t.prefix() + ":queues")
                 .allMatch(k -> k.equals(t.prefix() + ":queues") || k.matches(java.util.regex.Pattern.quote(t.prefix())
@@ -1168,7 +1168,7 @@ abstract class QueueContract {
         ClaimedJob j = nq.leases().claim(claimOf(1)).jobs().get(0);
         assertThat(nq.leases().complete(j.lease())).isEqualTo(Ack.OK);
         assertThat(nq.get("z")).isEmpty();
-        assertThat(nq.stats().done()).isZero();
+        assertThat(nq.inspector().stats().done()).isZero();
         assertThat(nq.leases().complete(j.lease())).isEqualTo(Ack.NOT_FOUND);
     }
 
@@ -1188,7 +1188,7 @@ abstract class QueueContract {
         t.target().call("ZADD", dueKey, "0", member);
         assertThat(q.leases().claim(claimOf(5)).jobs()).as("nor the job once done").isEmpty();
         assertThat(q.get("again").orElseThrow().state()).isEqualTo(JobState.DONE);
-        assertThat(q.check().clean()).isTrue();
+        assertThat(q.inspector().check().clean()).isTrue();
     }
 
     @Test
@@ -1199,7 +1199,7 @@ abstract class QueueContract {
         String due = key(q, "torn", "due");
         assertThat(t.target().call("ZCARD", due)).isEqualTo(1L);
         t.target().call("HSET", jobs, "torn", "\u0041\u0001\u0080"); // scheduled, sequence 1, then a cut varint
-        assertThat(q.delete("torn").changed()).isTrue();
+        assertThat(q.inspector().delete("torn").changed()).isTrue();
         assertThat(t.target().call("ZCARD", due)).as("the due entry went with the record").isEqualTo(0L);
 
         // A record too damaged to name its sequence: its due entry stays behind, and the job enqueued again with the
@@ -1209,7 +1209,7 @@ abstract class QueueContract {
         String wreckDue = key(q, "wreck", "due");
         String entry = (String) ((List<?>) t.target().call("ZRANGE", wreckDue, "0", "0")).get(0);
         t.target().call("ZADD", wreckDue, "1", entry); // and its entry due long ago
-        assertThat(q.delete("wreck").changed()).isTrue();
+        assertThat(q.inspector().delete("wreck").changed()).isTrue();
         q.enqueue(Job.builder().id("wreck").delay(Duration.ofMinutes(1)).build());
         assertThat(q.leases().claim(claimOf(10)).jobs()).as("nothing is due").isEmpty();
         JobInfo again = q.get("wreck").orElseThrow();
@@ -1228,24 +1228,24 @@ abstract class QueueContract {
             t.target().call("ZADD", key(q, id, "dead"), "1", id);
         }
         assertThat(q.cancel("strayc").changed()).isTrue();
-        assertThat(q.delete("strayd").changed()).isTrue();
+        assertThat(q.inspector().delete("strayd").changed()).isTrue();
         for (String id : List.of("strayc", "strayd")) {
             for (String index : List.of("due", "done", "dead", "leases")) {
                 assertThat(t.target().call("ZSCORE", key(q, id, index), id)).as("%s's entry in %s", id, index).isNull();
             }
             assertThat(t.target().call("ZCARD", key(q, id, "due"))).as("due entries in %s's partition", id).isEqualTo(0L);
         }
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
     void checkReportsInconsistenciesItFinds() {
         q.enqueue(due("ok"));
-        assertThat(q.check().clean()).isTrue();
+        assertThat(q.inspector().check().clean()).isTrue();
         // Break the index by hand: a due entry without a record, a lease without a record.
         t.target().call("ZADD", key(q, "ghost", "due"), "1", "\0\0\0\0\0\7ghost");
         t.target().call("ZADD", key(q, "phantom", "leases"), "1", "phantom");
-        CheckReport report = q.check();
+        CheckReport report = q.inspector().check();
         assertThat(report.problems()).hasSize(2);
         assertThat(report.problems()).anyMatch(p -> p.contains("ghost: in the due index without a record"));
         assertThat(report.problems()).anyMatch(p -> p.contains("phantom: in the leases index without a record"));
@@ -1254,7 +1254,7 @@ abstract class QueueContract {
         List<ClaimedJob> jobs = q.leases().claim(claimOf(5)).jobs();
         assertThat(jobs).extracting(ClaimedJob::id).containsExactly("ok");
         completeAll(q, jobs);
-        assertThat(q.check().clean()).isTrue();
+        assertThat(q.inspector().check().clean()).isTrue();
     }
 
     @Test
@@ -1312,7 +1312,7 @@ abstract class QueueContract {
         assertThat(byPartition(q, List.of("heartbeat", id1, "heartbeat@" + (n1 + 60_000)))).hasSize(1);
 
         assertThat(schedules.upsert(s.payload("beat 2"))).as("updated, not created").isFalse();
-        assertThat(q.stats().scheduled()).as("the pending tick replaced, not doubled").isEqualTo(1);
+        assertThat(q.inspector().stats().scheduled()).as("the pending tick replaced, not doubled").isEqualTo(1);
         assertThat(new String(q.get(id1).orElseThrow().payload(), StandardCharsets.UTF_8)).isEqualTo("beat 2");
 
         // Before the tick is due nothing advances; once it is, eight racing tickers enqueue exactly the next one.
@@ -1342,7 +1342,7 @@ abstract class QueueContract {
         long n2 = second.nextTick().toEpochMilli();
         assertThat(n2).isGreaterThan(n1).isEqualTo(n2 / 1000 * 1000);
         assertThat(q.get("heartbeat@" + n2)).isPresent();
-        assertThat(q.list(JobState.SCHEDULED, 0, 10)).extracting(JobInfo::id).containsExactlyInAnyOrder(id1, "heartbeat@" + n2);
+        assertThat(q.inspector().list(JobState.SCHEDULED, 0, 10)).extracting(JobInfo::id).containsExactlyInAnyOrder(id1, "heartbeat@" + n2);
         assertThat(schedules.list()).extracting(i -> i.schedule().name()).containsExactly("heartbeat");
 
         // Lookups by a tick's id are routed to it: cancel finds it; removal cancels the pending tick.
@@ -1357,13 +1357,13 @@ abstract class QueueContract {
     @Test
     void pauseAndResumeSayWhetherTheyChangedTheQueueAndAPausedQueueHandsOutNothing() {
         q.enqueue(Job.builder().id("p1").build());
-        assertThat(q.pause()).as("first pause").isTrue();
-        assertThat(q.pause()).as("already paused").isFalse();
-        assertThat(q.stats().paused()).isTrue();
+        assertThat(q.inspector().pause()).as("first pause").isTrue();
+        assertThat(q.inspector().pause()).as("already paused").isFalse();
+        assertThat(q.inspector().stats().paused()).isTrue();
         assertThat(q.leases().claim(ClaimOptions.of(5, Duration.ofMinutes(1))).jobs()).isEmpty();
-        assertThat(q.resume()).as("first resume").isTrue();
-        assertThat(q.resume()).as("not paused").isFalse();
-        assertThat(q.stats().paused()).isFalse();
+        assertThat(q.inspector().resume()).as("first resume").isTrue();
+        assertThat(q.inspector().resume()).as("not paused").isFalse();
+        assertThat(q.inspector().stats().paused()).isFalse();
         assertThat(q.leases().claim(ClaimOptions.of(5, Duration.ofMinutes(1))).jobs()).extracting(ClaimedJob::id)
                 .containsExactly("p1");
     }

@@ -31,12 +31,12 @@ class QueueRegistryTest {
     @Test
     void aSettingAloneDoesNotListAQueueButCreateQueueDoesAtOnce() {
         JobQueue settingOnly = dq.queue("reg-setting");
-        settingOnly.pause();
+        settingOnly.inspector().pause();
         assertThat(dq.queues()).doesNotContain("reg-setting");
 
         JobQueue created = dq.createQueue("reg-created", 0);
         assertThat(dq.queues()).contains("reg-created"); // no wait: the call returns once Redis recorded it
-        assertThat(created.stats().scheduled()).isZero();
+        assertThat(created.inspector().stats().scheduled()).isZero();
         assertThat(dq.createQueue("reg-created", 0).name()).isEqualTo("reg-created"); // again: nothing changes
         assertThat(dq.queues()).filteredOn("reg-created"::equals).hasSize(1);
     }

@@ -138,8 +138,8 @@ class RecordFastPathTest {
                         .as(job.dedupeKey()).isTrue();
             }
         }
-        assertThat(q.stats().processing()).isZero();
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().stats().processing()).isZero();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -168,7 +168,7 @@ class RecordFastPathTest {
                 assertThat(q.get(c.id()).orElseThrow().state()).isEqualTo(JobState.DONE);
             }
         }
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -217,7 +217,7 @@ class RecordFastPathTest {
             assertThat(info.lastError()).isEqualTo("record cannot be decoded");
         }
         b.jobs().forEach(j -> assertThat(q.leases().complete(j.lease())).isEqualTo(Ack.OK));
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -250,7 +250,7 @@ class RecordFastPathTest {
             assertThat(q.leases().complete(c.lease())).as(c.id()).isEqualTo(Ack.STALE);
             assertThat(q.get(c.id()).orElseThrow().state()).isEqualTo(JobState.DEAD);
         }
-        assertThat(q.stats().processing()).isZero();
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().stats().processing()).isZero();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 }

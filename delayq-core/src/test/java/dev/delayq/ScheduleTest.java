@@ -135,17 +135,17 @@ class ScheduleTest {
     @Test
     void whilePausedTicksAreEnqueuedButNotRunAndResumeRunsTheBacklog() {
         Set<String> ran = ConcurrentHashMap.newKeySet();
-        q.pause();
+        q.inspector().pause();
         q.schedules().upsert(Schedule.every("paused", Duration.ofSeconds(1)));
         try (Worker w = Worker.builder(q, job -> ran.add(job.id())).build().start()) {
             long from = t.redisNow();
             // 3 s paused: the worker's ticker goes on enqueuing ticks, none is run.
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> t.redisNow() > from + 3_000
-                    && q.stats().scheduled() >= 3);
+                    && q.inspector().stats().scheduled() >= 3);
             assertThat(ran).isEmpty();
-            assertThat(q.stats().processing() + q.stats().done()).isZero();
-            long backlog = q.stats().scheduled();
-            q.resume();
+            assertThat(q.inspector().stats().processing() + q.inspector().stats().done()).isZero();
+            long backlog = q.inspector().stats().scheduled();
+            q.inspector().resume();
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> ran.size() >= backlog - 1);
             assertThat(ran).allMatch(id -> id.startsWith("paused@"));
         }
@@ -165,8 +165,8 @@ class ScheduleTest {
         assertThat(q.get(oldTick)).as("the old pending tick cancelled").isEmpty();
         assertThat(new String(q.get(ScheduleInfo.tickId("daily", after.nextTick())).orElseThrow().payload(),
                 java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("v2");
-        assertThat(q.stats().scheduled()).isEqualTo(1);
-        assertThat(q.stats().total("cancelled")).isEqualTo(1);
+        assertThat(q.inspector().stats().scheduled()).isEqualTo(1);
+        assertThat(q.inspector().stats().total("cancelled")).isEqualTo(1);
         // Past its end, a schedule stays listed with no next tick and nothing pending.
         java.time.Instant end = java.time.Instant.ofEpochMilli(t.redisNow() - 1000);
         s.upsert(Schedule.every("over", Duration.ofSeconds(1)).start(end.minusSeconds(60)).end(end));
@@ -219,7 +219,7 @@ class ScheduleTest {
             try (Worker w = Worker.builder(aq, job -> seen.add(job.dueAt().toEpochMilli())).build().start()) {
                 Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> seen.size() >= 2);
             }
-            assertThat(aq.check().problems()).isEmpty();
+            assertThat(aq.inspector().check().problems()).isEmpty();
         }
     }
 }

@@ -75,7 +75,7 @@ class ScheduleWorkersTest {
         Map<String, Long> at = new HashMap<>();
         String after = "0";
         List<JobEvent> page;
-        while (!(page = q.events().read(after, 1000)).isEmpty()) {
+        while (!(page = q.inspector().events().read(after, 1000)).isEmpty()) {
             for (JobEvent e : page) {
                 if (e.type().equals("enqueued")) {
                     at.putIfAbsent(e.jobId(), e.at().toEpochMilli());
@@ -106,8 +106,8 @@ class ScheduleWorkersTest {
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> ran(marker, "sec").stream().anyMatch(x -> x > to));
         q.schedules().remove("sec");
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> ran(marker, "sec").stream().filter(x -> x <= to).count()
-                == q.stream(JobState.DONE).filter(j -> j.id().startsWith("sec@")).filter(j -> j.dueAtMillis() <= to).count()
-                && q.stats().processing() == 0);
+                == q.inspector().stream(JobState.DONE).filter(j -> j.id().startsWith("sec@")).filter(j -> j.dueAtMillis() <= to).count()
+                && q.inspector().stats().processing() == 0);
         List<Long> ticks = ran(marker, "sec").stream().filter(x -> x > from && x <= to).sorted().toList();
         assertThat(ran(marker, "sec")).as("no tick ran twice").doesNotHaveDuplicates();
         assertThat(ticks).as("10 s of an every-second schedule").hasSizeGreaterThanOrEqualTo(10);
@@ -115,13 +115,13 @@ class ScheduleWorkersTest {
         for (int i = 1; i < ticks.size(); i++) {
             assertThat(ticks.get(i) - ticks.get(i - 1)).as("no tick lost").isEqualTo(1000);
         }
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 
     @Test
     void workersKilledAndRestartedMidRunNeitherDuplicateNorLoseATick(@TempDir Path dir) throws Exception {
         JobQueue q = t.queue(t.client(), "killed");
-        q.events(true); // when each tick was enqueued: tells a gap of late tickers from a tick dropped on time
+        q.inspector().events(true); // when each tick was enqueued: tells a gap of late tickers from a tick dropped on time
         Path marker = Files.createFile(dir.resolve("ran.txt"));
         List<Process> ab = workers(dir, "killed", marker, 0, 1);
         Process a = ab.get(0);
@@ -143,7 +143,7 @@ class ScheduleWorkersTest {
                 && ran(marker, "skip").stream().anyMatch(x -> x >= up + 1000));
         q.schedules().remove("all");
         q.schedules().remove("skip");
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> q.stats().scheduled() == 0 && q.stats().processing() == 0);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> q.inspector().stats().scheduled() == 0 && q.inspector().stats().processing() == 0);
 
         List<Long> all = ran(marker, "all");
         assertThat(all).as("no tick ran twice").doesNotHaveDuplicates();
@@ -173,6 +173,6 @@ class ScheduleWorkersTest {
             boolean late = !missingEnqueued && at != null && at >= next - 1000;
             assertThat(gap == 1000 || outage || late).as("gap %d ms before %d (enqueued at %s)", gap, next, at).isTrue();
         }
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 }

@@ -147,10 +147,10 @@ class ScriptArgumentsTest {
         }
         // Accepted by the client (within MAX_SPAN), beyond year 9999 from Redis's now: the whole batch is refused.
         batch.add(Job.builder().id("too-far").delay(Bounds.MAX_SPAN).build());
-        long jobsBefore = q.stats().scheduled();
+        long jobsBefore = q.inspector().stats().scheduled();
         assertThatThrownBy(() -> q.enqueueAll(batch)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("beyond year 9999");
-        assertThat(q.stats().scheduled()).isEqualTo(jobsBefore);
+        assertThat(q.inspector().stats().scheduled()).isEqualTo(jobsBefore);
         assertThat(q.get("w0")).isEmpty();
         batch.remove(batch.size() - 1);
         assertThat(q.enqueueAll(batch)).allMatch(EnqueueResult::created);

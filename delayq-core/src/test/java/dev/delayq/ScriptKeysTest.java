@@ -3,7 +3,7 @@ package dev.delayq;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.delayq.internal.Record;
-import dev.delayq.internal.queue.SingleQueue;
+import dev.delayq.internal.queue.RedisQueue;
 import dev.delayq.testkit.RedisExtension;
 import dev.delayq.testkit.Resp;
 import java.io.IOException;
@@ -191,7 +191,7 @@ class ScriptKeysTest {
         assertThat(q.get("a").orElseThrow().finishedAtMillis()).isEqualTo(finished);
         assertThat(meta("completed")).isEqualTo("1");
         assertThat(meta("done_batched")).isEqualTo("1");
-        assertThat(q.stats().done()).isEqualTo(1);
+        assertThat(q.inspector().stats().done()).isEqualTo(1);
 
         JobQueue noRetention = t.queue(t.client(c -> c.doneRetention(Duration.ZERO)), "n");
         noRetention.enqueue(Job.builder().id("b").build());
@@ -282,7 +282,7 @@ class ScriptKeysTest {
         q.enqueueAll(List.of(Job.builder().id("a").build(), Job.builder().id("b").build()));
         q.leases().completeAllAsync(q.leases().claim(ClaimOptions.of(2, Duration.ofSeconds(30))).jobs().stream()
                 .map(ClaimedJob::lease).toList()).join();
-        SingleQueue rq = (SingleQueue) q;
+        dev.delayq.internal.queue.Partition rq = RedisQueue.of(q).partitions().get(0);
         // A step of one job out of two: it hit its limit, so the pass goes on and holds the lock.
         dev.delayq.internal.ops.Purge.Step step = rq.purgeStep(0, 0, 1, 60_000, "worker-1");
         assertThat(step.done()).isEqualTo(1);
@@ -357,10 +357,10 @@ class ScriptKeysTest {
 
     @Test
     void settingsWriteTheMetaHashOnlyAndProgressItsHashOnly() {
-        q.limits(Limits.rate(5, Duration.ofSeconds(1)).concurrency(2));
+        q.inspector().limits(Limits.rate(5, Duration.ofSeconds(1)).concurrency(2));
         assertThat(keys()).containsExactly(p + "meta");
         assertThat(List.of(meta("rate_n"), meta("rate_ms"), meta("concurrency"))).containsExactly("5", "1000", "2");
-        q.limits(Limits.none());
+        q.inspector().limits(Limits.none());
         assertThat(List.of(String.valueOf(meta("rate_n")), String.valueOf(meta("concurrency")))).containsExactly("null", "null");
         q.enqueue(Job.builder().id("a").build());
         ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);

@@ -80,7 +80,7 @@ final class TestSupport implements AutoCloseable {
     public void close() {
         try {
             for (JobQueue q : queues) {
-                CheckReport report = q.check();
+                CheckReport report = q.inspector().check();
                 assertThat(report.problems()).as("consistency of queue %s after the test", q.name()).isEmpty();
             }
             if (!clients.isEmpty()) {
@@ -94,9 +94,29 @@ final class TestSupport implements AutoCloseable {
         }
     }
 
+    /** Whether {@code q} has more than one partition. */
+    static boolean partitioned(JobQueue q) {
+        return dev.delayq.internal.queue.RedisQueue.of(q).partitions().size() > 1;
+    }
+
+    /** The partition of {@code q} that holds a job id, dedupe key or schedule name (0 without partitions). */
+    static int partitionOf(JobQueue q, String key) {
+        return dev.delayq.internal.queue.RedisQueue.of(q).partitionOf(key);
+    }
+
+    /** Each partition of {@code q} alone, as a queue of its own ({@code q} itself without partitions). */
+    static List<JobQueue> partitionViews(JobQueue q) {
+        dev.delayq.internal.queue.RedisQueue e = dev.delayq.internal.queue.RedisQueue.of(q);
+        List<JobQueue> views = new java.util.ArrayList<>();
+        for (int p = 0; p < e.partitions().size(); p++) {
+            views.add(e.partitions().size() == 1 ? q : e.partition(p));
+        }
+        return views;
+    }
+
     /** The tick times of the jobs of schedule {@code name} in {@code q}, whatever their state, in order. */
     static List<Long> ticks(JobQueue q, String name) {
-        return java.util.stream.Stream.of(JobState.values()).flatMap(q::stream).map(JobInfo::id)
+        return java.util.stream.Stream.of(JobState.values()).flatMap(q.inspector()::stream).map(JobInfo::id)
                 .filter(id -> id.startsWith(name + "@")).map(id -> Long.parseLong(id.substring(name.length() + 1)))
                 .sorted().toList();
     }

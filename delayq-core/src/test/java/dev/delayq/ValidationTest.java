@@ -3,7 +3,7 @@ package dev.delayq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Validation;
 import dev.delayq.testkit.RedisExtension;
 import java.time.Duration;
 import java.time.Instant;
@@ -184,7 +184,7 @@ class ValidationTest {
         assertThatThrownBy(() -> RetryPolicy.builder().base(Duration.ofSeconds(10)).cap(Duration.ofSeconds(1)).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("backoff cap 1s is shorter than the base 10s: the cap must be at least the base");
-        assertThatThrownBy(() -> q.list(JobState.DONE, 0, 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> q.inspector().list(JobState.DONE, 0, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("limit is 0: it must be between 1 and 10000");
         assertThatThrownBy(() -> JobState.parse("finished")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown state 'finished': use scheduled, processing, done or dead");
@@ -241,7 +241,7 @@ class ValidationTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("max stalls is -1: it must be between 0 and 1000");
         assertThatThrownBy(() -> q.reschedule("x", huge)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("delay is 100000000000d");
-        assertThatThrownBy(() -> q.purge(huge)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> q.inspector().purge(huge)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("older-than is 100000000000d");
         assertThatThrownBy(() -> DelayQ.builder().doneRetention(huge).build()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("done retention is 100000000000d");

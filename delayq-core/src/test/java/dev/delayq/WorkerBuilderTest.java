@@ -74,7 +74,7 @@ class WorkerBuilderTest {
         try (Worker w = worker().maxIdleSleep(ages).shutdownGrace(ages).purgeInterval(ages).standby(Duration.ofDays(1))
                 .build().start()) {
             q.enqueue(Job.builder().id("now").build());
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> q.stats().done() == 1);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> q.inspector().stats().done() == 1);
             assertThat(w.isRunning()).isTrue();
         }
     }

@@ -60,7 +60,7 @@ abstract class WorkerContract {
     }
 
     private void awaitDone(long n) {
-        Awaitility.await().atMost(WAIT).until(() -> q.stats().done() >= n);
+        Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().done() >= n);
     }
 
     @Test
@@ -88,7 +88,7 @@ abstract class WorkerContract {
         assertThat(ledger.distinct()).isEqualTo(jobs);
         assertThat(ledger.duplicates()).isEmpty();
         assertThat(maxRunning).allMatch(m -> m.get() <= 8);
-        QueueStats s = q.stats();
+        QueueStats s = q.inspector().stats();
         assertThat(s.scheduled() + s.processing()).isZero();
         assertThat(s.total("claimed")).isEqualTo(jobs);
     }
@@ -145,7 +145,7 @@ abstract class WorkerContract {
             assertThat(info.attempt()).as("attempts of b" + i).isEqualTo(1);
             assertThat(info.lastError()).as("error of b" + i).isNull();
         }
-        QueueStats s = q.stats();
+        QueueStats s = q.inspector().stats();
         assertThat(s.total("claimed")).isEqualTo(50);
         assertThat(s.total("completed")).isEqualTo(50);
         assertThat(s.total("retried")).isZero();
@@ -173,7 +173,7 @@ abstract class WorkerContract {
         assertThat(starts).hasSize(3);
         assertThat(starts.get(1) - starts.get(0)).isGreaterThanOrEqualTo(100);
         assertThat(starts.get(2) - starts.get(1)).isGreaterThanOrEqualTo(100);
-        assertThat(q.stats().total("retried")).isEqualTo(2);
+        assertThat(q.inspector().stats().total("retried")).isEqualTo(2);
     }
 
     @Test
@@ -187,7 +187,7 @@ abstract class WorkerContract {
             }
             throw new RuntimeException("always");
         }).retryPolicy(QUICK).listener((job, o) -> heard.add(job.id() + ":" + job.attempt() + ":" + o)));
-        Awaitility.await().atMost(WAIT).until(() -> q.stats().dead() == 2);
+        Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().dead() == 2);
         JobInfo poison = q.get("poison").orElseThrow();
         assertThat(poison.attempt()).isEqualTo(1);
         assertThat(poison.lastError()).startsWith("dev.delayq.NonRetryableException: order 42 does not exist");
@@ -259,7 +259,7 @@ abstract class WorkerContract {
         // Another party takes the job away: its lease is made to look expired and is recovered. (The lease is long
         // enough that a busy machine's pause cannot expire it by itself; a renewal landing between the two calls puts
         // the expiry back, so the pair is tried again until the recovery took the job.)
-        String tag = q instanceof dev.delayq.internal.queue.PartitionedQueue pq ? "w#" + pq.partitionOf("victim") : "w";
+        String tag = TestSupport.partitioned(q) ? "w#" + TestSupport.partitionOf(q, "victim") : "w";
         Awaitility.await().atMost(WAIT).pollInterval(Duration.ofMillis(1)).until(() -> {
             if (q.get("victim").orElseThrow().stalls() == 0) {
                 t.target().call("ZADD", t.prefix() + ":{" + tag + "}:leases", "1", "victim");
@@ -276,7 +276,7 @@ abstract class WorkerContract {
         JobInfo info = q.get("victim").orElseThrow();
         assertThat(info.attempt()).as("the stalled run is not counted as an attempt").isEqualTo(1);
         assertThat(info.stalls()).isEqualTo(1);
-        assertThat(q.stats().total("completed")).isEqualTo(1); // the first run's completion was refused
+        assertThat(q.inspector().stats().total("completed")).isEqualTo(1); // the first run's completion was refused
         Awaitility.await().atMost(WAIT).until(() -> registry.get("delayq.leases.lost").tags("queue", "w").counter().count() >= 1);
         Awaitility.await().atMost(WAIT).until(() -> outcomes.size() == 2);
         assertThat(outcomes).containsExactlyInAnyOrder("0:REFUSED", "1:COMPLETED");
@@ -310,8 +310,8 @@ abstract class WorkerContract {
     void aConcurrencyLimitHoldsAtEveryClaimOfEveryWorkerByTheLeasesRedisRecorded() {
         // Six leases at most, by three workers of five slots each: on a queue of three partitions, two per partition.
         int limit = 6;
-        q.limits(Limits.ofConcurrency(limit));
-        q.events(true);
+        q.inspector().limits(Limits.ofConcurrency(limit));
+        q.inspector().events(true);
         int n = 60;
         List<Job> jobs = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -329,10 +329,10 @@ abstract class WorkerContract {
         List<String> leased = new ArrayList<>();
         for (int p = 0; p < parts().size(); p++) {
             JobQueue part = parts().get(p);
-            int share = part.limits().concurrency();
+            int share = part.inspector().limits().concurrency();
             int held = 0;
             int most = 0;
-            for (JobEvent e : part.events().read("0", 10_000)) {
+            for (JobEvent e : part.inspector().events().read("0", 10_000)) {
                 switch (e.type()) {
                     case "started" -> {
                         held++;
@@ -367,8 +367,8 @@ abstract class WorkerContract {
         q.enqueue(Job.builder().id(expired).build());
         ClaimedJob lapsed = part.leases().claim(ClaimOptions.of(1, Duration.ofMillis(200))).jobs().get(0);
         assertThat(lapsed.id()).isEqualTo(expired);
-        q.limits(Limits.ofConcurrency(partitions()));
-        assertThat(part.limits().concurrency()).isEqualTo(1);
+        q.inspector().limits(Limits.ofConcurrency(partitions()));
+        assertThat(part.inspector().limits().concurrency()).isEqualTo(1);
         q.enqueue(Job.builder().id("blocked").build());
         t.awaitRedisTime(lapsed.leaseUntilMillis());
         List<String> started = new CopyOnWriteArrayList<>();
@@ -376,7 +376,7 @@ abstract class WorkerContract {
         // The worker's first claim from that partition recovers the expired lease (so it has claimed: nobody else does),
         // then finds the one lease the limit allows held: refused, it sleeps an hour, or until the held lease expires
         // in ten minutes, unless a notice wakes it.
-        Awaitility.await().atMost(WAIT).until(() -> q.stats().total("recovered") == 1);
+        Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().total("recovered") == 1);
         assertThat(started).isEmpty();
         assertThat(q.get("blocked").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
         assertThat(part.leases().complete(held.lease())).isEqualTo(Ack.OK);
@@ -392,8 +392,8 @@ abstract class WorkerContract {
         // second after that claim, before d + 1 s, and B would start within a second of A.
         int limit = 6;
         long window = 1000;
-        q.limits(Limits.rate(limit, Duration.ofMillis(window)));
-        q.events(true);
+        q.inspector().limits(Limits.rate(limit, Duration.ofMillis(window)));
+        q.inspector().events(true);
         long d = t.redisNow() + 3000;
         List<Job> jobs = new ArrayList<>();
         for (String id : idsPerPartition("a", limit / partitions())) {
@@ -413,7 +413,7 @@ abstract class WorkerContract {
         // leased ahead starts at its due time).
         List<Long> starts = new ArrayList<>();
         for (JobQueue part : parts()) {
-            for (JobEvent e : part.events().read("0", 10_000)) {
+            for (JobEvent e : part.inspector().events().read("0", 10_000)) {
                 if (e.type().equals("started")) {
                     starts.add(Math.max(Long.parseLong(e.fields().get("at")), dueOf.get(e.jobId())));
                 }
@@ -502,7 +502,7 @@ abstract class WorkerContract {
             }
         }).shutdownGrace(Duration.ofSeconds(60)).metrics(broken));
         awaitDone(n);
-        Awaitility.await().atMost(WAIT).until(() -> q.stats().dead() == 1 && w.inFlight() == 0);
+        Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().dead() == 1 && w.inFlight() == 0);
         assertThat(w.callbackFailures()).isGreaterThanOrEqualTo(n + 1); // at least a completion or death per job
         org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(15), w::close);
     }
@@ -618,7 +618,7 @@ abstract class WorkerContract {
         AtomicInteger ran = new AtomicInteger();
         start(Worker.builder(q).handle("email", ctx -> ran.incrementAndGet())
                 .handle("sms", DECIMAL, (ctx, n) -> ran.incrementAndGet()).retryPolicy(QUICK));
-        Awaitility.await().atMost(WAIT).until(() -> q.stats().dead() == 2);
+        Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().dead() == 2);
         JobInfo fax = q.get("fax").orElseThrow();
         assertThat(fax.attempt()).isEqualTo(1);
         assertThat(fax.lastError()).isEqualTo("no handler for job name 'fax' (this worker handles: email, sms)");
@@ -634,7 +634,7 @@ abstract class WorkerContract {
         q.enqueue(Job.builder().id("fine").name("sms").payload(42, DECIMAL).build());
         List<Integer> seen = new CopyOnWriteArrayList<>();
         start(Worker.builder(q).handle("sms", DECIMAL, (ctx, n) -> seen.add(n)).retryPolicy(QUICK));
-        Awaitility.await().atMost(WAIT).until(() -> q.stats().dead() == 1 && q.stats().done() == 1);
+        Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().dead() == 1 && q.inspector().stats().done() == 1);
         JobInfo garbled = q.get("garbled").orElseThrow();
         assertThat(garbled.state()).isEqualTo(JobState.DEAD);
         assertThat(garbled.attempt()).as("not retried: retrying cannot fix the bytes").isEqualTo(1);
@@ -723,16 +723,16 @@ abstract class WorkerContract {
         }
         Awaitility.await().atMost(WAIT).until(() -> outcomes.size() == 3);
         assertThat(outcomes).containsExactlyInAnyOrder("stubborn:1:RETRY_SCHEDULED", "stubborn:2:COMPLETED", "next:1:COMPLETED");
-        assertThat(q.stats().total("completed")).isEqualTo(2);
+        assertThat(q.inspector().stats().total("completed")).isEqualTo(2);
     }
 
     /** An id made of {@code stem} and a number that lives in the same partition as {@code other} ({@code stem} on a plain queue). */
     String idBeside(String other, String stem) {
-        if (!(q instanceof dev.delayq.internal.queue.PartitionedQueue pq)) {
+        if (!TestSupport.partitioned(q)) {
             return stem;
         }
         for (int n = 0; ; n++) {
-            if (pq.partitionOf(stem + n) == pq.partitionOf(other)) {
+            if (TestSupport.partitionOf(q, stem + n) == TestSupport.partitionOf(q, other)) {
                 return stem + n;
             }
         }
@@ -740,19 +740,19 @@ abstract class WorkerContract {
 
     /** The key sets of {@code q}: its partitions, or itself. */
     List<JobQueue> parts() {
-        return q instanceof dev.delayq.internal.queue.PartitionedQueue pq ? new ArrayList<>(pq.partitions()) : List.of(q);
+        return TestSupport.partitioned(q) ? TestSupport.partitionViews(q) : List.of(q);
     }
 
     /** The key set of {@code q} that holds {@code id}. */
     JobQueue partOf(String id) {
-        return q instanceof dev.delayq.internal.queue.PartitionedQueue pq ? pq.partitions().get(pq.partitionOf(id)) : q;
+        return TestSupport.partitioned(q) ? TestSupport.partitionViews(q).get(TestSupport.partitionOf(q, id)) : q;
     }
 
     /** {@code perPartition} ids made of {@code stem} and a number in each partition of {@code q}. */
     List<String> idsPerPartition(String stem, int perPartition) {
         Map<Integer, List<String>> found = new java.util.TreeMap<>();
         for (int n = 0; found.size() < partitions() || found.values().stream().anyMatch(l -> l.size() < perPartition); n++) {
-            int p = q instanceof dev.delayq.internal.queue.PartitionedQueue pq ? pq.partitionOf(stem + n) : 0;
+            int p = TestSupport.partitioned(q) ? TestSupport.partitionOf(q, stem + n) : 0;
             List<String> ids = found.computeIfAbsent(p, k -> new ArrayList<>());
             if (ids.size() < perPartition) {
                 ids.add(stem + n);
@@ -763,7 +763,7 @@ abstract class WorkerContract {
 
     /** The raw key {@code <prefix>:{<q or its partition holding routingKey>}:<suffix>}. */
     String key(String routingKey, String suffix) {
-        String tag = q instanceof dev.delayq.internal.queue.PartitionedQueue pq ? q.name() + "#" + pq.partitionOf(routingKey)
+        String tag = TestSupport.partitioned(q) ? q.name() + "#" + TestSupport.partitionOf(q, routingKey)
                 : q.name();
         return t.prefix() + ":{" + tag + "}:" + suffix;
     }
@@ -889,17 +889,17 @@ abstract class WorkerContract {
         JobQueue kept = t.queue(shortHistory, "kept");
         kept.enqueue(Job.builder().id("first").build());
         try (Worker purging = Worker.builder(kept, job -> { }).purgeInterval(Duration.ofMillis(200)).build().start()) {
-            Awaitility.await().atMost(WAIT).until(() -> kept.stats().total("completed") == 1 && kept.stats().done() == 0
-                    && kept.stats().pastRetention() == 0);
+            Awaitility.await().atMost(WAIT).until(() -> kept.inspector().stats().total("completed") == 1 && kept.inspector().stats().done() == 0
+                    && kept.inspector().stats().pastRetention() == 0);
         }
         for (int i = 0; i < 5; i++) {
             kept.enqueue(Job.builder().id("k" + i).build());
         }
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         start(Worker.builder(kept, job -> { }).purgeInterval(Duration.ZERO).metrics(new MicrometerMetrics(registry, Duration.ZERO)));
-        Awaitility.await().atMost(WAIT).until(() -> kept.stats().pastRetention() == 5);
+        Awaitility.await().atMost(WAIT).until(() -> kept.inspector().stats().pastRetention() == 5);
         assertThat(registry.get("delayq.queue.past_retention").tags("queue", "kept").gauge().value()).isEqualTo(5);
-        assertThat(kept.stats().done()).isEqualTo(5);
+        assertThat(kept.inspector().stats().done()).isEqualTo(5);
     }
 
     @Test
@@ -910,7 +910,7 @@ abstract class WorkerContract {
             sq.enqueue(Job.builder().id("p" + i).build());
         }
         start(Worker.builder(sq, job -> { }).purgeInterval(Duration.ofMillis(200)));
-        Awaitility.await().atMost(WAIT).until(() -> sq.stats().total("completed") == 5 && sq.stats().done() == 0);
+        Awaitility.await().atMost(WAIT).until(() -> sq.inspector().stats().total("completed") == 5 && sq.inspector().stats().done() == 0);
         assertThat(sq.get("p0")).isEmpty();
     }
 

@@ -52,7 +52,7 @@ class WorkerCrashTest {
         try {
             Awaitility.await().atMost(Duration.ofSeconds(60))
                     .until(() -> Files.readAllLines(marker, StandardCharsets.UTF_8).size() == held);
-            assertThat(q.stats().processing()).isEqualTo(held);
+            assertThat(q.inspector().stats().processing()).isEqualTo(held);
         } finally {
             child.destroyForcibly(); // SIGKILL: no shutdown hook, no hand-back, leases left to expire
             assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -63,7 +63,7 @@ class WorkerCrashTest {
         List<String> ran = new java.util.concurrent.CopyOnWriteArrayList<>();
         RetryPolicy quick = RetryPolicy.builder().base(Duration.ofMillis(10)).cap(Duration.ofMillis(10)).build();
         try (Worker rescuer = Worker.builder(q, job -> ran.add(job.id())).retryPolicy(quick).build().start()) {
-            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> q.stats().done() == total);
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> q.inspector().stats().done() == total);
             assertThat(rescuer.isRunning()).isTrue();
         }
         assertThat(ran).doesNotHaveDuplicates().hasSize(total);
@@ -82,7 +82,7 @@ class WorkerCrashTest {
             }
         }
         assertThat(recovered).hasSize(held);
-        assertThat(q.stats().total("recovered")).isEqualTo(held);
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().stats().total("recovered")).isEqualTo(held);
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 }

@@ -87,7 +87,7 @@ class WorkerLoggingTest {
             dueAt.add(ctx.dueAt());
             throw new SocketTimeoutException("Read timed out");
         }).retryPolicy(QUICK));
-        Awaitility.await().atMost(WAIT).until(() -> q.stats().dead() == 1);
+        Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().dead() == 1);
         Awaitility.await().atMost(WAIT).until(() -> at(about("orders", "order-731:timeout"), Level.WARN).size() >= 3);
 
         List<LogCapture.Event> lines = about("orders", "order-731:timeout");
@@ -115,7 +115,7 @@ class WorkerLoggingTest {
         start(Worker.builder(q, ctx -> {
             throw new NonRetryableException("bad address\n\tat line 2");
         }).retryPolicy(QUICK));
-        Awaitility.await().atMost(WAIT).until(() -> q.stats().dead() == 1);
+        Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().dead() == 1);
         Awaitility.await().atMost(WAIT).until(() -> !at(about("mail", "user 7"), Level.WARN).isEmpty());
         assertThat(at(about("mail", "user 7"), Level.WARN)).containsExactly(
                 "job failed: queue=mail id=\"user 7 \\\"welcome\\\"\" name=- attempt=1/3 next=dead "
@@ -144,7 +144,7 @@ class WorkerLoggingTest {
                 TimeUnit.HOURS.sleep(1); // interrupted at the deadline
             }
         }).retryPolicy(QUICK));
-        Awaitility.await().atMost(WAIT).until(() -> q.stats().done() == 1);
+        Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().done() == 1);
         Awaitility.await().atMost(WAIT).until(() -> at(about("slow", "slow-1"), Level.DEBUG).stream()
                 .anyMatch(m -> m.startsWith("job completed: ")));
         List<LogCapture.Event> lines = about("slow", "slow-1");
@@ -173,7 +173,7 @@ class WorkerLoggingTest {
             }
             return q.get("victim").orElseThrow().stalls() == 1;
         });
-        Awaitility.await().atMost(WAIT).until(() -> q.stats().done() == 1);
+        Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().done() == 1);
         // The first run learns of the loss at its next renewal, then fails; its failure is refused.
         Awaitility.await().atMost(WAIT).until(() -> at(about("lost", "victim"), Level.DEBUG).stream()
                 .anyMatch(m -> m.startsWith("job lease lost: ")));
@@ -205,7 +205,7 @@ class WorkerLoggingTest {
                     throw new IllegalStateException("smtp down");
                 }
             }).executor(executor).retryPolicy(QUICK));
-            Awaitility.await().atMost(WAIT).until(() -> q.stats().done() == 1);
+            Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().done() == 1);
 
             assertThat(seen).containsExactly(
                     Map.of("app", "outer", "delayq.queue", "ctx", "delayq.jobId", "m-1", "delayq.attempt", "1",
@@ -231,9 +231,9 @@ class WorkerLoggingTest {
             Map<String, String> m = MDC.getCopyOfContextMap();
             seen.add(m == null ? Map.of() : m);
         }).concurrency(1).retryPolicy(QUICK));
-        Awaitility.await().atMost(WAIT).until(() -> q.stats().done() == 1);
+        Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().done() == 1);
         q.enqueue(Job.builder().id("anonymous").build());
-        Awaitility.await().atMost(WAIT).until(() -> q.stats().done() == 2);
+        Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().done() == 2);
         assertThat(seen).containsExactly(
                 Map.of("delayq.queue", "own", "delayq.jobId", "named", "delayq.attempt", "1", "delayq.jobName", "sms"),
                 Map.of("delayq.queue", "own", "delayq.jobId", "anonymous", "delayq.attempt", "1"));

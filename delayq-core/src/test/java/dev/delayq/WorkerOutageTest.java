@@ -28,7 +28,7 @@ class WorkerOutageTest {
                 for (int i = 0; i < 10; i++) {
                     q.enqueue(Job.builder().id("before-" + i).build());
                 }
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> q.stats().done() == 10);
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> q.inspector().stats().done() == 10);
                 q.enqueue(Job.builder().id("due-after-restart").delay(Duration.ofSeconds(2)).build());
 
                 REDIS.server().kill();
@@ -38,7 +38,7 @@ class WorkerOutageTest {
 
                 Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
                         .until(() -> q.enqueue(Job.builder().id("after").build()).created());
-                Awaitility.await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> q.stats().done() == 12);
+                Awaitility.await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> q.inspector().stats().done() == 12);
                 assertThat(w.isRunning()).isTrue();
                 assertThat(q.get("due-after-restart").orElseThrow().attempt()).isEqualTo(1);
             }
@@ -122,7 +122,7 @@ class WorkerOutageTest {
                 assertThat(registry.get("delayq.leases.lost").counter().count()).isZero();
                 assertThat(registry.get("delayq.jobs.completed").counter().count()).isEqualTo(1);
                 assertThat(q.get("j")).isEmpty();
-                assertThat(q.stats().total("completed")).isEqualTo(1);
+                assertThat(q.inspector().stats().total("completed")).isEqualTo(1);
             }
         }
     }

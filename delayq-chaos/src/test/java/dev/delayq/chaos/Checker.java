@@ -215,11 +215,11 @@ final class Checker {
             }
         }
         // A job that completed in Redis but was never enqueued by this scenario (e.g. a torn, replayed write).
-        q.stream(JobState.DONE).filter(j -> !known.contains(j.id())).forEach(j -> unexpected.add(j.id() + " (done)"));
+        q.inspector().stream(JobState.DONE).filter(j -> !known.contains(j.id())).forEach(j -> unexpected.add(j.id() + " (done)"));
         long refused = runs.stream().filter(r -> r.outcome() == Outcome.REFUSED).count();
         Evidence evidence = excuse == null ? null : new Evidence(unheard, excused, untimed);
         return new Verdict(scenario, acked.size(), uncertain.size(), uncertainWritten, completions(), refused,
-                lost, duplicated, unexpected, stale, overlaps, twice, runsPerToken, evidence, q.check().problems());
+                lost, duplicated, unexpected, stale, overlaps, twice, runsPerToken, evidence, q.inspector().check().problems());
     }
 
     /**

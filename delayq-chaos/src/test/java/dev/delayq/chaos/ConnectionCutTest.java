@@ -110,12 +110,12 @@ class ConnectionCutTest {
                 assertThat(producer.join(Duration.ofSeconds(60))).as("producer finished").isTrue();
                 // Drain: jobs leased in lost claim replies come back once their lease expires.
                 await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
-                        .until(() -> q.stats().done() == jobs);
+                        .until(() -> q.inspector().stats().done() == jobs);
             } finally {
                 producer.stop();
                 workers.close();
             }
-            QueueStats stats = q.stats();
+            QueueStats stats = q.inspector().stats();
             Checker.Verdict verdict = checker.check(q, JobState.DONE);
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.put("jobs", jobs);
@@ -184,7 +184,7 @@ class ConnectionCutTest {
                 }
                 // Drain: jobs leased in lost claim replies come back once their lease expires.
                 await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
-                        .until(() -> q.stats().done() == checker.ackedCount());
+                        .until(() -> q.inspector().stats().done() == checker.ackedCount());
             } finally {
                 for (CheckedClaimer c : claimers) {
                     c.stop();
@@ -206,7 +206,7 @@ class ConnectionCutTest {
                 checked += c.jobsChecked();
                 late += c.lateChecks();
             }
-            QueueStats stats = q.stats();
+            QueueStats stats = q.inspector().stats();
             Checker.Verdict verdict = checker.check(q, JobState.DONE);
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.put("jobs", jobs);

@@ -76,7 +76,7 @@ class EnqueueStormTest {
                     f.get();
                 }
                 Awaitility.await("drain").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
-                        .until(() -> q.stats().done() == ids && checker.completions() == ids);
+                        .until(() -> q.inspector().stats().done() == ids && checker.completions() == ids);
             }
             Checker.Verdict verdict = checker.check(q, JobState.DONE);
             long enqueues = (long) threads * ids * rounds;
@@ -88,7 +88,7 @@ class EnqueueStormTest {
             assertThat(duplicate.get()).isEqualTo(enqueues - ids);
             assertThat(wrongId.get()).isZero();
             assertThat(verdict.completions()).isEqualTo(ids);
-            assertThat(q.stats().done()).isEqualTo(ids);
+            assertThat(q.inspector().stats().done()).isEqualTo(ids);
         } finally {
             pool.shutdownNow();
         }

@@ -157,7 +157,7 @@ class HostileInputTest {
                 }
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
                         .until(() -> stored.entrySet().stream().allMatch(e -> {
-                            QueueStats s = dq.queue(e.getKey()).stats();
+                            QueueStats s = dq.queue(e.getKey()).inspector().stats();
                             return s.done() == e.getValue().size() && s.scheduled() == 0 && s.processing() == 0;
                         }));
             } finally {

@@ -82,8 +82,8 @@ class MaintenanceIsolationTest {
                 await().atMost(Duration.ofSeconds(60)).until(() -> countDone(seed, jobs) == jobs || leasesLost.get() > 0);
                 assertThat(leasesLost.get()).as("leases lost").isZero();
                 // The purge ran meanwhile, on the slowed connection, and is still working through the backlog.
-                await().atMost(Duration.ofSeconds(90)).until(() -> seed.stats().done() <= backlog - 1000);
-                QueueStats stats = seed.stats();
+                await().atMost(Duration.ofSeconds(90)).until(() -> seed.inspector().stats().done() <= backlog - 1000);
+                QueueStats stats = seed.inspector().stats();
                 Chaos.record("maintenance-isolation backlog=" + backlog + " jobs=" + jobs + " lease_ms=" + LEASE.toMillis()
                         + " purge_reply_delay_ms=" + PURGE_REPLY_DELAY.toMillis() + " slowed_connections=" + proxy.slowed()
                         + " runs=" + runs.get() + " leases_lost=" + leasesLost.get() + " recovered=" + stats.total("recovered")
@@ -119,7 +119,7 @@ class MaintenanceIsolationTest {
             q.leases().completeAllAsync(leases).join();
             done += leases.size();
         }
-        assertThat(q.stats().done()).isEqualTo(n);
+        assertThat(q.inspector().stats().done()).isEqualTo(n);
     }
 
     private static int countDone(JobQueue q, int jobs) {

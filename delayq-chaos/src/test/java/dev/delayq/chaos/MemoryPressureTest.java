@@ -117,7 +117,7 @@ class MemoryPressureTest {
                 }
                 assertThat(refusedIds).as("refused enqueues that wrote a job anyway")
                         .filteredOn(id -> q.get(id).isPresent()).isEmpty();
-                assertThat(q.check().problems()).as("check while full").isEmpty();
+                assertThat(q.inspector().check().problems()).as("check while full").isEmpty();
                 long fullAt = Long.parseLong(server.info("memory").get("used_memory"));
 
                 // Drain while full: one job in ten fails its first attempt (fail writes while full, too).
@@ -133,7 +133,7 @@ class MemoryPressureTest {
                 try {
                     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
                             .until(() -> {
-                                QueueStats s = q.stats();
+                                QueueStats s = q.inspector().stats();
                                 return s.scheduled() == 0 && s.processing() == 0 && checker.completions() >= accepted;
                             });
 
@@ -146,7 +146,7 @@ class MemoryPressureTest {
                     }
                     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
                             .until(() -> {
-                                QueueStats s = q.stats();
+                                QueueStats s = q.inspector().stats();
                                 return s.scheduled() == 0 && s.processing() == 0
                                         && checker.completions() >= accepted + after;
                             });
@@ -155,7 +155,7 @@ class MemoryPressureTest {
                 }
 
                 Checker.Verdict verdict = checker.check(q, JobState.DONE);
-                long retried = q.stats().total("retried");
+                long retried = q.inspector().stats().total("retried");
                 Map<String, Object> extra = new LinkedHashMap<>();
                 extra.put("jobs", accepted);
                 extra.put("faults", refused.get()); // enqueues refused: out of memory

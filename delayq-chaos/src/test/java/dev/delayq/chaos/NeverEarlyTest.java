@@ -55,7 +55,7 @@ class NeverEarlyTest {
                     }
                 }
                 Awaitility.await("drain").atMost(spread.plusSeconds(60)).pollInterval(Duration.ofMillis(100))
-                        .until(() -> q.stats().done() == jobs);
+                        .until(() -> q.inspector().stats().done() == jobs);
             } finally {
                 workers.forEach(Worker::close);
             }

@@ -52,7 +52,7 @@ class PoisonJobTest {
                 throw new IllegalStateException("poison " + job.id() + " attempt " + job.attempt());
             })).concurrency(64).retryPolicy(policy).listener(checker.listener()).build().start()) {
                 Awaitility.await("all dead").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100))
-                        .until(() -> q.stats().dead() == jobs);
+                        .until(() -> q.inspector().stats().dead() == jobs);
             }
             Checker.Verdict verdict = checker.check(q, JobState.DEAD);
             long wrongAttempts = 0;
@@ -74,11 +74,11 @@ class PoisonJobTest {
                     }
                 }
             }
-            String line = verdict.line("jobs", jobs, "faults", "every run throws", "dead", q.stats().dead(),
+            String line = verdict.line("jobs", jobs, "faults", "every run throws", "dead", q.inspector().stats().dead(),
                     "wrong_attempts", wrongAttempts, "short_backoffs", shortBackoffs, "backoff_base_ms", BASE.toMillis(),
                     "min_fail_to_retry_ms", String.format(java.util.Locale.ROOT, "%.1f", minGapMicros / 1000.0));
             verdict.assertClean();
-            assertThat(q.stats().dead()).as(line).isEqualTo(jobs);
+            assertThat(q.inspector().stats().dead()).as(line).isEqualTo(jobs);
             assertThat(wrongAttempts).as("dead jobs without exactly 5 attempts and their last error: " + line).isZero();
             assertThat(shortBackoffs).as("retries sooner than the base backoff: " + line).isZero();
             assertThat(verdict.completions()).isZero();

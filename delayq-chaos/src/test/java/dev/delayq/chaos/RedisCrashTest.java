@@ -117,7 +117,7 @@ class RedisCrashTest {
 
                 await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
                         .until(() -> {
-                            QueueStats s = q.stats();
+                            QueueStats s = q.inspector().stats();
                             return s.done() == jobs && s.scheduled() == 0 && s.processing() == 0;
                         });
                 workers.forEach(Worker::close);

@@ -53,7 +53,7 @@ class ScheduleKillTest {
         try (RedisServer redis = RedisServer.start();
              DelayQ dq = DelayQ.builder().redis(redis.uri()).prefix("chaos").build()) {
             JobQueue q = dq.queue(QUEUE);
-            q.events(true); // when each tick was enqueued: tells a gap of late tickers from a tick dropped on time
+            q.inspector().events(true); // when each tick was enqueued: tells a gap of late tickers from a tick dropped on time
             for (int i = 0; i < 3; i++) {
                 workers.add(new WorkerProcess("w" + i, dir, redis.uri(), "chaos", QUEUE, sink,
                         List.of("--lease", "5s", "--concurrency", "4", "--batch", "4")));
@@ -104,13 +104,13 @@ class ScheduleKillTest {
                 q.schedules().remove(name);
             }
             Awaitility.await("drain").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
-                    .until(() -> q.stats().scheduled() == 0 && q.stats().processing() == 0);
+                    .until(() -> q.inspector().stats().scheduled() == 0 && q.inspector().stats().processing() == 0);
             WorkerProcess.stopAll(workers);
 
             // Every tick job that exists was enqueued by a schedule: the checker expects each to end done, once.
             Map<String, TreeSet<Long>> ticks = new TreeMap<>();
             for (JobState s : JobState.values()) {
-                q.stream(s).map(JobInfo::id).forEach(id -> {
+                q.inspector().stream(s).map(JobInfo::id).forEach(id -> {
                     checker.acked(id);
                     int at = id.indexOf('@');
                     ticks.computeIfAbsent(id.substring(0, at), k -> new TreeSet<>()).add(Long.parseLong(id.substring(at + 1)));
@@ -192,7 +192,7 @@ class ScheduleKillTest {
         Map<String, Long> at = new HashMap<>();
         String after = "0";
         List<JobEvent> page;
-        while (!(page = q.events().read(after, 1000)).isEmpty()) {
+        while (!(page = q.inspector().events().read(after, 1000)).isEmpty()) {
             for (JobEvent e : page) {
                 if (e.type().equals("enqueued")) {
                     at.putIfAbsent(e.jobId(), e.at().toEpochMilli());

@@ -114,7 +114,7 @@ class ScriptFlushTest {
 
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
                         .until(() -> {
-                            QueueStats s = q.stats();
+                            QueueStats s = q.inspector().stats();
                             return s.done() == jobs && s.scheduled() == 0 && s.processing() == 0;
                         });
                 stop.set(true);
@@ -123,7 +123,7 @@ class ScriptFlushTest {
                 }
                 worker.close();
 
-                QueueStats stats = q.stats();
+                QueueStats stats = q.inspector().stats();
                 Checker.Verdict verdict = checker.check(q, JobState.DONE);
                 Map<String, Object> extra = new LinkedHashMap<>();
                 extra.put("jobs", jobs);
@@ -162,7 +162,7 @@ class ScriptFlushTest {
             ClaimBatch batch;
             try {
                 batch = q.leases().claim(options);
-                q.stats();
+                q.inspector().stats();
             } catch (DelayQException e) {
                 count(e, errors, noscript, examples);
                 LockSupport.parkNanos(Duration.ofMillis(20).toNanos());

@@ -67,12 +67,12 @@ class TimeoutTest {
                 proxy.heal();
                 assertThat(producer.join(Duration.ofSeconds(60))).as("producer finished").isTrue();
                 // Drain: jobs leased by claims whose reply came too late come back once their lease expires.
-                await().atMost(Duration.ofSeconds(60)).until(() -> q.stats().done() == jobs);
+                await().atMost(Duration.ofSeconds(60)).until(() -> q.inspector().stats().done() == jobs);
             } finally {
                 producer.stop();
                 workers.close();
             }
-            QueueStats stats = q.stats();
+            QueueStats stats = q.inspector().stats();
             Checker.Verdict verdict = checker.check(q, JobState.DONE);
             Map<String, Object> extra = new LinkedHashMap<>();
             extra.put("jobs", jobs);
@@ -124,12 +124,12 @@ class TimeoutTest {
                 assertThat(info.state()).isEqualTo(JobState.SCHEDULED);
                 assertThat(info.payloadUtf8()).isEqualTo(ChaosProducer.payloadOf(id));
             }
-            QueueStats stats = check.stats();
+            QueueStats stats = check.inspector().stats();
             Chaos.record("6-timeouts-enqueue-retry tries=" + tries + " faults=" + tries + " retried_duplicates=" + duplicates
                     + " enqueued=" + stats.total("enqueued") + " scheduled=" + stats.scheduled());
             assertThat(stats.total("enqueued")).as("one job per id, however often it was sent").isEqualTo(tries);
             assertThat(stats.scheduled()).isEqualTo(tries);
-            assertThat(check.check().problems()).isEmpty();
+            assertThat(check.inspector().check().problems()).isEmpty();
         }
     }
 

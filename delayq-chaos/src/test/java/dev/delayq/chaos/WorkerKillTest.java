@@ -72,7 +72,7 @@ class WorkerKillTest {
             // background while the next kill, 2 s later, picks among the workers that are running.
             long faultStart = System.nanoTime();
             long faultEnd = faultStart + spread.plusSeconds(10).toNanos();
-            while (kills < maxKills && System.nanoTime() < faultEnd && q.stats().done() < jobs) {
+            while (kills < maxKills && System.nanoTime() < faultEnd && q.inspector().stats().done() < jobs) {
                 TimeUnit.SECONDS.sleep(2); // the fault cadence, not a wait for a condition
                 List<WorkerProcess> running = workers.stream().filter(WorkerProcess::ready).toList();
                 if (running.isEmpty()) {
@@ -90,7 +90,7 @@ class WorkerKillTest {
             // Every job starts four processes: on a 2-vCPU VM that costs about 25 ms of CPU per job (docs/perf/journal.md,
             // "work --exec"), so 20,000 jobs take minutes of process creation alone; the budget is for that, not a goal.
             Awaitility.await("drain").atMost(Duration.ofSeconds(Chaos.size(120, 900)))
-                    .pollInterval(Duration.ofMillis(250)).until(() -> q.stats().done() == jobs);
+                    .pollInterval(Duration.ofMillis(250)).until(() -> q.inspector().stats().done() == jobs);
             WorkerProcess.stopAll(workers);
 
             Sink runs = Sink.read(sink);

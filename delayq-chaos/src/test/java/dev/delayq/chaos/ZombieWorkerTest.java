@@ -65,11 +65,11 @@ class ZombieWorkerTest {
 
             zombie.start();
             Awaitility.await("zombie busy").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
-                    .until(() -> Sink.read(zombieSink).effects().size() >= 16 && q.stats().processing() >= 8);
+                    .until(() -> Sink.read(zombieSink).effects().size() >= 16 && q.inspector().stats().processing() >= 8);
             zombie.pause();
             // Only the zombie has run so far: every lease held now is its own.
             Map<String, Long> frozen = new HashMap<>();
-            q.stream(JobState.PROCESSING).forEach(j -> frozen.put(j.id(), j.token()));
+            q.inspector().stream(JobState.PROCESSING).forEach(j -> frozen.put(j.id(), j.token()));
             long frozenAt = System.nanoTime();
 
             healthy.start();
@@ -84,7 +84,7 @@ class ZombieWorkerTest {
             long frozenMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - frozenAt);
 
             Awaitility.await("drain").atMost(Duration.ofSeconds(Chaos.size(120, 300)))
-                    .pollInterval(Duration.ofMillis(100)).until(() -> q.stats().done() == jobs);
+                    .pollInterval(Duration.ofMillis(100)).until(() -> q.inspector().stats().done() == jobs);
             zombie.stop();
             healthy.stop();
 

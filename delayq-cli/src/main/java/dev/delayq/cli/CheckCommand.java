@@ -23,7 +23,7 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        CheckReport r = main.queue(queue).check();
+        CheckReport r = main.inspector(queue).check();
         if (main.json()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("clean", r.clean());

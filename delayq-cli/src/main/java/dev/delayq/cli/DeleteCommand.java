@@ -28,7 +28,7 @@ public final class DeleteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ChangeResult c = main.queue(queue).delete(id);
+        ChangeResult c = main.inspector(queue).delete(id);
         switch (c.status()) {
             case NOT_FOUND -> throw Jobs.noJob(queue, id);
             case WRONG_STATE -> throw new CliException(Exit.FAILED, "job '" + id + "' is " + c.state().label()

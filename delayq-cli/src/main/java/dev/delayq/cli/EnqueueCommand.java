@@ -2,7 +2,7 @@ package dev.delayq.cli;
 
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Validation;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -101,16 +101,16 @@ public final class EventsCommand implements Callable<Integer> {
                 ? "Nothing was changed: --create creates the queue" + (enable ? " and turns its events on" : "")
                 : "A queue that does not exist has no events to show (--create creates it)");
         if (enable) {
-            q.events(cap);
+            q.inspector().events(cap);
             main.err().println("events of " + queue + " on (keeping the last " + cap + ")");
             return Exit.OK;
         }
         if (disable) {
-            q.events(false);
+            q.inspector().events(false);
             main.err().println("events of " + queue + " off (stream deleted)");
             return Exit.OK;
         }
-        if (!q.events().enabled()) {
+        if (!q.inspector().events().enabled()) {
             main.err().println("delayq: note: events of queue '" + queue + "' are off (turn them on with --enable)");
         }
         if (!follow) {
@@ -118,7 +118,7 @@ public final class EventsCommand implements Callable<Integer> {
             long wanted = limit != null ? limit : DEFAULT_LIMIT;
             String after = from;
             while (printed < wanted) {
-                List<JobEvent> page = q.events().read(after, (int) Math.min(PAGE, wanted - printed));
+                List<JobEvent> page = q.inspector().events().read(after, (int) Math.min(PAGE, wanted - printed));
                 page.forEach(this::print);
                 if (page.isEmpty()) {
                     break;
@@ -130,7 +130,7 @@ public final class EventsCommand implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(stopped::countDown, "delayq-events-stop");
         Runtime.getRuntime().addShutdownHook(hook);
-        try (AutoCloseable listening = q.events().listen(from, e -> {
+        try (AutoCloseable listening = q.inspector().events().listen(from, e -> {
             synchronized (this) {
                 // Events the listener delivers after the last one wanted (it reads ahead) are not printed.
                 if (limit == null || printed < limit) {

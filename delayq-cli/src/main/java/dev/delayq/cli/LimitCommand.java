@@ -58,16 +58,16 @@ public final class LimitCommand implements Callable<Integer> {
                 ? "Nothing was changed: --create creates the queue and sets its limits"
                 : "A queue that does not exist has no limits to show (--create creates it)");
         if (change) {
-            wanted = clear ? Limits.none() : q.limits();
+            wanted = clear ? Limits.none() : q.inspector().limits();
             if (parsedRate != null) {
                 wanted = wanted.withRate(parsedRate.jobs(), parsedRate.per());
             }
             if (concurrency != null) {
                 wanted = wanted.concurrency(concurrency);
             }
-            q.limits(wanted);
+            q.inspector().limits(wanted);
         }
-        Limits now = wanted != null ? wanted : q.limits();
+        Limits now = wanted != null ? wanted : q.inspector().limits();
         if (main.json()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("queue", queue);

@@ -59,7 +59,7 @@ public final class ListCommand implements Callable<Integer> {
         // in little memory; lines are flushed every page.
         long[] printed = {0};
         long[] corrupt = {0};
-        q.stream(s).limit(limit).forEach(j -> {
+        q.inspector().stream(s).limit(limit).forEach(j -> {
             if (j.corrupt()) {
                 corrupt[0]++;
             }

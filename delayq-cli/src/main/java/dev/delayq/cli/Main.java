@@ -5,6 +5,7 @@ import dev.delayq.DelayQConfigurationException;
 import dev.delayq.DelayQConnectionException;
 import dev.delayq.DelayQTimeoutException;
 import dev.delayq.JobQueue;
+import dev.delayq.QueueInspector;
 import dev.delayq.cli.bench.BenchCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -206,6 +207,11 @@ public final class Main implements Callable<Integer> {
         return queue(name, false);
     }
 
+    /** The operator's view of the queue {@code name}, as {@link #queue(String)} opens it. */
+    public QueueInspector inspector(String name) {
+        return queue(name).inspector();
+    }
+
     /**
      * As {@link #queue(String)}; with {@code onlyIfSimilar} (enqueue, which creates queues) the warning is printed
      * only when a known queue has a similar name.
@@ -227,7 +233,7 @@ public final class Main implements Callable<Integer> {
      * @param refused how the refusal ends, after the known queues: what was not done and how --create does it
      */
     public JobQueue knownQueue(String name, boolean create, String refused) {
-        dev.delayq.internal.Validation.queueName(name); // an invalid name is told as such, not as an unknown one
+        dev.delayq.internal.base.Validation.queueName(name); // an invalid name is told as such, not as an unknown one
         if (create) {
             JobQueue q = client().createQueue(name, partitions);
             queueWarnings.put(name, java.util.Optional.empty());

@@ -42,7 +42,7 @@ public final class PauseCommand implements Callable<Integer> {
         String word = pause ? "paused" : "resumed";
         JobQueue q = main.knownQueue(queue, create, "Nothing was changed: --create creates the queue"
                 + (pause ? " and pauses it" : ""));
-        boolean changed = pause ? q.pause() : q.resume();
+        boolean changed = pause ? q.inspector().pause() : q.inspector().resume();
         if (main.json()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("queue", queue);

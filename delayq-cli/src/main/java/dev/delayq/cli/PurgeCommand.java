@@ -31,7 +31,7 @@ public final class PurgeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         JobQueue q = main.queue(queue);
-        PurgeResult p = olderThan != null ? q.purge(olderThan) : q.purge();
+        PurgeResult p = olderThan != null ? q.inspector().purge(olderThan) : q.inspector().purge();
         if (main.json()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("done", p.done());

@@ -38,7 +38,7 @@ public final class QueuesCommand implements Callable<Integer> {
         for (String n : names) {
             QueueStats s;
             try {
-                s = main.client().queue(n).stats(); // listed from the registry: known by definition
+                s = main.client().inspector(n).stats(); // listed from the registry: known by definition
             } catch (DelayQConnectionException | DelayQTimeoutException | DelayQConfigurationException e) {
                 throw e; // Redis itself fails: no other queue would fare better (exit 3)
             } catch (IllegalArgumentException | DelayQException e) {

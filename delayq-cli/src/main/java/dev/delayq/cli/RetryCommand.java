@@ -42,7 +42,7 @@ public final class RetryCommand implements Callable<Integer> {
         }
         JobQueue q = main.queue(queue);
         if (allDead) {
-            long n = q.retryAllDead();
+            long n = q.inspector().retryAllDead();
             if (main.json()) {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("result", "retried");
@@ -57,7 +57,7 @@ public final class RetryCommand implements Callable<Integer> {
         for (String id : ids) {
             ChangeResult c;
             try {
-                c = q.retryDead(id);
+                c = q.inspector().retryDead(id);
             } catch (IllegalArgumentException e) { // an invalid id among valid ones: report it, go on
                 main.err().println("delayq: " + Durations.humanizeIso(e.getMessage()));
                 code = Exit.FAILED;

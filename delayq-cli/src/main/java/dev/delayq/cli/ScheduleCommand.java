@@ -3,7 +3,7 @@ package dev.delayq.cli;
 import dev.delayq.JobQueue;
 import dev.delayq.Schedule;
 import dev.delayq.ScheduleInfo;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Validation;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;

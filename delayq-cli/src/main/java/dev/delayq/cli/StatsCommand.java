@@ -26,7 +26,7 @@ public final class StatsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        QueueStats s = main.queue(queue).stats();
+        QueueStats s = main.inspector(queue).stats();
         if (main.json()) {
             main.out().println(Json.line(Json.stats(s)));
         } else {

@@ -3,7 +3,7 @@ package dev.delayq.cli;
 import dev.delayq.JobQueue;
 import dev.delayq.RetryPolicy;
 import dev.delayq.Worker;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Validation;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -210,7 +210,7 @@ public final class WorkCommand implements Callable<Integer> {
                         + main.client().server() + " unreachable or refusing; see the log above): the queue may still "
                         + "hold due jobs this worker could not claim");
             }
-            q.stats();
+            q.inspector().stats();
         }
         return Exit.OK;
     }

@@ -132,7 +132,7 @@ class EnqueueCommandTest {
         Cli.Result mixed = cli.run("enqueue", "orders", "--jsonl", "x.jsonl", "--id", "a");
         assertThat(mixed.exit()).isEqualTo(Exit.USAGE);
         assertThat(mixed.err()).contains("--jsonl takes every job from the file");
-        assertThat(q.stats().scheduled()).isZero();
+        assertThat(q.inspector().stats().scheduled()).isZero();
     }
 
     @Test
@@ -189,7 +189,7 @@ class EnqueueCommandTest {
         assertThat(errors.get(6)).startsWith("delayq: line 24: expected a JSON object");
         assertThat(errors.get(7)).startsWith("delayq: line 1000: ").contains("beyond year 9999");
 
-        assertThat(q.stats().scheduled()).isEqualTo(1200 - 10);
+        assertThat(q.inspector().stats().scheduled()).isEqualTo(1200 - 10);
         assertThat(q.get("j1").orElseThrow().payloadUtf8()).isEqualTo("p1");
         JobInfo j25 = q.get("j25").orElseThrow();
         assertThat(j25.maxAttempts()).isEqualTo(2);
@@ -336,7 +336,7 @@ class EnqueueCommandTest {
         assertThat(done.exit()).isZero();
         assertThat(done.out()).isEqualTo("duplicate a (dedupe key held until " + held + " by done job a)\n");
 
-        q.purge(Duration.ZERO); // the record goes, the dedupe key keeps holding for its TTL
+        q.inspector().purge(Duration.ZERO); // the record goes, the dedupe key keeps holding for its TTL
         assertThat(q.get("a")).isEmpty();
         Cli.Result gone = cli.run("enqueue", "orders", "--id", "b", "--dedupe-key", "k", "--dedupe-ttl", "1h");
         assertThat(gone.out()).isEqualTo("duplicate a (dedupe key held until " + held + " by job a, which no longer exists)\n");

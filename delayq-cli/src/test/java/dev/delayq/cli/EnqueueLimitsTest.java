@@ -79,7 +79,7 @@ class EnqueueLimitsTest {
         assertThat(text.exit()).isEqualTo(Exit.USAGE);
         assertThat(text.err()).isEqualTo("delayq: --payload is 11 bytes: the payload limit is 10 bytes; raise it with "
                 + "--max-payload BYTES (up to 256m)\n");
-        assertThat(q.stats().scheduled()).isZero();
+        assertThat(q.inspector().stats().scheduled()).isZero();
     }
 
     @Test

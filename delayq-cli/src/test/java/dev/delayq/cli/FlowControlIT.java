@@ -32,7 +32,7 @@ class FlowControlIT extends PackagedJarTest {
         assertThat(limit.exitValue()).isZero();
         try (DelayQ dq = DelayQ.builder().redis(redis.uri()).prefix(PREFIX).build()) {
             JobQueue q = dq.queue("mail");
-            q.events(10_000);
+            q.inspector().events(10_000);
             List<Process> workers = new ArrayList<>();
             for (int w = 0; w < 3; w++) {
                 workers.add(cli("worker-" + w, "work", "mail", "--exec", "true", "--concurrency", "20"));
@@ -44,14 +44,14 @@ class FlowControlIT extends PackagedJarTest {
                 }
                 q.enqueueAll(jobs);
                 Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
-                        .until(() -> q.stats().done() == 500);
+                        .until(() -> q.inspector().stats().done() == 500);
             } finally {
                 workers.forEach(Process::destroy);
                 for (Process p : workers) {
                     p.waitFor(30, TimeUnit.SECONDS);
                 }
             }
-            List<Long> handedOut = q.events().read("0", 10_000).stream().filter(e -> e.type().equals("started"))
+            List<Long> handedOut = q.inspector().events().read("0", 10_000).stream().filter(e -> e.type().equals("started"))
                     .map(JobEvent::fields).map(f -> Long.parseLong(f.get("at"))).sorted().toList();
             assertThat(handedOut).hasSize(500);
             int most = 0;

@@ -236,8 +236,8 @@ class JobCommandsTest {
         Cli.Result all = cli.run("retry", "orders", "--all-dead");
         assertThat(all.exit()).isZero();
         assertThat(all.out()).isEqualTo("retried 2 dead jobs\n");
-        assertThat(q.stats().dead()).isZero();
-        assertThat(q.stats().scheduled()).isEqualTo(5);
+        assertThat(q.inspector().stats().dead()).isZero();
+        assertThat(q.inspector().stats().scheduled()).isEqualTo(5);
 
         assertThat(cli.run("retry", "orders").exit()).isEqualTo(Exit.USAGE);
         assertThat(cli.run("retry", "orders", "d1", "--all-dead").exit()).isEqualTo(Exit.USAGE);
@@ -250,14 +250,14 @@ class JobCommandsTest {
         Cli.Result kept = cli.run("purge", "orders"); // default retention: done 1 h, dead 7 d
         assertThat(kept.exit()).isZero();
         assertThat(kept.out()).isEqualTo("purged 0 done and 0 dead jobs\n");
-        assertThat(q.stats().done()).isEqualTo(2);
+        assertThat(q.inspector().stats().done()).isEqualTo(2);
 
         Cli.Result json = cli.run("purge", "orders", "--older-than", "0s", "--json");
         assertThat(json.exit()).isZero();
         JsonNode n = Json.MAPPER.readTree(json.out());
         assertThat(n.get("done").asLong()).isEqualTo(2);
         assertThat(n.get("dead").asLong()).isEqualTo(1);
-        assertThat(q.stats().done() + q.stats().dead()).isZero();
+        assertThat(q.inspector().stats().done() + q.inspector().stats().dead()).isZero();
 
         assertThat(cli.run("purge", "orders", "--older-than", "1x").exit()).isEqualTo(Exit.USAGE);
     }

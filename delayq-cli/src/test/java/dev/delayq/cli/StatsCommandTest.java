@@ -58,13 +58,13 @@ class StatsCommandTest {
             try (dev.delayq.Worker w = dev.delayq.Worker.builder(q, ctx -> { }).purgeInterval(Duration.ofMillis(200))
                     .build().start()) {
                 org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
-                        .until(() -> q.stats().pastRetention() == 0 && q.stats().done() == 0 && q.stats().scheduled() == 0);
+                        .until(() -> q.inspector().stats().pastRetention() == 0 && q.inspector().stats().done() == 0 && q.inspector().stats().scheduled() == 0);
             }
             // Jobs that end with no worker purging are kept past their retention: the figure an operator watches.
             q.enqueueAll(List.of(Job.builder().id("k1").build(), Job.builder().id("k2").build()));
             q.leases().completeAllAsync(q.leases().claim(dev.delayq.ClaimOptions.of(2, Duration.ofMinutes(1))).jobs()
                     .stream().map(dev.delayq.ClaimedJob::lease).toList()).join();
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> q.stats().pastRetention() == 2);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> q.inspector().stats().pastRetention() == 2);
         }
         JsonNode node = Json.MAPPER.readTree(cli.run("--json", "stats", "kept").out());
         assertThat(node.get("pastRetention").asLong()).isEqualTo(2);
@@ -107,7 +107,7 @@ class StatsCommandTest {
                     "oldest due  " + q.get("later").orElseThrow().dueAt() + " (not due yet)");
 
             q.enqueue(Job.builder().id("overdue").runAt(Instant.now().minus(Duration.ofMinutes(5))).build());
-            q.pause();
+            q.inspector().pause();
             JsonNode lagging = Json.MAPPER.readTree(cli.run("--json", "stats", "orders").out());
             assertThat(lagging.get("paused").asBoolean()).isTrue();
             assertThat(Instant.parse(lagging.get("oldestDueAt").asText())).isEqualTo(q.get("overdue").orElseThrow().dueAt());

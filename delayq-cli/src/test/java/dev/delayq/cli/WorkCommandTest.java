@@ -81,8 +81,8 @@ class WorkCommandTest {
         assertThat(r.exit()).isZero();
         assertThat(lines(ran)).containsExactlyInAnyOrder("a 1", "b 1", "late 1");
         assertThat(r.lines()).containsExactlyInAnyOrder("stdout of a", "stdout of b", "stdout of late");
-        assertThat(q.stats().done()).isEqualTo(3);
-        assertThat(q.stats().scheduled() + q.stats().processing()).isZero();
+        assertThat(q.inspector().stats().done()).isEqualTo(3);
+        assertThat(q.inspector().stats().scheduled() + q.inspector().stats().processing()).isZero();
     }
 
     @Test
@@ -178,9 +178,9 @@ class WorkCommandTest {
         assertThat(r.exit()).isZero();
         // Exactly two commands ran: a job leased beyond them is handed back without starting.
         assertThat(lines(ran)).hasSize(2).doesNotHaveDuplicates();
-        assertThat(q.stats().done()).isEqualTo(lines(ran).size());
-        assertThat(q.stats().processing()).isZero();
-        assertThat(q.stats().scheduled()).isEqualTo(5 - lines(ran).size());
+        assertThat(q.inspector().stats().done()).isEqualTo(lines(ran).size());
+        assertThat(q.inspector().stats().processing()).isZero();
+        assertThat(q.inspector().stats().scheduled()).isEqualTo(5 - lines(ran).size());
     }
 
     @Test
@@ -303,7 +303,7 @@ class WorkCommandTest {
         Files.createFile(go);
         Cli.Result r = run.await(Duration.ofSeconds(60));
         assertThat(r.exit()).isZero();
-        assertThat(q.stats().done()).isEqualTo(4);
+        assertThat(q.inspector().stats().done()).isEqualTo(4);
         assertThat(scrape(url)).isNull(); // it stopped listening with the worker
     }
 

@@ -78,7 +78,7 @@ class WorkProcessesTest {
                 + "else (sleep 302 & echo $! > " + dir + "/orphan.pid); exit 0; fi";
         Cli.Result r = work(command, "--exit-when-idle", "1s");
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(q.stats().done()).isEqualTo(2);
+        assertThat(q.inspector().stats().done()).isEqualTo(2);
         awaitGone(pids("bg.pid", "orphan.pid"));
     }
 

@@ -3,7 +3,7 @@ package dev.delayq.dashboard;
 import dev.delayq.ChangeResult;
 import dev.delayq.DelayQ;
 import dev.delayq.JobInfo;
-import dev.delayq.JobQueue;
+import dev.delayq.QueueInspector;
 import dev.delayq.JobState;
 import dev.delayq.MinuteStats;
 import dev.delayq.QueueStats;
@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The JSON API under {@code /api}: a thin client of the same {@link JobQueue} operations the command line uses.
+ * The JSON API under {@code /api}: a thin client of the same {@link QueueInspector} operations the command line uses.
  * Every answer is JSON; refusals are {@code {"error": "..."}} with 400 (bad parameter), 404 (no such queue or job),
  * 409 (the job's state does not allow the change) or 503 (Redis unreachable).
  */
@@ -54,12 +54,12 @@ final class Api {
             json(ctx, Map.of("retried", n));
         });
         r.post("/api/queues/{queue}/pause", ctx -> {
-            JobQueue q = queue(ctx);
+            QueueInspector q = queue(ctx);
             q.pause();
             json(ctx, Map.of("queue", q.name(), "paused", true));
         });
         r.post("/api/queues/{queue}/resume", ctx -> {
-            JobQueue q = queue(ctx);
+            QueueInspector q = queue(ctx);
             q.resume();
             json(ctx, Map.of("queue", q.name(), "paused", false));
         });
@@ -86,13 +86,13 @@ final class Api {
     private void queues(Context ctx) {
         List<Map<String, Object>> all = new ArrayList<>();
         for (String name : dq.queues()) {
-            all.add(JobJson.queue(dq.queue(name).stats()));
+            all.add(JobJson.queue(dq.inspector(name).stats()));
         }
         json(ctx, all);
     }
 
     private void jobs(Context ctx) {
-        JobQueue q = queue(ctx);
+        QueueInspector q = queue(ctx);
         String stateParam = ctx.queryParam("state");
         JobState state;
         try {
@@ -123,14 +123,14 @@ final class Api {
     }
 
     private void job(Context ctx) {
-        JobQueue q = queue(ctx);
+        QueueInspector q = queue(ctx);
         String id = id(ctx);
         JobInfo j = q.get(id).orElseThrow(() -> noJob(q, id));
         json(ctx, JobJson.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
     }
 
     private void history(Context ctx) {
-        JobQueue q = queue(ctx);
+        QueueInspector q = queue(ctx);
         int minutes = (int) longParam(ctx, "minutes", 60, 1, MAX_HISTORY_MINUTES);
         List<Map<String, Object>> rows = new ArrayList<>();
         for (MinuteStats m : q.history(minutes)) {
@@ -166,8 +166,8 @@ final class Api {
     }
 
     /** Runs one change of one job and answers 200, 404 or 409. */
-    private void change(Context ctx, String what, Function<JobQueue, ChangeResult> op) {
-        JobQueue q = queue(ctx);
+    private void change(Context ctx, String what, Function<QueueInspector, ChangeResult> op) {
+        QueueInspector q = queue(ctx);
         String id = id(ctx);
         ChangeResult r = op.apply(q);
         switch (r.status()) {
@@ -193,20 +193,20 @@ final class Api {
     }
 
     /** The queue named in the path; 404 when no job was ever enqueued to it (the name is not recorded). */
-    private JobQueue queue(Context ctx) {
+    private QueueInspector queue(Context ctx) {
         String name = ctx.pathParam("queue");
         // Check the registry first: dq.queue() keeps every queue it opened, so names from URLs must not reach it.
         if (!dq.queues().contains(name)) {
             throw ApiException.notFound("no queue '" + name + "'");
         }
-        return dq.queue(name);
+        return dq.inspector(name);
     }
 
     private static String id(Context ctx) {
         return ctx.pathParam("id");
     }
 
-    private static ApiException noJob(JobQueue q, String id) {
+    private static ApiException noJob(QueueInspector q, String id) {
         return ApiException.notFound("no job '" + id + "' in queue '" + q.name() + "'");
     }
 

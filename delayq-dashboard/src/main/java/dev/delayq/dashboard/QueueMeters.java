@@ -43,7 +43,7 @@ final class QueueMeters implements AutoCloseable {
         List<MultiGauge.Row<?>> pausedRows = new ArrayList<>();
         List<MultiGauge.Row<?>> pastRows = new ArrayList<>();
         for (String name : dq.queues()) {
-            QueueStats s = dq.queue(name).stats();
+            QueueStats s = dq.inspector(name).stats();
             jobRows.add(row(name, "scheduled", s.scheduled()));
             jobRows.add(row(name, "processing", s.processing()));
             jobRows.add(row(name, "done", s.done()));

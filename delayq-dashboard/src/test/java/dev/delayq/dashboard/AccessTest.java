@@ -150,7 +150,7 @@ class AccessTest {
                 }
             }
             assertThat(orders.get("d1").orElseThrow().state()).isEqualTo(JobState.DEAD);
-            assertThat(orders.stats().paused()).isFalse();
+            assertThat(orders.inspector().stats().paused()).isFalse();
             assertThat(browser.get("/api/queues").status()).as("still logged in: the logout was refused too").isEqualTo(200);
 
             // From the dashboard's own pages (a browser says so in both headers): made.
@@ -189,7 +189,7 @@ class AccessTest {
                 }
             }
             assertThat(orders.get("d1").orElseThrow().state()).isEqualTo(JobState.DEAD);
-            assertThat(orders.stats().paused()).isFalse();
+            assertThat(orders.inspector().stats().paused()).isFalse();
             // Reads are answered (a page of another origin cannot read the answer: no CORS).
             assertThat(s.anonymous.with("Origin", "http://evil.example").get("/api/queues").status()).isEqualTo(200);
 

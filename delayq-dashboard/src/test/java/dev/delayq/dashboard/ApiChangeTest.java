@@ -50,7 +50,7 @@ class ApiChangeTest {
         JobInfo j = job("d1");
         assertThat(j.state()).isEqualTo(JobState.SCHEDULED);
         assertThat(j.dueAt()).isBetween(before.minusSeconds(1), s.dq.serverTime());
-        assertThat(orders.stats().dead()).isZero();
+        assertThat(orders.inspector().stats().dead()).isZero();
     }
 
     @Test
@@ -139,8 +139,8 @@ class ApiChangeTest {
         Http.Response r = s.http.post("/api/queues/orders/dead/retry-all");
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.json().get("retried").asLong()).isEqualTo(3);
-        assertThat(orders.stats().dead()).isZero();
-        assertThat(orders.stats().scheduled()).isEqualTo(4);
+        assertThat(orders.inspector().stats().dead()).isZero();
+        assertThat(orders.inspector().stats().scheduled()).isEqualTo(4);
         JsonNode again = s.http.post("/api/queues/orders/dead/retry-all").json();
         assertThat(again.get("retried").asLong()).isZero();
         assertThat(s.http.post("/api/queues/nope/dead/retry-all").status()).isEqualTo(404);
@@ -162,9 +162,9 @@ class ApiChangeTest {
         assertThat(running.error()).isEqualTo("cannot delete job 'p1': it is processing (a processing job cannot be deleted)");
         assertThat(s.http.delete("/api/queues/orders/jobs/d1").status()).isEqualTo(404);
         assertThat(s.http.delete("/api/queues/nope/jobs/p1").status()).isEqualTo(404);
-        QueueStats stats = orders.stats();
+        QueueStats stats = orders.inspector().stats();
         assertThat(List.of(stats.scheduled(), stats.processing(), stats.done(), stats.dead())).containsExactly(0L, 1L, 0L, 0L);
-        assertThat(orders.check().clean()).isTrue();
+        assertThat(orders.inspector().check().clean()).isTrue();
     }
 
     @Test
@@ -174,12 +174,12 @@ class ApiChangeTest {
         Http.Response paused = s.http.post("/api/queues/orders/pause");
         assertThat(paused.status()).isEqualTo(200);
         assertThat(paused.json().get("paused").asBoolean()).isTrue();
-        assertThat(orders.stats().paused()).isTrue();
+        assertThat(orders.inspector().stats().paused()).isTrue();
         assertThat(s.http.get("/api/queues").json().get(0).get("paused").asBoolean()).isTrue();
         Http.Response resumed = s.http.post("/api/queues/orders/resume");
         assertThat(resumed.status()).isEqualTo(200);
         assertThat(resumed.json().get("paused").asBoolean()).isFalse();
-        assertThat(orders.stats().paused()).isFalse();
+        assertThat(orders.inspector().stats().paused()).isFalse();
         assertThat(s.http.post("/api/queues/nope/pause").status()).isEqualTo(404);
         assertThat(s.http.post("/api/queues/nope/resume").status()).isEqualTo(404);
     }

@@ -137,7 +137,7 @@ class BrowserTest {
             }
         }).concurrency(4).build().start();
         try {
-            await().atMost(Duration.ofSeconds(60)).until(() -> q.stats().done() + q.stats().dead() == n);
+            await().atMost(Duration.ofSeconds(60)).until(() -> q.inspector().stats().done() + q.inspector().stats().dead() == n);
         } finally {
             worker.close();
         }
@@ -216,10 +216,10 @@ class BrowserTest {
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='gone-1']")).isEmpty());
 
             d.findElement(By.cssSelector("button[data-action='pause']")).click();
-            await().atMost(Duration.ofSeconds(30)).until(() -> orders.stats().paused());
+            await().atMost(Duration.ofSeconds(30)).until(() -> orders.inspector().stats().paused());
             waiting().until(() -> d.findElement(By.cssSelector("h1 .badge.paused")).getText().equals("paused"));
             d.findElement(By.cssSelector("button[data-action='resume']")).click();
-            await().atMost(Duration.ofSeconds(30)).until(() -> !orders.stats().paused());
+            await().atMost(Duration.ofSeconds(30)).until(() -> !orders.inspector().stats().paused());
             waiting().until(() -> d.findElements(By.cssSelector("h1 .badge.paused")).isEmpty());
         }
     }

@@ -38,7 +38,7 @@ class HistoryTest {
             }).concurrency(4).build().start();
             try {
                 await().atMost(Duration.ofSeconds(60)).until(() -> {
-                    QueueStats st = orders.stats();
+                    QueueStats st = orders.inspector().stats();
                     return st.done() == 19 && st.dead() == 1;
                 });
             } finally {

@@ -21,7 +21,7 @@ final class FlowControl {
     static void limits(DelayQ dq) throws Exception {
         // tag::flow-control[]
         JobQueue refunds = dq.queue("refunds");
-        refunds.limits(Limits.rate(50, Duration.ofSeconds(1)).concurrency(10));  // Limits.none() removes them
+        refunds.inspector().limits(Limits.rate(50, Duration.ofSeconds(1)).concurrency(10));  // Limits.none() removes them
         refunds.enqueue(Job.builder().id("refund-88").payload("{\"order\":88}")
                 .priority(9)                                   // 0 (default) to 9: higher first among due jobs
                 .timeout(Duration.ofMinutes(2))                // this job's run time limit
@@ -33,9 +33,9 @@ final class FlowControl {
                 .jobTimeout(Duration.ofMinutes(5))             // for jobs without their own
                 .build().start();
 
-        refunds.events(true);                                  // record every state change (the last 10,000)
-        try (AutoCloseable feed = refunds.events().listen("$", e -> log.info("{} {}", e.type(), e.jobId()))) {
-            List<JobEvent> page = refunds.events().read("0", 100);   // or page through what is kept
+        refunds.inspector().events(true);                                  // record every state change (the last 10,000)
+        try (AutoCloseable feed = refunds.inspector().events().listen("$", e -> log.info("{} {}", e.type(), e.jobId()))) {
+            List<JobEvent> page = refunds.inspector().events().read("0", 100);   // or page through what is kept
             // ...
         }
         // end::flow-control[]
@@ -43,8 +43,8 @@ final class FlowControl {
 
     static void pause(JobQueue refunds) {
         // tag::pause[]
-        refunds.pause();        // no worker claims the queue's jobs now; running ones finish, enqueues go on
-        refunds.resume();       // idle workers wake at once and the backlog runs
+        refunds.inspector().pause();        // no worker claims the queue's jobs now; running ones finish, enqueues go on
+        refunds.inspector().resume();       // idle workers wake at once and the backlog runs
         // end::pause[]
     }
 

@@ -95,12 +95,12 @@ final class Jobs {
 
         orders.reschedule("order-731:timeout", Duration.ofMinutes(10)); // a scheduled job moved (Redis clock)
         orders.cancel("order-731:timeout");                              // a scheduled job deleted
-        orders.delete("order-730:timeout");                              // any state but processing
+        orders.inspector().delete("order-730:timeout");                              // any state but processing
 
-        List<JobInfo> dead = orders.list(JobState.DEAD, 0, 50);          // one page, in index order
-        long late = orders.stream(JobState.SCHEDULED)                    // every job, read page by page
+        List<JobInfo> dead = orders.inspector().list(JobState.DEAD, 0, 50);          // one page, in index order
+        long late = orders.inspector().stream(JobState.SCHEDULED)                    // every job, read page by page
                 .filter(j -> j.dueAt().isBefore(Instant.now())).count();
-        QueueStats stats = orders.stats();                               // counts, totals, paused, oldest due job
+        QueueStats stats = orders.inspector().stats();                               // counts, totals, paused, oldest due job
         // end::operate[]
         System.out.println(dead.size() + late + stats.scheduled());
     }

@@ -49,13 +49,13 @@ final class Monitoring {
 
     static void housekeeping(JobQueue orders) {
         // tag::housekeeping[]
-        QueueStats stats = orders.stats();                  // per state, totals, paused, oldest due job and its lag
+        QueueStats stats = orders.inspector().stats();                  // per state, totals, paused, oldest due job and its lag
         System.out.println(stats.scheduled() + " scheduled, oldest due " + stats.oldestDueLagMillis() + " ms ago");
-        CheckReport report = orders.check();                // records and index entries agree? safe while workers run
+        CheckReport report = orders.inspector().check();                // records and index entries agree? safe while workers run
         if (!report.clean()) {
             report.problems().forEach(System.err::println);
         }
-        PurgeResult purged = orders.purge(Duration.ofDays(1)); // done and dead jobs finished more than a day ago
+        PurgeResult purged = orders.inspector().purge(Duration.ofDays(1)); // done and dead jobs finished more than a day ago
         // end::housekeeping[]
         System.out.println(purged);
     }

@@ -52,11 +52,11 @@ final class Retries {
 
     static void deadJobs(JobQueue webhooks) {
         // tag::dead[]
-        for (JobInfo dead : webhooks.list(JobState.DEAD, 0, 100)) {
+        for (JobInfo dead : webhooks.inspector().list(JobState.DEAD, 0, 100)) {
             System.out.println(dead.id() + " died after " + dead.attempt() + " attempt(s): " + dead.lastError());
         }
-        webhooks.retryDead("hook-17");                // due now, with a fresh budget of attempts
-        long retried = webhooks.retryAllDead();
+        webhooks.inspector().retryDead("hook-17");                // due now, with a fresh budget of attempts
+        long retried = webhooks.inspector().retryAllDead();
         // end::dead[]
         System.out.println(retried);
     }

@@ -51,7 +51,7 @@ class JacksonWorkerTest {
 
     @AfterEach
     void close() {
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
         dq.close(); // closes the workers too
     }
 
@@ -68,7 +68,7 @@ class JacksonWorkerTest {
                 .handle("email", emails, (ctx, e) -> received.put(ctx.id(), e))
                 .handle("sms-batch", smsBatches, (ctx, b) -> received.put(ctx.id(), b))
                 .build().start();
-        Awaitility.await().atMost(WAIT).until(() -> q.stats().done() == 2);
+        Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().done() == 2);
         assertThat(received).containsEntry("e1", email).containsEntry("s1", batch);
         assertThat(((List<?>) received.get("s1")).get(0)).isInstanceOf(Sms.class);
         assertThat(q.get("e1").orElseThrow().payloadUtf8())
@@ -82,7 +82,7 @@ class JacksonWorkerTest {
         q.enqueue(Job.builder().id("wrong-shape").name("email").payload("[1, 2, 3]").build());
         AtomicInteger handled = new AtomicInteger();
         Worker.builder(q).handle("email", emails, (ctx, e) -> handled.incrementAndGet()).retryPolicy(QUICK).build().start();
-        Awaitility.await().atMost(WAIT).until(() -> q.stats().dead() == 2);
+        Awaitility.await().atMost(WAIT).until(() -> q.inspector().stats().dead() == 2);
         for (String id : List.of("broken", "wrong-shape")) {
             JobInfo info = q.get(id).orElseThrow();
             assertThat(info.state()).isEqualTo(JobState.DEAD);

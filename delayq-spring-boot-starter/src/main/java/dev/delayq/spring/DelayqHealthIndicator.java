@@ -32,7 +32,7 @@ public class DelayqHealthIndicator extends AbstractHealthIndicator {
         List<String> names = delayQ.queues();
         Map<String, Map<String, Long>> queues = new LinkedHashMap<>();
         for (String name : names.subList(0, Math.min(MAX_QUEUES, names.size()))) {
-            QueueStats s = delayQ.queue(name).stats();
+            QueueStats s = delayQ.inspector(name).stats();
             Map<String, Long> counts = new LinkedHashMap<>();
             counts.put("scheduled", s.scheduled());
             counts.put("processing", s.processing());

@@ -173,7 +173,7 @@ class DelayqListenerTest {
         JobInfo order = awaitState("orders-with-context", "o-8", JobState.DONE);
         assertThat(new String(order.payload(), StandardCharsets.UTF_8)).isEqualTo("{\"id\":8,\"item\":\"ink\"}");
         for (String queue : List.of("texts", "bytes", "contexts", "orders", "orders-with-context", "lists")) {
-            assertThat(delayQ.queue(queue).check().problems()).as("consistency of %s", queue).isEmpty();
+            assertThat(delayQ.queue(queue).inspector().check().problems()).as("consistency of %s", queue).isEmpty();
         }
     }
 

@@ -87,7 +87,7 @@ class DelayqShutdownTest {
 
     /** Nothing processing, nothing dead, every job done or scheduled, and the queue consistent. */
     private static QueueStats assertNothingLostNothingProcessing(JobQueue q) {
-        QueueStats stats = q.stats();
+        QueueStats stats = q.inspector().stats();
         assertThat(stats.processing()).as("jobs left processing").isZero();
         assertThat(stats.dead()).as("dead jobs").isZero();
         assertThat(stats.done() + stats.scheduled()).as("done + scheduled").isEqualTo(JOBS);
@@ -95,7 +95,7 @@ class DelayqShutdownTest {
             assertThat(q.get("job-" + i).map(JobInfo::state)).as("job-%d", i).isPresent()
                     .get().isIn(JobState.DONE, JobState.SCHEDULED);
         }
-        assertThat(q.check().problems()).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
         return stats;
     }
 

@@ -32,8 +32,8 @@ final class Warmup {
     static void scripts(DelayQ client, String queue, boolean flow) {
         if (flow) {
             JobQueue q = client.queue(queue);
-            q.limits(Limits.rate(BenchConfig.FLOW_RATE, Duration.ofSeconds(1)).concurrency(BenchConfig.FLOW_CONCURRENCY));
-            q.events(true);
+            q.inspector().limits(Limits.rate(BenchConfig.FLOW_RATE, Duration.ofSeconds(1)).concurrency(BenchConfig.FLOW_CONCURRENCY));
+            q.inspector().events(true);
         }
         JobQueue side = client.queue(queue + "-warmup");
         side.enqueue(Job.builder().payload(BenchContext.PAYLOAD).build());

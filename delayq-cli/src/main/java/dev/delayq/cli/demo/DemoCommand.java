@@ -5,7 +5,7 @@ import dev.delayq.cli.Durations;
 import dev.delayq.cli.Exit;
 import dev.delayq.cli.Main;
 import dev.delayq.cli.RedisTarget;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Validation;
 import dev.delayq.testkit.RedisServer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -87,7 +87,7 @@ final class DemoRun {
             long enqueueNanos = enqueue(q);
             Progress progress = new Progress(err, jobs, terminal);
             long deadline = System.nanoTime() + spread.toNanos() + TimeUnit.SECONDS.toNanos(60);
-            QueueStats s = q.stats();
+            QueueStats s = q.inspector().stats();
             while (s.done() + s.dead() < jobs && System.nanoTime() < deadline) {
                 if (doomed.isAlive() && (s.done() + s.dead() >= jobs * 3L / 10 || s.scheduled() == 0)) {
                     killHoldingAJob(doomed, holdFile, doomedLog);
@@ -95,14 +95,14 @@ final class DemoRun {
                 }
                 progress.show(s, !doomed.isAlive());
                 TimeUnit.MILLISECONDS.sleep(100); // the progress bar's refresh period
-                s = q.stats();
+                s = q.inspector().stats();
             }
             progress.show(s, !doomed.isAlive());
             progress.finish();
             live.forEach(Worker::close);
             readDoomedStarts(startsFile);
-            return new DemoReport(jobs, workers, enqueueNanos, q.stats(), duplicates(), lag, sameMsInOrder(q),
-                    sameMsGroup(), killedAtDone, q.check(), dq.serverVersion());
+            return new DemoReport(jobs, workers, enqueueNanos, q.inspector().stats(), duplicates(), lag, sameMsInOrder(q),
+                    sameMsGroup(), killedAtDone, q.inspector().check(), dq.serverVersion());
         } finally {
             live.forEach(Worker::close);
             if (doomed.isAlive()) {

@@ -103,7 +103,7 @@ class DemoCommandTest {
             // It never ends by itself (it waits forever once started): when it is gone, it was killed, and what Redis holds
             // then says whether that was mid-run. (Its jobs held at the kill cannot end before their leases expire.)
             Awaitility.await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(5)).until(() -> !doomed[0].isAlive());
-            QueueStats whenKilled = q.stats();
+            QueueStats whenKilled = q.inspector().stats();
             DemoReport report = running.get(3, TimeUnit.MINUTES);
             assertThat(whenKilled.done() + whenKilled.dead()).as("jobs ended when the doomed worker died").isLessThan(jobs);
             assertThat(report.killedAtDone()).isBetween(0L, (long) jobs - 1);
@@ -122,11 +122,11 @@ class DemoCommandTest {
                 assertThat(info.attempt()).as("attempts of %s", info.id())
                         .isEqualTo(DemoJobs.poison(i) ? DemoJobs.POLICY.maxAttempts() : DemoJobs.flaky(i) ? 2 : 1);
             }
-            QueueStats s = q.stats();
+            QueueStats s = q.inspector().stats();
             assertThat(s.scheduled() + s.processing()).isZero();
             assertThat(s.total("enqueued")).isEqualTo(jobs);
             assertThat(s.total("completed")).as("completions accepted: one per done job").isEqualTo(done.size());
-            assertThat(q.check().problems()).isEmpty();
+            assertThat(q.inspector().check().problems()).isEmpty();
 
             // The sink: every start of the doomed worker, "id attempt token", each claim once. Each of its runs either
             // stood (its token is the job's last), or its failure was accepted (the job went on to a later attempt), or
@@ -180,7 +180,7 @@ class DemoCommandTest {
     }
 
     private static List<String> ids(JobQueue q, JobState state) {
-        try (Stream<JobInfo> jobs = q.stream(state)) {
+        try (Stream<JobInfo> jobs = q.inspector().stream(state)) {
             return jobs.map(JobInfo::id).toList();
         }
     }

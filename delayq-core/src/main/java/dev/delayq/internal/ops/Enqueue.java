@@ -9,7 +9,7 @@ import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
 import dev.delayq.JobState;
 import dev.delayq.internal.Keys;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Validation;
 import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.redis.Script;
 import java.util.Arrays;

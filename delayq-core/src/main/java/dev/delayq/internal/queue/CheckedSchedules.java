@@ -3,7 +3,7 @@ package dev.delayq.internal.queue;
 import dev.delayq.Schedule;
 import dev.delayq.ScheduleInfo;
 import dev.delayq.Schedules;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Validation;
 import java.util.List;
 import java.util.Optional;
 

@@ -15,7 +15,7 @@ final class PartitionTotals {
     private PartitionTotals() {
     }
 
-    static QueueStats stats(String name, List<SingleQueue> parts) {
+    static QueueStats stats(String name, List<Partition> parts) {
         long scheduled = 0;
         long processing = 0;
         long done = 0;
@@ -29,7 +29,7 @@ final class PartitionTotals {
         long eventsCap = 0;
         java.time.Duration per = null;
         long pastRetention = -1;
-        for (SingleQueue p : parts) {
+        for (Partition p : parts) {
             QueueStats s = p.stats();
             scheduled += s.scheduled();
             processing += s.processing();
@@ -59,9 +59,9 @@ final class PartitionTotals {
     }
 
     /** Minute by minute: counts added, lag percentiles the worst partition's. */
-    static List<MinuteStats> history(List<SingleQueue> parts, int minutes) {
+    static List<MinuteStats> history(List<Partition> parts, int minutes) {
         List<MinuteStats> sum = null;
-        for (SingleQueue p : parts) {
+        for (Partition p : parts) {
             List<MinuteStats> h = p.history(minutes);
             if (sum == null) {
                 sum = new ArrayList<>(h);
@@ -82,10 +82,10 @@ final class PartitionTotals {
         return Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b);
     }
 
-    static PurgeResult purge(List<SingleQueue> parts, Function<SingleQueue, PurgeResult> purge) {
+    static PurgeResult purge(List<Partition> parts, Function<Partition, PurgeResult> purge) {
         long done = 0;
         long dead = 0;
-        for (SingleQueue p : parts) {
+        for (Partition p : parts) {
             PurgeResult r = purge.apply(p);
             done += r.done();
             dead += r.dead();
@@ -93,11 +93,11 @@ final class PartitionTotals {
         return new PurgeResult(done, dead);
     }
 
-    static CheckReport check(List<SingleQueue> parts) {
+    static CheckReport check(List<Partition> parts) {
         long records = 0;
         long entries = 0;
         List<String> problems = new ArrayList<>();
-        for (SingleQueue p : parts) {
+        for (Partition p : parts) {
             CheckReport r = p.check();
             records += r.records();
             entries += r.entries();
@@ -106,12 +106,16 @@ final class PartitionTotals {
         return new CheckReport(records, entries, List.copyOf(problems));
     }
 
-    /** Sets each partition's share of {@code limits}; see {@code PartitionedQueue.limits(Limits)}. */
-    static void splitLimits(String name, List<SingleQueue> parts, dev.delayq.Limits limits) {
+    /** Sets each partition's share of {@code limits}; see {@code RedisInspector.limits(Limits)}. */
+    static void splitLimits(String name, List<Partition> parts, dev.delayq.Limits limits) {
         if (limits == null) {
             throw new IllegalArgumentException("limits must not be null: use Limits.none() to remove them");
         }
         int p = parts.size();
+        if (p == 1) {
+            parts.get(0).limits(limits);
+            return;
+        }
         if ((limits.rateJobs() > 0 && limits.rateJobs() < p) || (limits.concurrency() > 0 && limits.concurrency() < p)) {
             throw new IllegalArgumentException("queue '" + name + "' has " + p + " partitions, each enforcing its share of a "
                     + "limit: a rate or concurrency limit must be at least " + p + " (got " + limits + ")");

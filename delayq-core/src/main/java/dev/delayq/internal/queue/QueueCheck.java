@@ -15,11 +15,8 @@ final class QueueCheck {
     private QueueCheck() {
     }
 
-    /**
-     * Checks the key set of {@code keys}; with {@code plainQueue} (the name of a queue without partitions) it also
-     * reports jobs under partition key sets that no worker claims.
-     */
-    static CheckReport run(RedisBackend redis, Keys keys, String plainQueue) {
+    /** Checks the key set of {@code keys}. */
+    static CheckReport run(RedisBackend redis, Keys keys) {
         List<String> problems = new ArrayList<>();
         long records = 0;
         long entries = 0;
@@ -39,9 +36,6 @@ final class QueueCheck {
                     }
                 }
             } while (!cursor.equals("0"));
-        }
-        if (plainQueue != null) {
-            problems.addAll(StrayKeySets.find(redis, keys.prefix(), plainQueue, 1));
         }
         return new CheckReport(records, entries, List.copyOf(problems));
     }

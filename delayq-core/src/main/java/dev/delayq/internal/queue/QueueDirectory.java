@@ -2,7 +2,6 @@ package dev.delayq.internal.queue;
 
 import dev.delayq.Bounds;
 import dev.delayq.DelayQException;
-import dev.delayq.JobQueue;
 import dev.delayq.internal.ClientLifecycle;
 import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.Keys;
@@ -19,7 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class QueueDirectory {
     private final RedisBackend redis;
     private final ClientSettings settings;
-    private final Map<String, JobQueue> queues = new ConcurrentHashMap<>();
+    private final Map<String, RedisQueue> queues = new ConcurrentHashMap<>();
     private final ClientLifecycle lifecycle = new ClientLifecycle();
 
     public QueueDirectory(RedisBackend redis, ClientSettings settings) {
@@ -38,21 +37,20 @@ public final class QueueDirectory {
      *
      * @throws IllegalArgumentException when the count differs from the one recorded for the queue
      */
-    public JobQueue queue(String name, int partitions) {
-        JobQueue q = queues.get(name);
+    public RedisQueue queue(String name, int partitions) {
+        RedisQueue q = queues.get(name);
         if (q == null) {
             // Resolved outside any lock (computeIfAbsent must not block on Redis); two threads that race both read the
             // same recorded count, and the first one's queue is kept.
             int count = recordedCount(name, partitions);
             Keys keys = new Keys(settings.prefix(), name);
-            JobQueue fresh = count == 1 ? new SingleQueue(redis, keys, settings, lifecycle)
-                    : new PartitionedQueue(redis, keys, settings, count, lifecycle);
+            RedisQueue fresh = new RedisQueue(redis, settings, Partitions.open(redis, keys, settings, count, lifecycle));
             q = queues.putIfAbsent(name, fresh);
             if (q == null) {
                 q = fresh;
             }
         }
-        int actual = q instanceof PartitionedQueue pq ? pq.partitions().size() : 1;
+        int actual = q.partitions().size();
         if (partitions > 0 && partitions != actual) {
             throw partitionMismatch(name, actual, partitions);
         }

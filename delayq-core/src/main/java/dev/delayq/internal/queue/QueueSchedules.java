@@ -7,7 +7,7 @@ import dev.delayq.Schedule;
 import dev.delayq.ScheduleInfo;
 import dev.delayq.Schedules;
 import dev.delayq.internal.ScheduleTimes;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Validation;
 import dev.delayq.internal.ops.ScheduleOps;
 import dev.delayq.internal.ops.ScheduleOps.Outcome;
 import dev.delayq.internal.ops.ScheduleOps.Result;
@@ -43,14 +43,14 @@ public final class QueueSchedules implements Schedules {
     static final long OVERLAP_LATE_MS = 2 * OVERLAP_POLL_MS;
 
     private final String queue;
-    private final List<SingleQueue> parts;
+    private final List<Partition> parts;
 
-    QueueSchedules(String queue, List<SingleQueue> parts) {
+    QueueSchedules(String queue, List<Partition> parts) {
         this.queue = queue;
         this.parts = parts;
     }
 
-    private SingleQueue home(String name) {
+    private Partition home(String name) {
         Validation.scheduleName(name);
         return parts.size() == 1 ? parts.get(0) : parts.get(Routing.partitionOf(name, parts.size()));
     }
@@ -60,7 +60,7 @@ public final class QueueSchedules implements Schedules {
         if (s == null) {
             throw new IllegalArgumentException("schedule must not be null: use Schedule.cron(...) or Schedule.every(...)");
         }
-        SingleQueue home = home(s.name());
+        Partition home = home(s.name());
         new Registration(home.backend(), home.keys().prefix(), queue).ensure();
         for (int i = 0; i < ATTEMPTS; i++) {
             Snapshot snap = home.backend().await(ScheduleOps.read(home.backend(), home.keys(), s.name()), "schedule upsert");
@@ -102,7 +102,7 @@ public final class QueueSchedules implements Schedules {
 
     @Override
     public boolean remove(String name) {
-        SingleQueue home = home(name);
+        Partition home = home(name);
         for (int i = 0; i < ATTEMPTS; i++) {
             Snapshot snap = home.backend().await(ScheduleOps.read(home.backend(), home.keys(), name), "schedule remove");
             if (snap.schedules().isEmpty()) {
@@ -121,7 +121,7 @@ public final class QueueSchedules implements Schedules {
     @Override
     public List<ScheduleInfo> list() {
         List<ScheduleInfo> out = new ArrayList<>();
-        for (SingleQueue p : parts) {
+        for (Partition p : parts) {
             p.backend().await(ScheduleOps.read(p.backend(), p.keys(), null), "schedule list").schedules()
                     .forEach(st -> out.add(info(st))); // a value that cannot be read fails the listing, naming it
         }
@@ -131,7 +131,7 @@ public final class QueueSchedules implements Schedules {
 
     @Override
     public Optional<ScheduleInfo> get(String name) {
-        SingleQueue home = home(name);
+        Partition home = home(name);
         Snapshot snap = home.backend().await(ScheduleOps.read(home.backend(), home.keys(), name), "schedule get");
         return snap.schedules().stream().findFirst().map(QueueSchedules::info);
     }
@@ -139,7 +139,7 @@ public final class QueueSchedules implements Schedules {
     @Override
     public int tick() {
         int created = 0;
-        for (SingleQueue p : parts) {
+        for (Partition p : parts) {
             created += tick(p).created();
         }
         return created;
@@ -153,7 +153,7 @@ public final class QueueSchedules implements Schedules {
     }
 
     /** Advances every due schedule of one key set (a queue, or one partition); used by workers' tickers. */
-    public static Pass tick(SingleQueue part) {
+    public static Pass tick(Partition part) {
         Snapshot snap = part.backend().await(ScheduleOps.read(part.backend(), part.keys(), null), "schedule tick");
         int created = 0;
         long wake = Long.MAX_VALUE;
@@ -184,7 +184,7 @@ public final class QueueSchedules implements Schedules {
      * writes only if it has): the ticks that passed while that job ran count as missed, and a tick that came after the
      * job had ended is not missed, however its ticker learnt of the end (see {@link #OVERLAP_LATE_MS}).
      */
-    private static Result advance(SingleQueue part, Stored st, long now) {
+    private static Result advance(Partition part, Stored st, long now) {
         Schedule s = st.schedule();
         long due = st.next();
         long runEnded = Long.MIN_VALUE; // when the previous tick's job ended (MIN_VALUE: long ago, or not known)

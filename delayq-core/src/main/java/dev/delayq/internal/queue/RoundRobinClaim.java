@@ -15,11 +15,11 @@ final class RoundRobinClaim {
     private RoundRobinClaim() {
     }
 
-    static CompletableFuture<ClaimBatch> from(List<SingleQueue> parts, int start, ClaimOptions options) {
+    static CompletableFuture<ClaimBatch> from(List<Partition> parts, int start, ClaimOptions options) {
         return claimFrom(parts, start, 0, options, new ArrayList<>(), null);
     }
 
-    private static CompletableFuture<ClaimBatch> claimFrom(List<SingleQueue> parts, int start, int asked, ClaimOptions o,
+    private static CompletableFuture<ClaimBatch> claimFrom(List<Partition> parts, int start, int asked, ClaimOptions o,
                                                           List<ClaimedJob> jobs, ClaimBatch merged) {
         int remaining = o.max() - jobs.size();
         if (asked == parts.size() || (asked > 0 && remaining == 0 && o.max() > 0)) {
@@ -27,7 +27,7 @@ final class RoundRobinClaim {
                     merged.nextDueMillis(), merged.nextLeaseExpiryMillis(), merged.recovered(), merged.recoveredDead(),
                     merged.covered(), merged.serverTimeMicros(), merged.paused(), merged.quarantined(), merged.limited()));
         }
-        SingleQueue part = parts.get((start + asked) % parts.size());
+        Partition part = parts.get((start + asked) % parts.size());
         return part.claimAsync(o.withMax(remaining)).thenCompose(b -> {
             jobs.addAll(b.jobs());
             return claimFrom(parts, start, asked + 1, o, jobs, merge(merged, b));

@@ -2,7 +2,7 @@ package dev.delayq.internal.queue;
 
 import dev.delayq.Events;
 import dev.delayq.JobEvent;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Validation;
 import dev.delayq.internal.redis.RedisBackend;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,10 +26,10 @@ final class StreamEvents implements Events {
     private static final Logger LOG = LoggerFactory.getLogger(StreamEvents.class);
     private static final Pattern ID = Pattern.compile("0|\\$|\\d{1,20}(-\\d{1,20})?");
 
-    private final List<SingleQueue> parts;
+    private final List<Partition> parts;
     private final Supplier<Boolean> enabled;
 
-    StreamEvents(List<SingleQueue> parts, Supplier<Boolean> enabled) {
+    StreamEvents(List<Partition> parts, Supplier<Boolean> enabled) {
         this.parts = parts;
         this.enabled = enabled;
     }
@@ -47,7 +47,7 @@ final class StreamEvents implements Events {
             return List.of();
         }
         List<JobEvent> all = new ArrayList<>();
-        for (SingleQueue p : parts) {
+        for (Partition p : parts) {
             for (RedisBackend.StreamEntry e : p.backend().xreadAfter(p.keys().events(), afterId, max, 0)) {
                 all.add(event(e));
             }
@@ -65,7 +65,7 @@ final class StreamEvents implements Events {
         List<Thread> readers = new ArrayList<>();
         List<RedisBackend> connections = new ArrayList<>();
         java.util.concurrent.atomic.AtomicBoolean open = new java.util.concurrent.atomic.AtomicBoolean(true);
-        for (SingleQueue p : parts) {
+        for (Partition p : parts) {
             // "$" becomes the newest id now, so that nothing is lost between one blocking read and the next.
             String from = afterId.equals("$") ? p.backend().lastStreamId(p.keys().events()) : afterId;
             RedisBackend own = p.backend().dedicated();
@@ -85,7 +85,7 @@ final class StreamEvents implements Events {
     }
 
     /** Reads one stream until closed; a failing read is retried after a pause, a throwing listener is logged. */
-    private static void follow(RedisBackend own, SingleQueue p, String afterId, Consumer<JobEvent> listener,
+    private static void follow(RedisBackend own, Partition p, String afterId, Consumer<JobEvent> listener,
                                java.util.concurrent.atomic.AtomicBoolean open) {
         String cursor = afterId;
         long block = Math.max(100, Math.min(2_000, own.timeout().toMillis() / 2));

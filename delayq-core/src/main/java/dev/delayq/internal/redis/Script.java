@@ -211,8 +211,10 @@ public enum Script {
     }
 
     private static String read(String name) {
-        String path = "dev/delayq/lua/" + name;
-        try (InputStream in = Script.class.getClassLoader().getResourceAsStream(path)) {
+        // Class.getResourceAsStream, not the class loader's: in the named module dev.delayq the scripts' folder is a
+        // package of the module that it does not open, which only the module's own classes may read.
+        String path = "/dev/delayq/lua/" + name;
+        try (InputStream in = Script.class.getResourceAsStream(path)) {
             if (in == null) {
                 throw new IllegalStateException("script resource missing: " + path);
             }

@@ -6,7 +6,7 @@ import dev.delayq.JobListener;
 import dev.delayq.Lease;
 import dev.delayq.JobQueue;
 import dev.delayq.WorkerMetrics;
-import dev.delayq.internal.queue.SingleQueue;
+import dev.delayq.internal.queue.Partition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +32,7 @@ final class Acker {
     private static final int MAX_BATCH = 1000;
 
     private final JobQueue queue;
-    private final List<SingleQueue> parts;
+    private final List<Partition> parts;
     private final InFlight inFlight;
     private final ScheduledExecutorService timer;
     private final WorkerMetrics metrics;
@@ -49,7 +49,7 @@ final class Acker {
     private final AtomicBoolean lingering = new AtomicBoolean();
     private volatile boolean draining;
 
-    Acker(JobQueue queue, List<SingleQueue> parts, InFlight inFlight, ScheduledExecutorService timer, WorkerMetrics metrics,
+    Acker(JobQueue queue, List<Partition> parts, InFlight inFlight, ScheduledExecutorService timer, WorkerMetrics metrics,
           int defaultMaxAttempts,
           String worker, Duration linger, JobListener listener, Runnable progress) {
         this.progress = progress;

@@ -4,7 +4,7 @@ import dev.delayq.ClaimBatch;
 import dev.delayq.ClaimOptions;
 import dev.delayq.ClaimedJob;
 import dev.delayq.WorkerMetrics;
-import dev.delayq.internal.queue.SingleQueue;
+import dev.delayq.internal.queue.Partition;
 import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +29,7 @@ final class ClaimLoop implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ClaimLoop.class);
     private static final long REFILL_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
-    private final List<SingleQueue> parts;
+    private final List<Partition> parts;
     private final String queue;
     private final WorkerConfig config;
     private final Semaphore slots;
@@ -48,7 +48,7 @@ final class ClaimLoop implements Runnable {
     private volatile boolean waitingForSlots;
     private long shortSinceNanos;
 
-    ClaimLoop(List<SingleQueue> parts, String queue, WorkerConfig config, Semaphore slots, ServerClock[] clocks,
+    ClaimLoop(List<Partition> parts, String queue, WorkerConfig config, Semaphore slots, ServerClock[] clocks,
               Consumer<ClaimedJob> dispatch, WorkerMetrics metrics) {
         this.parts = parts;
         this.queue = queue;

@@ -5,7 +5,7 @@ import dev.delayq.NonRetryableException;
 import dev.delayq.RetryLaterException;
 import dev.delayq.RetryPolicy;
 import dev.delayq.WorkerMetrics;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Validation;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;

@@ -1,7 +1,7 @@
 package dev.delayq.internal.worker;
 
 import dev.delayq.internal.TextFields;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Validation;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -2,7 +2,7 @@ package dev.delayq.internal.worker;
 
 import dev.delayq.WorkerMetrics;
 import dev.delayq.internal.ops.Purge;
-import dev.delayq.internal.queue.SingleQueue;
+import dev.delayq.internal.queue.Partition;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -35,8 +35,8 @@ final class Maintenance {
      */
     static final long LOCK_MS = 30_000;
 
-    private final List<SingleQueue> parts;
-    private final SingleQueue[] own;
+    private final List<Partition> parts;
+    private final Partition[] own;
     private final Duration interval;
     private final WorkerMetrics metrics;
     private final String worker;
@@ -44,14 +44,14 @@ final class Maintenance {
     private ScheduledThreadPoolExecutor thread;
     private volatile boolean stopping;
 
-    Maintenance(List<SingleQueue> parts, Duration interval, WorkerMetrics metrics, String worker) {
+    Maintenance(List<Partition> parts, Duration interval, WorkerMetrics metrics, String worker) {
         this(parts, interval, metrics, worker, Purge.STEP);
     }
 
     /** With {@code step} jobs a purge call at most (tests use small steps to make many of them). */
-    Maintenance(List<SingleQueue> parts, Duration interval, WorkerMetrics metrics, String worker, int step) {
+    Maintenance(List<Partition> parts, Duration interval, WorkerMetrics metrics, String worker, int step) {
         this.parts = parts;
-        this.own = new SingleQueue[parts.size()];
+        this.own = new Partition[parts.size()];
         this.interval = interval;
         this.metrics = metrics;
         this.worker = worker;
@@ -88,9 +88,9 @@ final class Maintenance {
     }
 
     /** Partition {@code p} on the maintenance connection, opened on first use (so a failure is one pass's failure). */
-    private SingleQueue queue(int p) {
+    private Partition queue(int p) {
         if (own[p] == null) {
-            SingleQueue part = parts.get(p);
+            Partition part = parts.get(p);
             own[p] = part.on(part.backend().sibling());
         }
         return own[p];
@@ -99,7 +99,7 @@ final class Maintenance {
     private void purge(int p) {
         String name = parts.get(p).name();
         try {
-            SingleQueue queue = queue(p);
+            Partition queue = queue(p);
             long doneAge = queue.settings().doneRetention().toMillis();
             long deadAge = queue.settings().deadRetention().toMillis();
             long done = 0;

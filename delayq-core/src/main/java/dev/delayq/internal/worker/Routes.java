@@ -4,7 +4,7 @@ import dev.delayq.JobContext;
 import dev.delayq.JobHandler;
 import dev.delayq.PayloadCodec;
 import dev.delayq.TypedHandler;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Validation;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

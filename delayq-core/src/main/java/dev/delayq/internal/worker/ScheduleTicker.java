@@ -2,7 +2,7 @@ package dev.delayq.internal.worker;
 
 import dev.delayq.WorkerMetrics;
 import dev.delayq.internal.queue.QueueSchedules;
-import dev.delayq.internal.queue.SingleQueue;
+import dev.delayq.internal.queue.Partition;
 import dev.delayq.internal.redis.RedisBackend;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Ticks the queue's recurring schedules: sleeps until the earliest pending tick is due (Redis's clock, as read with the
- * schedules), then advances every due schedule ({@link QueueSchedules#tick(SingleQueue)}: the next tick enqueued ahead,
+ * schedules), then advances every due schedule ({@link QueueSchedules#tick(Partition)}: the next tick enqueued ahead,
  * in the same script as the advance). Every worker of a queue runs one; they race harmlessly, since each advance is a
  * compare-and-set and the loser just reads the new state. A schedule added, changed or removed is announced on the
  * schedules channel, which wakes the ticker at once; otherwise it looks again at the latest after {@link #POLL_MS}
@@ -29,7 +29,7 @@ final class ScheduleTicker {
     /** Up to this much is added to a wake-up, so a fleet's tickers do not all race on the same millisecond. */
     private static final long JITTER_MS = 20;
 
-    private final List<SingleQueue> parts;
+    private final List<Partition> parts;
     private final WorkerMetrics metrics;
     private final String worker;
     private final OutageLog outage;
@@ -39,7 +39,7 @@ final class ScheduleTicker {
     private volatile boolean stopping;
     private Thread thread;
 
-    ScheduleTicker(List<SingleQueue> parts, WorkerMetrics metrics, String worker) {
+    ScheduleTicker(List<Partition> parts, WorkerMetrics metrics, String worker) {
         this.parts = parts;
         this.metrics = metrics;
         this.worker = worker;
@@ -59,7 +59,7 @@ final class ScheduleTicker {
     }
 
     private void subscribe() {
-        for (SingleQueue part : parts) {
+        for (Partition part : parts) {
             subscriptions.add(part.backend().subscribe(part.keys().schedulesChannel(), new RedisBackend.Subscriber() {
                 @Override
                 public void onMessage(byte[] message) {
@@ -103,7 +103,7 @@ final class ScheduleTicker {
                 synchronized (monitor) {
                     woken = false;
                 }
-                for (SingleQueue part : parts) {
+                for (Partition part : parts) {
                     QueueSchedules.Pass pass = QueueSchedules.tick(part);
                     if (pass.wakeAtMillis() != Long.MAX_VALUE) {
                         sleep = Math.min(sleep, Math.max(0, pass.wakeAtMillis() - pass.nowMillis()));

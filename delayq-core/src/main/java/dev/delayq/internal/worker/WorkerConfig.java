@@ -1,11 +1,11 @@
 package dev.delayq.internal.worker;
 
-import static dev.delayq.internal.Validation.human;
+import static dev.delayq.internal.base.Validation.human;
 
 import dev.delayq.Bounds;
 import dev.delayq.ClaimOptions;
 import dev.delayq.RetryPolicy;
-import dev.delayq.internal.Validation;
+import dev.delayq.internal.base.Validation;
 import java.time.Duration;
 
 /**

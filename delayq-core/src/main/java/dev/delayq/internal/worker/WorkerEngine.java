@@ -1,6 +1,6 @@
 package dev.delayq.internal.worker;
 
-import static dev.delayq.internal.Validation.human;
+import static dev.delayq.internal.base.Validation.human;
 
 import dev.delayq.Ack;
 import dev.delayq.JobListener;
@@ -8,7 +8,7 @@ import dev.delayq.JobQueue;
 import dev.delayq.Lease;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.internal.redis.RedisBackend;
-import dev.delayq.internal.queue.SingleQueue;
+import dev.delayq.internal.queue.Partition;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +30,7 @@ public final class WorkerEngine {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerEngine.class);
 
     private final JobQueue queue;
-    private final List<SingleQueue> parts;
+    private final List<Partition> parts;
     private final WorkerConfig config;
     private final GuardedMetrics metrics;
     private final WorkerMetrics userMetrics;
@@ -55,7 +55,7 @@ public final class WorkerEngine {
     /**
      * A worker of {@code queue}, whose partitions are {@code parts} (the queue itself when it has none).
      */
-    public WorkerEngine(JobQueue queue, List<SingleQueue> parts, Routes routes, Executor executor, WorkerConfig config,
+    public WorkerEngine(JobQueue queue, List<Partition> parts, Routes routes, Executor executor, WorkerConfig config,
                         WorkerMetrics metrics, JobListener listener) {
         this.callbacks = new Callbacks(config.name(), queue.name());
         this.userMetrics = metrics;
@@ -109,8 +109,8 @@ public final class WorkerEngine {
     /** Subscribes to wake-up notices, then starts claiming, renewing and purging. */
     public void start() {
         callbacks.useWorkerView(metrics, userMetrics, config.name());
-        metrics.bind(queue.name(), inFlight::size, queue::stats);
-        for (SingleQueue part : parts) {
+        metrics.bind(queue.name(), inFlight::size, queue.inspector()::stats);
+        for (Partition part : parts) {
             int p = part.partition();
             subscriptions.add(part.backend().subscribe(part.keys().wakeChannel(), new RedisBackend.Subscriber() {
                 @Override

@@ -9,8 +9,8 @@ import dev.delayq.Job;
 import dev.delayq.JobQueue;
 import dev.delayq.QueueStats;
 import dev.delayq.WorkerMetrics;
-import dev.delayq.internal.queue.PartitionedQueue;
-import dev.delayq.internal.queue.SingleQueue;
+import dev.delayq.internal.queue.Partition;
+import dev.delayq.internal.queue.RedisQueue;
 import dev.delayq.testkit.RedisClusterExtension;
 import dev.delayq.testkit.RedisExtension;
 import java.time.Duration;
@@ -43,8 +43,8 @@ class MaintenanceTest {
                 .doneRetention(RETENTION).deadRetention(RETENTION).build();
     }
 
-    private static List<SingleQueue> parts(JobQueue q) {
-        return q instanceof PartitionedQueue pq ? pq.partitions() : List.of((SingleQueue) q);
+    private static List<Partition> parts(JobQueue q) {
+        return RedisQueue.of(q).partitions();
     }
 
     /** {@code n} jobs done (a few dead), completed in calls of up to 1,000 as workers complete them. */
@@ -77,26 +77,26 @@ class MaintenanceTest {
 
     /** The purge locks of the prefix of {@code q}'s client. */
     private static List<String> locks(JobQueue q) {
-        SingleQueue p = parts(q).get(0);
+        Partition p = parts(q).get(0);
         return p.backend().keys(p.keys().prefix() + ":*lock:purge");
     }
 
     private static void awaitPastRetention(JobQueue q, long kept) {
         Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(5))
-                .until(() -> q.stats().pastRetention() == kept);
+                .until(() -> q.inspector().stats().pastRetention() == kept);
     }
 
     private static void onePassRemovesTheWholeBacklog(DelayQ dq, JobQueue q, int jobs, int step) {
         try (dq) {
             finish(q, jobs);
             pastRetention(dq);
-            QueueStats before = q.stats();
+            QueueStats before = q.inspector().stats();
             assertThat(before.done() + before.dead()).isEqualTo(jobs);
             assertThat(before.pastRetention()).as("no pass has recorded the retention yet").isEqualTo(-1);
 
             Maintenance m = new Maintenance(parts(q), Duration.ofMinutes(5), WorkerMetrics.NONE, "w1", step);
             m.run();
-            QueueStats after = q.stats();
+            QueueStats after = q.inspector().stats();
             assertThat(after.done() + after.dead()).as("jobs left after one pass over %d", jobs).isZero();
             assertThat(after.pastRetention()).isZero();
             assertThat(locks(q)).as("the lock, released when the pass ended").isEmpty();
@@ -105,7 +105,7 @@ class MaintenanceTest {
             finish(q, 25);
             awaitPastRetention(q, 25);
             m.run();
-            assertThat(q.stats().done() + q.stats().dead()).isZero();
+            assertThat(q.inspector().stats().done() + q.inspector().stats().dead()).isZero();
         }
     }
 
@@ -146,18 +146,18 @@ class MaintenanceTest {
             JobQueue q = dq.queue("shared");
             finish(q, 30);
             pastRetention(dq);
-            SingleQueue part = (SingleQueue) q;
+            Partition part = RedisQueue.of(q).partitions().get(0);
             // Worker w2 is in the middle of its pass (its first step hit its limit): w1 keeps out.
             assertThat(part.purgeStep(RETENTION.toMillis(), RETENTION.toMillis(), 10, Maintenance.LOCK_MS, "w2").more()).isTrue();
             awaitPastRetention(q, 20); // the 20 left, past the retention w2 recorded (once 1 ms has passed)
             new Maintenance(parts(q), Duration.ofMinutes(5), WorkerMetrics.NONE, "w1", 10).run();
-            assertThat(q.stats().done() + q.stats().dead()).isEqualTo(20);
+            assertThat(q.inspector().stats().done() + q.inspector().stats().dead()).isEqualTo(20);
             // w2 goes on to the end of its pass, which releases the lock; w1's next pass has nothing left to do.
             int steps = 1;
             while (part.purgeStep(RETENTION.toMillis(), RETENTION.toMillis(), 10, Maintenance.LOCK_MS, "w2").more()) {
                 assertThat(++steps).isLessThan(10);
             }
-            assertThat(q.stats().done() + q.stats().dead()).isZero();
+            assertThat(q.inspector().stats().done() + q.inspector().stats().dead()).isZero();
             assertThat(locks(q)).isEmpty();
         }
     }

@@ -93,10 +93,10 @@ class OrdersFlowTest {
         assertThat(late.statusCode()).isEqualTo(409);
         assertThat(send("POST", "/orders/999999/pay").statusCode()).isEqualTo(404);
 
-        QueueStats stats = timeouts.stats();
+        QueueStats stats = timeouts.inspector().stats();
         assertThat(stats.done()).isEqualTo(1);
         assertThat(stats.scheduled() + stats.processing() + stats.dead()).isZero();
-        assertThat(timeouts.check().problems()).isEmpty();
+        assertThat(timeouts.inspector().check().problems()).isEmpty();
 
         HttpResponse<String> health = send("GET", "/actuator/health/delayq");
         assertThat(health.statusCode()).isEqualTo(200);

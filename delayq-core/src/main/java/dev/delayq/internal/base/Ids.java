@@ -1,4 +1,4 @@
-package dev.delayq.internal;
+package dev.delayq.internal.base;
 
 import java.util.concurrent.ThreadLocalRandom;
 

@@ -1,33 +1,44 @@
-package dev.delayq.internal;
+package dev.delayq.internal.base;
 
-import dev.delayq.Bounds;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 
-/** Input checks shared by the public API; every message names the field, the value and what is allowed. */
+/** Input checks shared by the public API and the engines; every message names the field, the value and what is allowed. */
 public final class Validation {
+    // The bounds checked here, published as dev.delayq.Bounds (which takes them from here: this package depends on
+    // nothing of delayq, so the public value types can use it without a cycle).
+    public static final int MAX_ATTEMPTS = 1_000_000;
+    public static final int MAX_DEDUPE_KEY_BYTES = 512;
+    public static final Instant MAX_DUE = Instant.ofEpochMilli(253_402_300_799_999L);
+    public static final int MAX_ID_BYTES = 512;
+    public static final Duration MAX_JOB_TIMEOUT = Duration.ofDays(1);
+    public static final int MAX_NAME_BYTES = 128;
+    public static final int MAX_PREFIX = 64;
+    public static final int MAX_QUEUE_NAME = 128;
+    public static final Duration MAX_SPAN = Duration.ofMillis(253_402_300_799_999L);
+
     private Validation() {
     }
 
     /** Queue names become part of key names inside the {@code {...}} hash tag. */
     public static String queueName(String name) {
         if (name == null || name.isEmpty()) {
-            throw new IllegalArgumentException("queue name must not be empty: use 1-" + Bounds.MAX_QUEUE_NAME
+            throw new IllegalArgumentException("queue name must not be empty: use 1-" + MAX_QUEUE_NAME
                     + " characters from A-Z a-z 0-9 . _ - :");
         }
-        if (name.length() > Bounds.MAX_QUEUE_NAME || !safeName(name)) {
+        if (name.length() > MAX_QUEUE_NAME || !safeName(name)) {
             throw new IllegalArgumentException("queue name '" + printable(name) + "' is invalid: use 1-"
-                    + Bounds.MAX_QUEUE_NAME + " characters from A-Z a-z 0-9 . _ - : (no braces, spaces or other symbols)");
+                    + MAX_QUEUE_NAME + " characters from A-Z a-z 0-9 . _ - : (no braces, spaces or other symbols)");
         }
         return name;
     }
 
     /** Key prefixes are the first part of every key name. */
     public static String prefix(String prefix) {
-        if (prefix == null || prefix.isEmpty() || prefix.length() > Bounds.MAX_PREFIX || !safeName(prefix)) {
+        if (prefix == null || prefix.isEmpty() || prefix.length() > MAX_PREFIX || !safeName(prefix)) {
             throw new IllegalArgumentException("key prefix '" + printable(String.valueOf(prefix)) + "' is invalid: use 1-"
-                    + Bounds.MAX_PREFIX + " characters from A-Z a-z 0-9 . _ - :");
+                    + MAX_PREFIX + " characters from A-Z a-z 0-9 . _ - :");
         }
         return prefix;
     }
@@ -46,12 +57,12 @@ public final class Validation {
 
     /** Job ids: 1-512 UTF-8 bytes, no control characters (they would corrupt line-based output). */
     public static String jobId(String id) {
-        return text("job id", id, Bounds.MAX_ID_BYTES);
+        return text("job id", id, MAX_ID_BYTES);
     }
 
     /** Dedupe keys: 1-512 UTF-8 bytes, no control characters. */
     public static String dedupeKey(String key) {
-        return text("dedupe key", key, Bounds.MAX_DEDUPE_KEY_BYTES);
+        return text("dedupe key", key, MAX_DEDUPE_KEY_BYTES);
     }
 
     /**
@@ -95,7 +106,7 @@ public final class Validation {
 
     /** Job names: 1-128 UTF-8 bytes, no control characters. */
     public static String jobName(String name) {
-        return text("job name", name, Bounds.MAX_NAME_BYTES);
+        return text("job name", name, MAX_NAME_BYTES);
     }
 
     private static String text(String field, String value, int maxBytes) {
@@ -141,9 +152,9 @@ public final class Validation {
         if (delay.isNegative()) {
             throw new IllegalArgumentException(field + " is " + human(delay) + ": it must be zero or positive");
         }
-        if (delay.compareTo(Bounds.MAX_SPAN) > 0) {
+        if (delay.compareTo(MAX_SPAN) > 0) {
             throw new IllegalArgumentException(field + " is " + human(delay) + ": it must be at most "
-                    + human(Bounds.MAX_SPAN) + " (no due time falls beyond year 9999)");
+                    + human(MAX_SPAN) + " (no due time falls beyond year 9999)");
         }
         return delay;
     }
@@ -161,9 +172,9 @@ public final class Validation {
         if (at == null) {
             throw new IllegalArgumentException(field + " must not be null");
         }
-        if (at.isBefore(Instant.EPOCH) || at.isAfter(Bounds.MAX_DUE)) {
+        if (at.isBefore(Instant.EPOCH) || at.isAfter(MAX_DUE)) {
             throw new IllegalArgumentException(field + " is " + at + ": it must lie between 1970-01-01T00:00:00Z and "
-                    + Bounds.MAX_DUE + " (year 9999)");
+                    + MAX_DUE + " (year 9999)");
         }
         return at;
     }
@@ -173,8 +184,8 @@ public final class Validation {
      * {@link #maxAttempts(int)} otherwise.
      */
     public static int maxAttemptsOrPolicy(String field, int n) {
-        if (n < 0 || n > Bounds.MAX_ATTEMPTS) {
-            throw new IllegalArgumentException(field + " is " + n + ": it must be between 1 and " + Bounds.MAX_ATTEMPTS
+        if (n < 0 || n > MAX_ATTEMPTS) {
+            throw new IllegalArgumentException(field + " is " + n + ": it must be between 1 and " + MAX_ATTEMPTS
                     + ", or 0 for the worker's retry policy");
         }
         return n;
@@ -186,17 +197,17 @@ public final class Validation {
      * @param field how the message names it, e.g. {@code job timeout} or a command line option
      */
     public static Duration jobTimeout(String field, Duration d) {
-        if (d == null || d.compareTo(Duration.ofMillis(1)) < 0 || d.compareTo(Bounds.MAX_JOB_TIMEOUT) > 0) {
+        if (d == null || d.compareTo(Duration.ofMillis(1)) < 0 || d.compareTo(MAX_JOB_TIMEOUT) > 0) {
             throw new IllegalArgumentException(field + " is " + (d == null ? "missing" : human(d)) + ": it must be between "
-                    + "1ms and " + human(Bounds.MAX_JOB_TIMEOUT));
+                    + "1ms and " + human(MAX_JOB_TIMEOUT));
         }
         return d;
     }
 
     /** Max attempts: 1 to {@link Bounds#MAX_ATTEMPTS}. */
     public static int maxAttempts(int n) {
-        if (n < 1 || n > Bounds.MAX_ATTEMPTS) {
-            throw new IllegalArgumentException("max attempts is " + n + ": it must be between 1 and " + Bounds.MAX_ATTEMPTS);
+        if (n < 1 || n > MAX_ATTEMPTS) {
+            throw new IllegalArgumentException("max attempts is " + n + ": it must be between 1 and " + MAX_ATTEMPTS);
         }
         return n;
     }
@@ -206,7 +217,7 @@ public final class Validation {
         if (d == null || d.isZero() || d.isNegative()) {
             throw new IllegalArgumentException(field + " is " + (d == null ? "missing" : human(d)) + ": it must be positive");
         }
-        atMost(field, d, Bounds.MAX_SPAN);
+        atMost(field, d, MAX_SPAN);
         if (d.toMillis() < 1) {
             throw new IllegalArgumentException(field + " is " + human(d) + ": it must be at least 1 ms");
         }

@@ -1,0 +1,123 @@
+package dev.delayq;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The operator's view of one queue: read its jobs and figures, change jobs by hand, pause it, set its limits and events.
+ * Obtain it from {@link JobQueue#inspector()} or {@link DelayQ#inspector(String)}; it is thread-safe and cheap. The
+ * command line and the dashboard are built on it (asynq's Inspector beside its Client).
+ *
+ * <p>Every method that changes a job runs one Lua script: it happens whole or not at all. "Now" is always the Redis
+ * server's clock. Methods throw {@link DelayQConnectionException} when Redis cannot be reached,
+ * {@link DelayQTimeoutException} when it does not answer in time, and {@link IllegalArgumentException} for invalid input
+ * (the message names the field and the allowed range).
+ */
+public interface QueueInspector {
+    /** The queue's name. */
+    String name();
+
+    /** Deletes a scheduled job (and releases its dedupe key); refused for jobs running or finished. */
+    ChangeResult cancel(String id);
+
+    /**
+     * Cancels the scheduled job that holds dedupe key {@code key}, as {@link #cancel(String)} does; the result's
+     * {@link ChangeResult#id()} names it.
+     */
+    ChangeResult cancelByDedupeKey(String key);
+
+    /**
+     * Deletes a job in any state but processing (scheduled, done or dead), with its dedupe key: the id can be used
+     * again at once. Refused ({@link ChangeResult.Status#WRONG_STATE}) for a job a worker holds.
+     */
+    ChangeResult delete(String id);
+
+    /** Moves a scheduled job to now (Redis clock) + {@code delay}. */
+    ChangeResult reschedule(String id, Duration delay);
+
+    /** Moves a scheduled job to {@code at}. */
+    ChangeResult reschedule(String id, Instant at);
+
+    /** A job's full state, or empty when there is no such job. */
+    Optional<JobInfo> get(String id);
+
+    /**
+     * One page of the jobs in {@code state}, in index order (due time, lease expiry, or finish time),
+     * starting at position {@code offset}, at most {@code limit} (1 to 10,000).
+     */
+    List<JobInfo> list(JobState state, long offset, int limit);
+
+    /**
+     * Every job in {@code state}, in index order, read page by page as the stream is consumed (so listing
+     * millions of jobs needs little memory). Jobs moving meanwhile may be seen twice or not at all.
+     */
+    Stream<JobInfo> stream(JobState state);
+
+    /** Counts per state, running totals, whether it is paused, and the oldest due job. */
+    QueueStats stats();
+
+    /**
+     * Stops handing out jobs: claims return nothing, idle workers sleep (costing Redis nothing) until
+     * {@link #resume()}, running jobs finish. Enqueues, schedules and every other operation go on. Kept in Redis:
+     * every worker of the queue sees it.
+     *
+     * @return whether this call paused it ({@code false}: it was paused already)
+     */
+    boolean pause();
+
+    /**
+     * Hands out jobs again after {@link #pause()}; idle workers wake at once.
+     *
+     * @return whether this call resumed it ({@code false}: it was not paused)
+     */
+    boolean resume();
+
+    /**
+     * The queue's last {@code minutes} minutes (1 to 1,440), oldest first, one entry per minute: jobs enqueued,
+     * completed, retried and dead, and the dispatch lag of the jobs claimed, as every producer and worker recorded
+     * them in Redis.
+     */
+    List<MinuteStats> history(int minutes);
+
+    /**
+     * Sets the queue's flow limits (replacing the ones it has), kept in Redis and enforced inside every claim, so they
+     * hold across every worker at once; {@link Limits#none()} removes them. Idle workers are woken to see them.
+     */
+    void limits(Limits limits);
+
+    /** The queue's flow limits (also in {@link #stats()}). */
+    Limits limits();
+
+    /**
+     * Turns the event stream on (every state change appended in the same script, capped at 10,000 entries) or off
+     * (the stream is deleted; the scripts then add no cost).
+     */
+    void events(boolean enabled);
+
+    /** Turns the event stream on with a cap of {@code cap} entries (1 to 100,000,000). */
+    void events(int cap);
+
+    /** The queue's event stream. */
+    Events events();
+
+    /** Moves one dead job back to the due set, due now, with a fresh budget of attempts. */
+    ChangeResult retryDead(String id);
+
+    /** Moves every dead job back to the due set; returns how many. */
+    long retryAllDead();
+
+    /** Deletes done and dead jobs older than the client's retention settings; returns how many. */
+    PurgeResult purge();
+
+    /** Deletes done and dead jobs that finished more than {@code olderThan} ago. */
+    PurgeResult purge(Duration olderThan);
+
+    /**
+     * Checks that every job record and every index entry agree (each job judged atomically, so it is safe
+     * while workers run); a clean report means no job is lost or double-indexed.
+     */
+    CheckReport check();
+}

@@ -1,0 +1,180 @@
+package dev.delayq.internal.queue;
+
+import dev.delayq.ChangeResult;
+import dev.delayq.CheckReport;
+import dev.delayq.Events;
+import dev.delayq.JobInfo;
+import dev.delayq.JobState;
+import dev.delayq.Limits;
+import dev.delayq.MinuteStats;
+import dev.delayq.PurgeResult;
+import dev.delayq.QueueInspector;
+import dev.delayq.QueueStats;
+import dev.delayq.internal.ClientSettings;
+import dev.delayq.internal.base.Validation;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The operator's operations on a queue ({@link QueueInspector}), each validated once and routed as {@link Partitions}
+ * declares: by id to the job's partition, everything else to every partition with the answers merged.
+ */
+final class RedisInspector implements QueueInspector {
+    private final ClientSettings settings;
+    private final Partitions parts;
+    private final RedisQueue queue;
+
+    RedisInspector(ClientSettings settings, Partitions parts, RedisQueue queue) {
+        this.settings = settings;
+        this.parts = parts;
+        this.queue = queue;
+    }
+
+    @Override
+    public String name() {
+        return parts.name();
+    }
+
+    // ---- by id: the producer's operations, and the operator's own -------------------------------------------------
+
+    @Override
+    public ChangeResult cancel(String id) {
+        return queue.cancel(id);
+    }
+
+    @Override
+    public ChangeResult cancelByDedupeKey(String key) {
+        return queue.cancelByDedupeKey(key);
+    }
+
+    @Override
+    public ChangeResult reschedule(String id, Duration delay) {
+        return queue.reschedule(id, delay);
+    }
+
+    @Override
+    public ChangeResult reschedule(String id, Instant at) {
+        return queue.reschedule(id, at);
+    }
+
+    @Override
+    public Optional<JobInfo> get(String id) {
+        return queue.get(id);
+    }
+
+    @Override
+    public ChangeResult delete(String id) {
+        Validation.jobId(id);
+        return parts.of(id).delete(id);
+    }
+
+    @Override
+    public ChangeResult retryDead(String id) {
+        Validation.jobId(id);
+        return parts.of(id).retryDead(id);
+    }
+
+    // ---- reads --------------------------------------------------------------------------------------------------
+
+    @Override
+    public List<JobInfo> list(JobState state, long offset, int limit) {
+        checkState(state);
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset is " + offset + ": it must be zero or positive");
+        }
+        Validation.range("limit", limit, 1, 10_000);
+        return parts.list(state, offset, limit);
+    }
+
+    @Override
+    public Stream<JobInfo> stream(JobState state) {
+        checkState(state);
+        return parts.stream(state);
+    }
+
+    private static void checkState(JobState state) {
+        if (state == null) {
+            throw new IllegalArgumentException("state must not be null: use scheduled, processing, done or dead");
+        }
+    }
+
+    @Override
+    public QueueStats stats() {
+        return parts.stats();
+    }
+
+    /** The partitions' histories, minute by minute: counts added, lag percentiles the worst partition's. */
+    @Override
+    public List<MinuteStats> history(int minutes) {
+        Validation.range("minutes", minutes, 1, 1440);
+        return parts.history(minutes);
+    }
+
+    @Override
+    public CheckReport check() {
+        return parts.check();
+    }
+
+    // ---- the whole queue ----------------------------------------------------------------------------------------
+
+    /** Pauses every partition (each one's claims see its own flag). */
+    @Override
+    public boolean pause() {
+        return parts.any(p -> p.pause(true));
+    }
+
+    @Override
+    public boolean resume() {
+        return parts.any(p -> p.pause(false));
+    }
+
+    /**
+     * Each partition enforces its share of the limits (the limit divided by the partition count, the remainder spread
+     * over the first partitions), so the queue as a whole never exceeds them; on a partitioned queue a limit below the
+     * partition count is refused (a partition with a share of 0 could never run a job).
+     */
+    @Override
+    public void limits(Limits limits) {
+        PartitionTotals.splitLimits(name(), parts.all(), limits);
+    }
+
+    @Override
+    public Limits limits() {
+        return stats().limits();
+    }
+
+    @Override
+    public void events(boolean enabled) {
+        parts.all().forEach(p -> p.events(enabled ? Partition.DEFAULT_EVENTS_CAP : 0));
+    }
+
+    @Override
+    public void events(int cap) {
+        Validation.range("events cap", cap, 1, 100_000_000);
+        parts.all().forEach(p -> p.events(cap));
+    }
+
+    @Override
+    public Events events() {
+        return new StreamEvents(parts.all(), () -> stats().eventsCap() > 0);
+    }
+
+    @Override
+    public long retryAllDead() {
+        return parts.sum(Partition::retryAllDead);
+    }
+
+    @Override
+    public PurgeResult purge() {
+        return parts.purge(settings.doneRetention().toMillis(), settings.deadRetention().toMillis());
+    }
+
+    @Override
+    public PurgeResult purge(Duration olderThan) {
+        Validation.delay("older-than", olderThan);
+        return parts.purge(olderThan.toMillis(), olderThan.toMillis());
+    }
+}
