@@ -109,9 +109,9 @@ public final class WorkerEngine {
     public void start() {
         callbacks.useWorkerView(metrics, userMetrics, config.name());
         metrics.bind(queue, inFlight::size, stats);
-        for (WorkerPartition part : ctx.parts()) {
-            int p = part.index();
-            subscriptions.add(part.subscribeWakeUps(new WorkerPartition.WakeUps() {
+        for (int i = 0; i < ctx.parts().size(); i++) {
+            int p = i; // the partition's place in the list, as the claim schedule counts them
+            subscriptions.add(ctx.part(p).subscribeWakeUps(new WorkerPartition.WakeUps() {
                 @Override
                 public void onHead(long headMillis) {
                     claimLoop.onHead(p, headMillis);
