@@ -5,6 +5,7 @@ import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.queue.Partition;
 import dev.delayq.internal.queue.RedisQueue;
 import dev.delayq.internal.worker.Routes;
+import dev.delayq.internal.worker.QueuePartition;
 import dev.delayq.internal.worker.WorkerConfig;
 import dev.delayq.internal.worker.WorkerEngine;
 import java.net.InetAddress;
@@ -375,8 +376,8 @@ public final class Worker implements AutoCloseable {
             String n = name != null ? name : defaultName();
             WorkerConfig config = new WorkerConfig(n, concurrency, batchSize, lease, lookahead, policy, shutdownGrace,
                     maxIdleSleep, purgeInterval, 10, ackLinger, standby, jobTimeout);
-            return new Worker(new WorkerEngine(queue, parts, routes.build(), executor, config, metrics, listener), n,
-                    queue.name(), shutdownHook, parts.get(0).lifecycle());
+            return new Worker(new WorkerEngine(queue.name(), queue.inspector()::stats, QueuePartition.of(parts), routes.build(),
+                    executor, config, metrics, listener), n, queue.name(), shutdownHook, parts.get(0).lifecycle());
         }
 
         private static String defaultName() {

@@ -80,7 +80,7 @@ class ArchitectureTest {
     @Test
     void noCodeTestsTheTypeOfAQueue() throws IOException {
         java.util.regex.Pattern typeTest = java.util.regex.Pattern.compile(
-                "instanceof\\s+(dev\\.delayq\\.internal\\.queue\\.)?(RedisQueue|Partition|SingleQueue|PartitionedQueue|JobQueue)\\b");
+                "instanceof\\s+(dev\\.delayq\\.internal\\.queue\\.)?(RedisQueue|Partition|Partition|PartitionedQueue|JobQueue)\\b");
         List<String> found = new java.util.ArrayList<>();
         for (Path root : List.of(Path.of("src/main/java"), Path.of("src/test/java"))) {
             try (Stream<Path> files = Files.walk(root)) {

@@ -4,15 +4,12 @@ import dev.delayq.Ack;
 import dev.delayq.FailResult;
 import dev.delayq.JobListener;
 import dev.delayq.Lease;
-import dev.delayq.JobQueue;
 import dev.delayq.WorkerMetrics;
-import dev.delayq.internal.queue.Partition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,10 +28,10 @@ final class Acker {
     private static final Logger LOG = LoggerFactory.getLogger(Acker.class);
     private static final int MAX_BATCH = 1000;
 
-    private final JobQueue queue;
-    private final List<Partition> parts;
+    private final WorkerContext ctx;
+    private final String queue;
     private final InFlight inFlight;
-    private final ScheduledExecutorService timer;
+    private final Scheduler timer;
     private final WorkerMetrics metrics;
     private final int defaultMaxAttempts;
     private final String worker;
@@ -49,20 +46,19 @@ final class Acker {
     private final AtomicBoolean lingering = new AtomicBoolean();
     private volatile boolean draining;
 
-    Acker(JobQueue queue, List<Partition> parts, InFlight inFlight, ScheduledExecutorService timer, WorkerMetrics metrics,
-          int defaultMaxAttempts,
-          String worker, Duration linger, JobListener listener, Runnable progress) {
-        this.progress = progress;
-        this.parts = parts;
-        this.listener = listener;
-        this.lingerNanos = Nanos.of(linger);
-        this.queue = queue;
-        this.inFlight = inFlight;
+    /** The acknowledger of {@code ctx}'s worker; {@code timer} runs its linger and its retries. */
+    Acker(WorkerContext ctx, Scheduler timer) {
+        this.ctx = ctx;
+        this.progress = ctx.progress()::signal;
+        this.listener = ctx.listener();
+        this.lingerNanos = Nanos.of(ctx.config().ackLinger());
+        this.queue = ctx.queue();
+        this.inFlight = ctx.inFlight();
         this.timer = timer;
-        this.metrics = metrics;
-        this.defaultMaxAttempts = defaultMaxAttempts;
-        this.worker = worker;
-        this.outage = new OutageLog(LOG, "worker " + worker + " acknowledging jobs of " + queue.name());
+        this.metrics = ctx.metrics();
+        this.defaultMaxAttempts = ctx.config().retryPolicy().maxAttempts();
+        this.worker = ctx.worker();
+        this.outage = new OutageLog(LOG, "worker " + worker + " acknowledging jobs of " + queue, ctx.ticker());
     }
 
     void complete(Running r) {
@@ -104,7 +100,7 @@ final class Acker {
         batch.forEach(j -> leases.add(j.lease()));
         CompletableFuture<List<Ack>> call;
         try {
-            call = queue.leases().completeAllAsync(leases);
+            call = ByPartition.call(ctx.parts(), leases, WorkerPartition::complete);
         } catch (Throwable e) { // async methods fail their future; this is only a guard against a stuck "busy"
             call = CompletableFuture.failedFuture(e);
         }
@@ -112,7 +108,7 @@ final class Acker {
             boolean again = false;
             try {
                 if (e != null) {
-                    metrics.redisError(queue.name(), "complete");
+                    metrics.redisError(queue, "complete");
                     long wait = outage.failure(e);
                     batch.forEach(j -> j.resent = true); // the call may have applied: only its reply is known lost
                     pending.addAll(batch);
@@ -131,7 +127,7 @@ final class Acker {
                 }
                 again = true;
             } catch (Throwable unexpected) { // never leave "busy" set: no acknowledgement would ever be sent again
-                LOG.error("worker {}: unexpected error handling acknowledgements of queue {}", worker, queue.name(), unexpected);
+                LOG.error("worker {}: unexpected error handling acknowledgements of queue {}", worker, queue, unexpected);
                 again = e == null; // a failed call whose retry cannot be scheduled (shut down) is not retried at once
             } finally {
                 busy.set(false);
@@ -148,16 +144,16 @@ final class Acker {
             // An earlier call whose reply was lost completed the job and, without done retention, deleted it: the
             // re-sent completion finds nothing. The job is done, not lost.
             LOG.debug("worker {}: re-sent completion of {} in queue {} found no job: the first call applied it", worker,
-                    job, queue.name());
+                    job, queue);
             ack = Ack.ALREADY_APPLIED;
         }
         if (ack.applied()) {
-            metrics.completed(queue.name(), job.finishedNanos - job.startNanos);
+            metrics.completed(queue, job.finishedNanos - job.startNanos);
             listener.onOutcome(job, JobListener.Outcome.COMPLETED);
             JobLog.completed(job);
         } else {
             listener.onOutcome(job, JobListener.Outcome.REFUSED);
-            metrics.leaseLost(queue.name());
+            metrics.leaseLost(queue);
             JobLog.leaseLost(job, "completion refused (" + ack + ")", null);
         }
     }
@@ -170,7 +166,7 @@ final class Acker {
     private void sendFail(Running r, String error, boolean retryable, Duration backoff) {
         CompletableFuture<FailResult> call;
         try {
-            call = parts.get(r.job.partition()).failAsync(r.lease(), error, retryable, backoff, defaultMaxAttempts);
+            call = ctx.part(r.job.partition()).fail(r.lease(), error, retryable, backoff, defaultMaxAttempts);
         } catch (Throwable e) {
             call = CompletableFuture.failedFuture(e);
         }
@@ -178,11 +174,11 @@ final class Acker {
             if (e != null) {
                 try {
                     r.resent = true;
-                    metrics.redisError(queue.name(), "fail");
+                    metrics.redisError(queue, "fail");
                     timer.schedule(() -> sendFail(r, error, retryable, backoff), outage.failure(e), TimeUnit.MILLISECONDS);
                     return;
                 } catch (Throwable unexpected) { // the timer is shut down: the lease expires and the job comes back
-                    LOG.warn("worker {}: could not retry the failure of {} in queue {}: {}", worker, r, queue.name(),
+                    LOG.warn("worker {}: could not retry the failure of {} in queue {}: {}", worker, r, queue,
                             unexpected.toString());
                 }
             } else {
@@ -191,7 +187,7 @@ final class Acker {
                     failed(r, res, error);
                 } catch (Throwable unexpected) {
                     LOG.error("worker {}: unexpected error handling the failure of {} in queue {}", worker, r,
-                            queue.name(), unexpected);
+                            queue, unexpected);
                 }
             }
             inFlight.remove(r);
@@ -213,15 +209,15 @@ final class Acker {
             return;
         }
         if (res.outcome() == FailResult.Outcome.RETRY_SCHEDULED) {
-            metrics.retried(queue.name());
+            metrics.retried(queue);
             listener.onOutcome(r, JobListener.Outcome.RETRY_SCHEDULED);
             JobLog.failed(r, res.atMillis(), error);
         } else if (res.outcome() == FailResult.Outcome.DEAD) {
-            metrics.dead(queue.name());
+            metrics.dead(queue);
             listener.onOutcome(r, JobListener.Outcome.DEAD);
             JobLog.failed(r, JobLog.DEAD, error);
         } else {
-            metrics.leaseLost(queue.name());
+            metrics.leaseLost(queue);
             listener.onOutcome(r, JobListener.Outcome.REFUSED);
             JobLog.leaseLost(r, "failure refused (" + res.outcome() + ")", error);
         }

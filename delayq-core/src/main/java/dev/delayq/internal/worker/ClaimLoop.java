@@ -4,9 +4,6 @@ import dev.delayq.ClaimBatch;
 import dev.delayq.ClaimOptions;
 import dev.delayq.ClaimedJob;
 import dev.delayq.WorkerMetrics;
-import dev.delayq.internal.queue.Partition;
-import java.util.List;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -29,11 +26,12 @@ final class ClaimLoop implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(ClaimLoop.class);
     private static final long REFILL_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
-    private final List<Partition> parts;
+    private final WorkerContext ctx;
     private final String queue;
     private final WorkerConfig config;
-    private final Semaphore slots;
+    private final ClaimGate gate;
     private final ServerClock[] clocks;
+    private final Ticker ticker;
     private final Consumer<ClaimedJob> dispatch;
     private final WorkerMetrics metrics;
     private final OutageLog outage;
@@ -42,25 +40,22 @@ final class ClaimLoop implements Runnable {
     private final int refill;
     private volatile Thread thread;
     private volatile boolean stopping;
-    /** Free slots the loop waits for before claiming again (read by handler threads). */
-    private volatile int needed = 1;
-    /** The loop is parked waiting for free slots, not for a due time. */
-    private volatile boolean waitingForSlots;
     private long shortSinceNanos;
 
-    ClaimLoop(List<Partition> parts, String queue, WorkerConfig config, Semaphore slots, ServerClock[] clocks,
-              Consumer<ClaimedJob> dispatch, WorkerMetrics metrics) {
-        this.parts = parts;
-        this.queue = queue;
-        this.config = config;
-        this.slots = slots;
-        this.clocks = clocks;
+    /** The claim loop of {@code ctx}'s worker, handing each job it leases to {@code dispatch}. */
+    ClaimLoop(WorkerContext ctx, Consumer<ClaimedJob> dispatch) {
+        this.ctx = ctx;
+        this.queue = ctx.queue();
+        this.config = ctx.config();
+        this.gate = ctx.gate();
+        this.clocks = ctx.clocks();
+        this.ticker = ctx.ticker();
         this.dispatch = dispatch;
-        this.metrics = metrics;
-        this.outage = new OutageLog(LOG, "worker " + config.name() + " claiming from " + queue);
+        this.metrics = ctx.metrics();
+        this.outage = new OutageLog(LOG, "worker " + config.name() + " claiming from " + queue, ticker);
         this.options = new ClaimOptions(1, config.lease(), config.lookahead(), config.retryPolicy(), config.recoverLimit(),
                 config.name(), config.standby());
-        this.schedule = new ClaimSchedule(clocks, config);
+        this.schedule = new ClaimSchedule(clocks, config, ticker);
         // After a full batch (a backlog is waiting) claim again once a quarter of a batch is free, not
         // after every single job: one script call then leases many jobs.
         this.refill = Math.max(1, Math.min(config.batch(), config.concurrency()) / 4);
@@ -68,42 +63,25 @@ final class ClaimLoop implements Runnable {
 
     void start(Thread t) {
         thread = t;
+        gate.attach(t);
         t.start();
-    }
-
-    /** Wakes the loop: a slot was freed, a notice arrived, or it must stop. */
-    void wake() {
-        Thread t = thread;
-        if (t != null) {
-            LockSupport.unpark(t);
-        }
-    }
-
-    /**
-     * A handler freed its slot. The loop is woken only when it waits for slots and enough are free now: a
-     * wake-up per finished job would cost a context switch each during a burst.
-     */
-    void slotFreed() {
-        if (waitingForSlots && slots.availablePermits() >= needed) {
-            wake();
-        }
     }
 
     /** A notice: in partition {@code part}, an earlier job (due at {@code headMillis}, Redis clock) is now the head. */
     void onHead(int part, long headMillis) {
         schedule.onHead(part, headMillis);
-        wake();
+        gate.wake();
     }
 
     /** The pub/sub connection was re-established: notices may have been missed, so claim now. */
     void onReconnect() {
         schedule.onReconnect();
-        wake();
+        gate.wake();
     }
 
     void stop() {
         stopping = true;
-        wake();
+        gate.wake();
     }
 
     /** Waits until the loop's thread has ended or the deadline passes; returns whether it has ended. */
@@ -112,7 +90,7 @@ final class ClaimLoop implements Runnable {
         if (t == null) {
             return true;
         }
-        long left = deadlineNanos - System.nanoTime();
+        long left = deadlineNanos - ticker.nanos();
         if (left > 0) {
             t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
         }
@@ -133,14 +111,14 @@ final class ClaimLoop implements Runnable {
     }
 
     private void step() {
-        long now = System.nanoTime();
+        long now = ticker.nanos();
         int chosen = schedule.next(now);
         if (chosen < 0) {
             pause(schedule.untilNext(now));
             return;
         }
-        int free = slots.availablePermits();
-        if (free < needed) {
+        int free = gate.free();
+        if (free < gate.needed()) {
             if (free == 0) {
                 shortSinceNanos = 0;
                 waitForSlots(Nanos.of(config.maxIdleSleep()));
@@ -159,7 +137,7 @@ final class ClaimLoop implements Runnable {
         }
         shortSinceNanos = 0;
         int n = Math.min(config.batch(), free);
-        if (!slots.tryAcquire(n)) {
+        if (!gate.take(n)) {
             return;
         }
         claim(chosen, n);
@@ -170,19 +148,19 @@ final class ClaimLoop implements Runnable {
         ServerClock clock = clocks[p];
         ClaimBatch batch;
         try {
-            batch = parts.get(p).claimAsync(options.withMax(n)).thenApply(b -> {
-                clock.sample(b.serverTimeMicros(), System.nanoTime());
+            batch = ctx.part(p).claim(options.withMax(n)).thenApply(b -> {
+                clock.sample(b.serverTimeMicros(), ticker.nanos());
                 return b;
             }).join();
         } catch (RuntimeException e) {
-            slots.release(n);
+            gate.giveBack(n);
             metrics.redisError(queue, "claim");
             schedule.retryIn(p, outage.failure(e));
-            needed = 1;
+            gate.need(1);
             return;
         }
         outage.success();
-        slots.release(n - batch.jobs().size());
+        gate.giveBack(n - batch.jobs().size());
         if (!batch.jobs().isEmpty()) {
             metrics.claimed(queue, batch.jobs().size());
         }
@@ -194,18 +172,18 @@ final class ClaimLoop implements Runnable {
         for (ClaimedJob job : batch.jobs()) {
             dispatch.accept(job);
         }
-        needed = schedule.plan(p, batch) ? refill : 1;
+        gate.need(schedule.plan(p, batch) ? refill : 1);
     }
 
-    /** Parks until {@link #slotFreed()} finds enough free slots, or for at most {@code nanos}. */
+    /** Parks until {@link ClaimGate#freed()} finds enough free slots, or for at most {@code nanos}. */
     private void waitForSlots(long nanos) {
-        waitingForSlots = true;
+        gate.waiting(true);
         try {
-            if (slots.availablePermits() < needed) { // re-checked after announcing: no wake-up can be missed
+            if (gate.free() < gate.needed()) { // re-checked after announcing: no wake-up can be missed
                 pause(nanos);
             }
         } finally {
-            waitingForSlots = false;
+            gate.waiting(false);
         }
     }
 

@@ -21,18 +21,20 @@ final class ClaimSchedule {
 
     private final ServerClock[] clocks;
     private final WorkerConfig config;
+    private final Ticker ticker;
     /** Per partition: the earliest head announced by a notice since its current claim was sent (Redis ms). */
     private final AtomicLongArray noticedHead;
-    /** Per partition: when to claim from it next (local nanoTime). Used by the claim loop's thread only. */
+    /** Per partition: when to claim from it next (ticker reading). Used by the claim loop's thread only. */
     private final long[] targetNanos;
     private int cursor;
 
-    ClaimSchedule(ServerClock[] clocks, WorkerConfig config) {
+    ClaimSchedule(ServerClock[] clocks, WorkerConfig config, Ticker ticker) {
         this.clocks = clocks;
         this.config = config;
+        this.ticker = ticker;
         this.noticedHead = new AtomicLongArray(clocks.length);
         this.targetNanos = new long[clocks.length];
-        long now = System.nanoTime();
+        long now = ticker.nanos();
         for (int p = 0; p < clocks.length; p++) {
             noticedHead.set(p, NO_NOTICE);
             targetNanos[p] = now;
@@ -91,7 +93,7 @@ final class ClaimSchedule {
 
     /** The claim from partition {@code p} failed: try it again in {@code millis}. */
     void retryIn(int p, long millis) {
-        targetNanos[p] = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        targetNanos[p] = ticker.nanos() + TimeUnit.MILLISECONDS.toNanos(millis);
     }
 
     /**
@@ -100,7 +102,7 @@ final class ClaimSchedule {
      */
     boolean plan(int p, ClaimBatch b) {
         ServerClock clock = clocks[p];
-        long now = System.nanoTime();
+        long now = ticker.nanos();
         if (b.nextDueMillis() == ClaimBatch.NOT_COMPUTED) {
             targetNanos[p] = now;
             return true;

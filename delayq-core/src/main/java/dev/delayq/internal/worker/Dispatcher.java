@@ -10,10 +10,8 @@ import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,46 +25,47 @@ final class Dispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
     private static final int SUMMARY_FRAMES = 5;
 
+    private final WorkerContext ctx;
     private final String queue;
     private final Routes routes;
     private final Executor executor;
-    private final Semaphore slots;
     private final ServerClock[] clocks;
+    private final Ticker ticker;
     private final InFlight inFlight;
     private final Acker acker;
     private final WorkerConfig config;
     private final RetryPolicy policy;
     private final WorkerMetrics metrics;
-    private final Runnable slotFreed;
-    private final Consumer<Running> handBack;
+    private final HandBack handBack;
     private final String worker;
-    private final Callbacks callbacks;
     private final Deadlines deadlines;
     private final Running.ProgressSink progressSink;
 
-    Dispatcher(String queue, Routes routes, Executor executor, Semaphore slots, ServerClock[] clocks, InFlight inFlight,
-               Acker acker, WorkerConfig config, WorkerMetrics metrics, Runnable slotFreed, Consumer<Running> handBack,
-               Callbacks callbacks, Deadlines deadlines, Running.ProgressSink progressSink) {
-        this.progressSink = progressSink;
-        this.queue = queue;
+    /**
+     * Runs the jobs of {@code ctx}'s worker on {@code executor}, with the handlers of {@code routes}; outcomes go to
+     * {@code acker}, jobs the executor refuses to {@code handBack}, and runs past their timeout are ended by
+     * {@code deadlines}.
+     */
+    Dispatcher(WorkerContext ctx, Routes routes, Executor executor, Acker acker, HandBack handBack, Deadlines deadlines) {
+        this.ctx = ctx;
+        this.queue = ctx.queue();
         this.routes = routes;
         this.executor = executor;
-        this.slots = slots;
-        this.clocks = clocks;
-        this.inFlight = inFlight;
+        this.clocks = ctx.clocks();
+        this.ticker = ctx.ticker();
+        this.inFlight = ctx.inFlight();
         this.acker = acker;
-        this.config = config;
+        this.config = ctx.config();
         this.policy = config.retryPolicy();
-        this.metrics = metrics;
-        this.slotFreed = slotFreed;
+        this.metrics = ctx.metrics();
         this.handBack = handBack;
         this.worker = config.name();
-        this.callbacks = callbacks;
         this.deadlines = deadlines;
+        this.progressSink = (lease, text) -> ctx.part(lease.partition()).progress(lease, text);
     }
 
     void dispatch(ClaimedJob job) {
-        Running r = new Running(queue, job, System.nanoTime(), progressSink);
+        Running r = new Running(queue, job, ticker.nanos(), progressSink);
         inFlight.add(r);
         try {
             executor.execute(() -> run(r));
@@ -74,10 +73,10 @@ final class Dispatcher {
             if (e instanceof RejectedExecutionException) {
                 LOG.warn("worker {}: executor refused {}; handing it back", worker, r);
             } else {
-                callbacks.failed("executor", e);
+                ctx.callbacks().failed("executor", e);
             }
             freeSlot();
-            handBack.accept(r);
+            handBack.one(r);
         }
     }
 
@@ -98,7 +97,7 @@ final class Dispatcher {
                 JobLog.leaseLost(r, "expired before the job could start (not started)", null);
                 return;
             }
-            r.startNanos = System.nanoTime();
+            r.startNanos = ticker.nanos();
             if (!r.tryStart()) {
                 return; // handed back at shutdown an instant before it could start
             }
@@ -113,10 +112,10 @@ final class Dispatcher {
             r.detach();
             if (!r.tryReturn()) {
                 ownsEnd = false;
-                JobLog.returnedAfterTimeout(r, timeout); // its run failed at the deadline, and that failure is logged
+                JobLog.returnedAfterTimeout(r, timeout, ticker.nanos()); // its run failed at the deadline, and that failure is logged
                 return;
             }
-            r.finishedNanos = System.nanoTime();
+            r.finishedNanos = ticker.nanos();
             // The outcome reaches the acknowledger before the job counts as finished, so that a shutdown
             // waiting for "nothing running and nothing unacknowledged" cannot slip in between.
             if (!r.released) { // a job handed back at shutdown: its outcome would be refused
@@ -146,7 +145,7 @@ final class Dispatcher {
 
     private void end(Running r) {
         if (r.finishedNanos == 0) {
-            r.finishedNanos = System.nanoTime();
+            r.finishedNanos = ticker.nanos();
         }
         r.finished = true;
         freeSlot();
@@ -161,7 +160,7 @@ final class Dispatcher {
         if (r.released || !r.tryTimeOut()) {
             return; // it returned in time, or was handed back at shutdown
         }
-        r.finishedNanos = System.nanoTime();
+        r.finishedNanos = ticker.nanos();
         String error = "timed out after " + Validation.human(Duration.ofMillis(timeoutMillis));
         // Not a warning of its own: the failed attempt is logged once, with this error, when Redis has recorded it.
         LOG.debug("worker {}: {} in queue {} {}: interrupting its handler and failing the attempt", worker, r, queue, error);
@@ -175,9 +174,9 @@ final class Dispatcher {
         if (!clock.known()) {
             return !r.released;
         }
-        long dueNanos = clock.nanosAt(r.job.dueAtMillis(), System.nanoTime());
+        long dueNanos = clock.nanosAt(r.job.dueAtMillis(), ticker.nanos());
         long wait;
-        while (!r.released && (wait = dueNanos - System.nanoTime()) > 0) {
+        while (!r.released && (wait = dueNanos - ticker.nanos()) > 0) {
             LockSupport.parkNanos(this, wait);
         }
         return !r.released;
@@ -208,8 +207,8 @@ final class Dispatcher {
     }
 
     private void freeSlot() {
-        slots.release();
-        slotFreed.run();
+        ctx.gate().freed();
+        ctx.progress().signal();
     }
 
     /** The error summary kept with the job: the exception, its first frames and its causes. */

@@ -44,9 +44,11 @@ final class HandlerPool implements Executor {
     private final ThreadFactory factory;
     private final int core;
     private final long keepAliveNanos;
+    private final Ticker ticker;
     private volatile boolean shutdown;
 
-    HandlerPool(int core, long keepAlive, TimeUnit unit, ThreadFactory factory) {
+    HandlerPool(int core, long keepAlive, TimeUnit unit, ThreadFactory factory, Ticker ticker) {
+        this.ticker = ticker;
         this.core = core;
         this.keepAliveNanos = unit.toNanos(keepAlive);
         this.factory = factory;
@@ -185,9 +187,9 @@ final class HandlerPool implements Executor {
                 idle.remove(this);
                 return true;
             }
-            long deadline = System.nanoTime() + keepAliveNanos;
+            long deadline = ticker.nanos() + keepAliveNanos;
             while (state.get() == IDLE && !shutdown) {
-                long left = deadline - System.nanoTime();
+                long left = deadline - ticker.nanos();
                 if (left <= 0) {
                     // Counted out first, atomically, so that threads idle at the same moment never leave the pool
                     // with fewer than core; then out of the idle list, unless a job woke this one meanwhile.
@@ -200,7 +202,7 @@ final class HandlerPool implements Executor {
                         }
                         threads.incrementAndGet(); // woken: it stays
                     }
-                    deadline = System.nanoTime() + keepAliveNanos;
+                    deadline = ticker.nanos() + keepAliveNanos;
                     continue;
                 }
                 LockSupport.parkNanos(HandlerPool.this, left);

@@ -103,10 +103,11 @@ final class JobLog {
 
     /**
      * The handler of a run that had timed out (its failure logged already) returned: at INFO when it held its thread
-     * for more than {@link #IGNORED_INTERRUPT} past its deadline (it ignored the interrupt), else at DEBUG.
+     * for more than {@link #IGNORED_INTERRUPT} past its deadline (it ignored the interrupt), else at DEBUG; {@code nowNanos}
+     * is the worker's ticker now.
      */
-    static void returnedAfterTimeout(Running r, long timeoutMillis) {
-        long took = System.nanoTime() - r.startNanos;
+    static void returnedAfterTimeout(Running r, long timeoutMillis, long nowNanos) {
+        long took = nowNanos - r.startNanos;
         boolean ignored = took - TimeUnit.MILLISECONDS.toNanos(timeoutMillis) > IGNORED_INTERRUPT.toNanos();
         if (ignored ? LOG.isInfoEnabled() : LOG.isDebugEnabled()) {
             String line = "job returned after its timeout: " + job(r) + " timeout=" + Validation.human(Duration.ofMillis(timeoutMillis))

@@ -2,7 +2,6 @@ package dev.delayq.internal.worker;
 
 import dev.delayq.WorkerMetrics;
 import dev.delayq.internal.ops.Purge;
-import dev.delayq.internal.queue.Partition;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -23,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * purged at most 100,000 jobs per period, and above ~333 completions a second at the default 5 minutes the kept jobs
  * grew without bound.)
  *
- * <p>It runs on its own thread and its own connection ({@link dev.delayq.internal.redis.RedisBackend#sibling()}):
+ * <p>It runs on its own thread and its own connection ({@link WorkerPartition#onOwnConnection()}):
  * a pass over a large backlog, or slow replies, takes as long as it takes without delaying lease renewals, claims
  * or acknowledgements, which never queue behind it on a thread or a connection.
  */
@@ -35,8 +34,8 @@ final class Maintenance {
      */
     static final long LOCK_MS = 30_000;
 
-    private final List<Partition> parts;
-    private final Partition[] own;
+    private final List<WorkerPartition> parts;
+    private final WorkerPartition[] own;
     private final Duration interval;
     private final WorkerMetrics metrics;
     private final String worker;
@@ -44,14 +43,14 @@ final class Maintenance {
     private ScheduledThreadPoolExecutor thread;
     private volatile boolean stopping;
 
-    Maintenance(List<Partition> parts, Duration interval, WorkerMetrics metrics, String worker) {
+    Maintenance(List<WorkerPartition> parts, Duration interval, WorkerMetrics metrics, String worker) {
         this(parts, interval, metrics, worker, Purge.STEP);
     }
 
     /** With {@code step} jobs a purge call at most (tests use small steps to make many of them). */
-    Maintenance(List<Partition> parts, Duration interval, WorkerMetrics metrics, String worker, int step) {
+    Maintenance(List<WorkerPartition> parts, Duration interval, WorkerMetrics metrics, String worker, int step) {
         this.parts = parts;
-        this.own = new Partition[parts.size()];
+        this.own = new WorkerPartition[parts.size()];
         this.interval = interval;
         this.metrics = metrics;
         this.worker = worker;
@@ -88,25 +87,22 @@ final class Maintenance {
     }
 
     /** Partition {@code p} on the maintenance connection, opened on first use (so a failure is one pass's failure). */
-    private Partition queue(int p) {
+    private WorkerPartition queue(int p) {
         if (own[p] == null) {
-            Partition part = parts.get(p);
-            own[p] = part.on(part.backend().sibling());
+            own[p] = parts.get(p).onOwnConnection();
         }
         return own[p];
     }
 
     private void purge(int p) {
-        String name = parts.get(p).name();
+        String name = parts.get(p).queue();
         try {
-            Partition queue = queue(p);
-            long doneAge = queue.settings().doneRetention().toMillis();
-            long deadAge = queue.settings().deadRetention().toMillis();
+            WorkerPartition queue = queue(p);
             long done = 0;
             long dead = 0;
             long steps = 0;
             while (!stopping) {
-                Purge.Step s = queue.purgeStep(doneAge, deadAge, step, LOCK_MS, worker);
+                WorkerPartition.PurgeStep s = queue.purgeStep(step, LOCK_MS, worker);
                 if (s.lockedForMs() > 0) {
                     return; // another worker is purging this partition
                 }

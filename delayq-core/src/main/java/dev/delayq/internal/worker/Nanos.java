@@ -6,7 +6,7 @@ import java.time.Duration;
  * Saturating arithmetic for the worker's waits, in nanoseconds. Due times run to year 9999, far beyond what a
  * {@code long} of nanoseconds can hold (year 2262), and settings accept spans of millennia: scaled naively they
  * overflow and a far-future due time reads as "already due". Every wait is clamped to {@link #HORIZON} instead,
- * and {@code System.nanoTime()} values are compared only by their difference (which stays exact while the
+ * and ticker readings ({@link Ticker}) are compared only by their difference (which stays exact while the
  * values lie within 2^63 ns of each other: a wait of at most one horizon keeps them so).
  */
 final class Nanos {

@@ -13,12 +13,14 @@ final class OutageLog {
 
     private final Logger log;
     private final String what;
+    private final Ticker ticker;
     private final AtomicLong failures = new AtomicLong();
     private volatile long sinceNanos;
 
-    OutageLog(Logger log, String what) {
+    OutageLog(Logger log, String what, Ticker ticker) {
         this.log = log;
         this.what = what;
+        this.ticker = ticker;
     }
 
     /** A call failed; returns how long to wait before the next attempt, in ms. */
@@ -29,7 +31,7 @@ final class OutageLog {
         }
         long n = failures.getAndIncrement();
         if (n == 0) {
-            sinceNanos = System.nanoTime();
+            sinceNanos = ticker.nanos();
             log.warn("{}: Redis call failed ({}); retrying with backoff up to {} ms, further failures are not logged "
                     + "until it succeeds", what, e.getMessage(), MAX_BACKOFF_MS);
         } else {
@@ -44,7 +46,7 @@ final class OutageLog {
         long n = failures.get();
         if (n > 0 && failures.compareAndSet(n, 0)) {
             log.info("{}: Redis calls succeed again after {} failed attempts over {} ms", what, n,
-                    (System.nanoTime() - sinceNanos) / 1_000_000);
+                    (ticker.nanos() - sinceNanos) / 1_000_000);
         }
     }
 }

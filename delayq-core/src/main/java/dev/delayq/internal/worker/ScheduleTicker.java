@@ -1,9 +1,6 @@
 package dev.delayq.internal.worker;
 
 import dev.delayq.WorkerMetrics;
-import dev.delayq.internal.queue.QueueSchedules;
-import dev.delayq.internal.queue.Partition;
-import dev.delayq.internal.redis.RedisBackend;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -12,7 +9,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Ticks the queue's recurring schedules: sleeps until the earliest pending tick is due (Redis's clock, as read with the
- * schedules), then advances every due schedule ({@link QueueSchedules#tick(Partition)}: the next tick enqueued ahead,
+ * schedules), then advances every due schedule ({@link WorkerPartition#tickSchedules()}: the next tick enqueued ahead,
  * in the same script as the advance). Every worker of a queue runs one; they race harmlessly, since each advance is a
  * compare-and-set and the loser just reads the new state. A schedule added, changed or removed is announced on the
  * schedules channel, which wakes the ticker at once; otherwise it looks again at the latest after {@link #POLL_MS}
@@ -29,7 +26,8 @@ final class ScheduleTicker {
     /** Up to this much is added to a wake-up, so a fleet's tickers do not all race on the same millisecond. */
     private static final long JITTER_MS = 20;
 
-    private final List<Partition> parts;
+    private final List<WorkerPartition> parts;
+    private final Ticker ticker;
     private final WorkerMetrics metrics;
     private final String worker;
     private final OutageLog outage;
@@ -39,11 +37,12 @@ final class ScheduleTicker {
     private volatile boolean stopping;
     private Thread thread;
 
-    ScheduleTicker(List<Partition> parts, WorkerMetrics metrics, String worker) {
-        this.parts = parts;
-        this.metrics = metrics;
-        this.worker = worker;
-        this.outage = new OutageLog(LOG, "worker " + worker + " schedule ticker");
+    ScheduleTicker(WorkerContext ctx) {
+        this.parts = ctx.parts();
+        this.ticker = ctx.ticker();
+        this.metrics = ctx.metrics();
+        this.worker = ctx.worker();
+        this.outage = new OutageLog(LOG, "worker " + worker + " schedule ticker", ticker);
     }
 
     void start() {
@@ -59,18 +58,8 @@ final class ScheduleTicker {
     }
 
     private void subscribe() {
-        for (Partition part : parts) {
-            subscriptions.add(part.backend().subscribe(part.keys().schedulesChannel(), new RedisBackend.Subscriber() {
-                @Override
-                public void onMessage(byte[] message) {
-                    wake();
-                }
-
-                @Override
-                public void onReconnect() {
-                    wake(); // notices may have been lost meanwhile
-                }
-            }));
+        for (WorkerPartition part : parts) {
+            subscriptions.add(part.subscribeScheduleChanges(this::wake)); // and on reconnection: notices may be lost
         }
     }
 
@@ -103,18 +92,15 @@ final class ScheduleTicker {
                 synchronized (monitor) {
                     woken = false;
                 }
-                for (Partition part : parts) {
-                    QueueSchedules.Pass pass = QueueSchedules.tick(part);
-                    if (pass.wakeAtMillis() != Long.MAX_VALUE) {
-                        sleep = Math.min(sleep, Math.max(0, pass.wakeAtMillis() - pass.nowMillis()));
-                    }
+                for (WorkerPartition part : parts) {
+                    sleep = Math.min(sleep, part.tickSchedules());
                 }
                 outage.success();
             } catch (Throwable e) {
                 if (stopping) {
                     return; // interrupted by shutdown: not an error
                 }
-                metrics.redisError(parts.get(0).name(), "schedule");
+                metrics.redisError(parts.get(0).queue(), "schedule");
                 sleep = outage.failure(e);
             }
             sleep(sleep + ThreadLocalRandom.current().nextLong(JITTER_MS + 1));
@@ -122,10 +108,10 @@ final class ScheduleTicker {
     }
 
     private void sleep(long millis) {
-        long until = System.nanoTime() + millis * 1_000_000L;
+        long until = ticker.nanos() + millis * 1_000_000L;
         synchronized (monitor) {
             while (!woken && !stopping) {
-                long left = until - System.nanoTime();
+                long left = until - ticker.nanos();
                 if (left <= 0) {
                     return;
                 }

@@ -5,7 +5,7 @@ package dev.delayq.internal.worker;
  * trusting the wall clock of its machine.
  *
  * <p>Each claim reply carries Redis's {@code TIME}, read before the reply was sent; pairing it with the
- * local {@code nanoTime} at which the reply arrived gives an estimate that is never ahead of Redis (it
+ * local ticker reading at which the reply arrived gives an estimate that is never ahead of Redis (it
  * lags by the reply's travel time). So a job started when {@link #nowMillis()} reaches its due time is
  * never started early by Redis's clock, and a wake-up is late by at most one network trip.
  *
@@ -19,11 +19,17 @@ public final class ServerClock {
     /** A sample this far behind the best is not a slow reply but Redis's clock stepping back: follow it. */
     private static final long STEP_NANOS = 50_000_000L;
 
+    private final Ticker ticker;
     private long bestOffset = Long.MIN_VALUE;
     private long bestAt;
-    /** Redis's time in ns since 1970 minus the local nanoTime (Redis's own clock reads before 2262). */
+    /** Redis's time in ns since 1970 minus the local ticker reading (Redis's own clock reads before 2262). */
     private volatile long published;
     private volatile boolean known;
+
+    /** A clock not yet sampled, read with {@code ticker} (the worker's). */
+    ServerClock(Ticker ticker) {
+        this.ticker = ticker;
+    }
 
     /**
      * Records that Redis's clock read {@code serverMicros} no later than local time {@code receivedNanos}.
@@ -48,7 +54,7 @@ public final class ServerClock {
 
     /** Estimated Redis time in ms (fractional), never ahead of Redis. */
     public double nowMillis() {
-        return (System.nanoTime() + published) / 1e6;
+        return (ticker.nanos() + published) / 1e6;
     }
 
     /**
@@ -66,8 +72,8 @@ public final class ServerClock {
     }
 
     /**
-     * The local {@code nanoTime} at which Redis's clock reaches {@code serverMillis} (or later), at most one horizon
-     * from {@code nowNanos}; compare it with other nanoTime values only by difference.
+     * The local ticker reading at which Redis's clock reaches {@code serverMillis} (or later), at most one horizon
+     * from {@code nowNanos}; compare it with other ticker readings only by difference.
      */
     public long nanosAt(long serverMillis, long nowNanos) {
         return nowNanos + nanosUntil(serverMillis, nowNanos);

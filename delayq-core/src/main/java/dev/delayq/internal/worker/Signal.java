@@ -11,6 +11,11 @@ import java.util.function.BooleanSupplier;
 final class Signal {
     private final Object monitor = new Object();
     private final AtomicInteger waiting = new AtomicInteger();
+    private final Ticker ticker;
+
+    Signal(Ticker ticker) {
+        this.ticker = ticker;
+    }
 
     void signal() {
         if (waiting.get() > 0) {
@@ -20,13 +25,13 @@ final class Signal {
         }
     }
 
-    /** Waits until {@code done} holds or the deadline passes; returns whether it holds. */
+    /** Waits until {@code done} holds or the deadline (a reading of the ticker) passes; returns whether it holds. */
     boolean awaitUntil(BooleanSupplier done, long deadlineNanos) throws InterruptedException {
         waiting.incrementAndGet();
         try {
             synchronized (monitor) {
                 while (!done.getAsBoolean()) {
-                    long left = deadlineNanos - System.nanoTime();
+                    long left = deadlineNanos - ticker.nanos();
                     if (left <= 0) {
                         return false;
                     }

@@ -2,41 +2,36 @@ package dev.delayq.internal.worker;
 
 import static dev.delayq.internal.base.Validation.human;
 
-import dev.delayq.Ack;
 import dev.delayq.JobListener;
-import dev.delayq.JobQueue;
-import dev.delayq.Lease;
+import dev.delayq.QueueStats;
 import dev.delayq.WorkerMetrics;
-import dev.delayq.internal.redis.RedisBackend;
-import dev.delayq.internal.queue.Partition;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires a worker's parts (claim loop, dispatcher, acker, lease keeper, maintenance, wake-up subscription)
- * and runs its graceful shutdown.
+ * Wires a worker's parts (claim loop, dispatcher, acker, lease keeper, maintenance, schedule ticker, wake-up
+ * subscription) around one {@link WorkerContext}, and runs its graceful shutdown.
  */
 public final class WorkerEngine {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerEngine.class);
 
-    private final JobQueue queue;
-    private final List<Partition> parts;
+    private final WorkerContext ctx;
+    private final String queue;
+    private final Supplier<QueueStats> stats;
     private final WorkerConfig config;
     private final GuardedMetrics metrics;
     private final WorkerMetrics userMetrics;
-    private final Semaphore slots;
-    private final ServerClock[] clocks;
-    private final InFlight inFlight = new InFlight();
+    private final Ticker ticker;
+    private final InFlight inFlight;
     private final ScheduledExecutorService ackTimer;
     private final HandlerPool ownExecutor;
     private final ClaimLoop claimLoop;
@@ -44,51 +39,55 @@ public final class WorkerEngine {
     private final Maintenance maintenance;
     private final ScheduleTicker schedules;
     private final Acker acker;
+    private final HandBack handBack;
     private final Thread loopThread;
-    private final Signal progress = new Signal();
+    private final Signal progress;
     private final List<AutoCloseable> subscriptions = new ArrayList<>();
 
-    private final JobListener listener;
     private final Callbacks callbacks;
     private final Deadlines deadlines;
 
     /**
-     * A worker of {@code queue}, whose partitions are {@code parts} (the queue itself when it has none).
+     * A worker of the queue {@code queue}, whose partitions are {@code parts} (the queue itself when it has none);
+     * {@code stats} reads the queue's counts for the worker's meters.
      */
-    public WorkerEngine(JobQueue queue, List<Partition> parts, Routes routes, Executor executor, WorkerConfig config,
-                        WorkerMetrics metrics, JobListener listener) {
-        this.callbacks = new Callbacks(config.name(), queue.name());
+    public WorkerEngine(String queue, Supplier<QueueStats> stats, List<WorkerPartition> parts, Routes routes,
+                        Executor executor, WorkerConfig config, WorkerMetrics metrics, JobListener listener) {
+        this(queue, stats, parts, routes, executor, config, metrics, listener, Ticker.SYSTEM);
+    }
+
+    WorkerEngine(String queue, Supplier<QueueStats> stats, List<WorkerPartition> parts, Routes routes, Executor executor,
+                 WorkerConfig config, WorkerMetrics metrics, JobListener listener, Ticker ticker) {
+        this.callbacks = new Callbacks(config.name(), queue);
         this.userMetrics = metrics;
         this.metrics = callbacks.metrics(metrics);
-        this.listener = callbacks.listener(listener);
         this.deadlines = new Deadlines(config.name());
         this.queue = queue;
-        this.parts = parts;
-        this.clocks = new ServerClock[parts.size()];
-        for (int p = 0; p < clocks.length; p++) {
-            clocks[p] = new ServerClock(); // partitions may live on different servers, with different clocks
-        }
+        this.stats = stats;
         this.config = config;
-        this.slots = new Semaphore(config.concurrency());
+        this.ticker = ticker;
+        this.inFlight = new InFlight();
+        this.progress = new Signal(ticker);
+        ServerClock[] clocks = new ServerClock[parts.size()];
+        for (int p = 0; p < clocks.length; p++) {
+            clocks[p] = new ServerClock(ticker); // partitions may live on different servers, with different clocks
+        }
+        this.ctx = new WorkerContext(queue, config, ticker, List.copyOf(parts), clocks, inFlight,
+                new ClaimGate(config.concurrency()), progress, this.metrics, callbacks.listener(listener), callbacks);
         this.ackTimer = new ScheduledThreadPoolExecutor(1, threads(config.name() + "-acks", true));
         // Up to one thread per slot (a burst of fast jobs runs on fewer: see HandlerPool); a handler that ignored its
         // timeout's interrupt keeps its thread, and the job taking its slot gets a new one (the slots, not the pool,
         // bound how many handlers the worker runs).
         this.ownExecutor = executor == null ? new HandlerPool(config.concurrency(), 60, TimeUnit.SECONDS,
-                threads(config.name() + "-handler", false)) : null;
-        this.acker = new Acker(queue, parts, inFlight, ackTimer, this.metrics, config.retryPolicy().maxAttempts(), config.name(),
-                config.ackLinger(), this.listener, progress::signal);
-        ClaimLoop[] loop = new ClaimLoop[1];
-        Dispatcher dispatcher = new Dispatcher(queue.name(), routes, executor != null ? executor : ownExecutor, slots, clocks,
-                inFlight, acker, config, this.metrics, () -> {
-                    loop[0].slotFreed();
-                    progress.signal();
-                }, this::handBack, callbacks, deadlines, (lease, text) -> parts.get(lease.partition()).progressAsync(lease, text));
-        this.claimLoop = new ClaimLoop(parts, queue.name(), config, slots, clocks, dispatcher::dispatch, this.metrics);
-        loop[0] = claimLoop;
-        this.leaseKeeper = new LeaseKeeper(queue, inFlight, clocks, config.lease(), this.metrics, config.name());
-        this.maintenance = new Maintenance(parts, config.purgeInterval(), this.metrics, config.name());
-        this.schedules = new ScheduleTicker(parts, this.metrics, config.name());
+                threads(config.name() + "-handler", false), ticker) : null;
+        this.acker = new Acker(ctx, ackTimer::schedule);
+        this.handBack = new HandBack(ctx);
+        Dispatcher dispatcher = new Dispatcher(ctx, routes, executor != null ? executor : ownExecutor, acker, handBack,
+                deadlines);
+        this.claimLoop = new ClaimLoop(ctx, dispatcher::dispatch);
+        this.leaseKeeper = new LeaseKeeper(ctx);
+        this.maintenance = new Maintenance(ctx.parts(), config.purgeInterval(), this.metrics, config.name());
+        this.schedules = new ScheduleTicker(ctx);
         this.loopThread = threads(config.name() + "-claim", false).newThread(claimLoop);
     }
 
@@ -109,17 +108,13 @@ public final class WorkerEngine {
     /** Subscribes to wake-up notices, then starts claiming, renewing and purging. */
     public void start() {
         callbacks.useWorkerView(metrics, userMetrics, config.name());
-        metrics.bind(queue.name(), inFlight::size, queue.inspector()::stats);
-        for (Partition part : parts) {
-            int p = part.partition();
-            subscriptions.add(part.backend().subscribe(part.keys().wakeChannel(), new RedisBackend.Subscriber() {
+        metrics.bind(queue, inFlight::size, stats);
+        for (int i = 0; i < ctx.parts().size(); i++) {
+            int p = i; // the partition's place in the list, as the claim schedule counts them
+            subscriptions.add(ctx.part(p).subscribeWakeUps(new WorkerPartition.WakeUps() {
                 @Override
-                public void onMessage(byte[] message) {
-                    try {
-                        claimLoop.onHead(p, Long.parseLong(new String(message, StandardCharsets.US_ASCII)));
-                    } catch (NumberFormatException e) {
-                        claimLoop.onReconnect();
-                    }
+                public void onHead(long headMillis) {
+                    claimLoop.onHead(p, headMillis);
                 }
 
                 @Override
@@ -141,7 +136,7 @@ public final class WorkerEngine {
         leaseKeeper.start();
         maintenance.start();
         claimLoop.start(loopThread);
-        LOG.info("worker {} started on queue {} (concurrency {}, batch {}, lease {}{})", config.name(), queue.name(),
+        LOG.info("worker {} started on queue {} (concurrency {}, batch {}, lease {}{})", config.name(), queue,
                 config.concurrency(), config.batch(), human(config.lease()),
                 config.jobTimeout().isZero() ? "" : ", job timeout " + human(config.jobTimeout()));
     }
@@ -194,12 +189,12 @@ public final class WorkerEngine {
         maintenance.stop();
         schedules.stop();
         subscriptions.forEach(WorkerEngine::closeQuietly);
-        waitThroughInterrupts(claimLoop::joinUntil, System.nanoTime() + Nanos.of(config.lease()) + TimeUnit.SECONDS.toNanos(10),
+        waitThroughInterrupts(claimLoop::joinUntil, ticker.nanos() + Nanos.of(config.lease()) + TimeUnit.SECONDS.toNanos(10),
                 interrupted);
         handBackNotStarted();
         acker.drain();
         waitThroughInterrupts(d -> progress.awaitUntil(() -> running() == 0, d),
-                System.nanoTime() + Nanos.of(config.shutdownGrace()), interrupted);
+                ticker.nanos() + Nanos.of(config.shutdownGrace()), interrupted);
         List<Running> unfinished = new ArrayList<>();
         for (Running r : inFlight.all()) {
             // A job whose handler has returned (acking) is not handed back: its outcome is on its way to Redis.
@@ -209,23 +204,23 @@ public final class WorkerEngine {
         }
         if (!unfinished.isEmpty()) {
             LOG.warn("worker {}: {} job(s) of queue {} still running after the {} grace period: handing them back",
-                    config.name(), unfinished.size(), queue.name(), human(config.shutdownGrace()));
-            handBack(unfinished);
+                    config.name(), unfinished.size(), queue, human(config.shutdownGrace()));
+            handBack.all(unfinished);
             unfinished.forEach(Running::interrupt);
         }
         deadlines.stop();
-        if (!waitThroughInterrupts(d -> progress.awaitUntil(acker::idle, d), System.nanoTime() + TimeUnit.SECONDS.toNanos(10),
+        if (!waitThroughInterrupts(d -> progress.awaitUntil(acker::idle, d), ticker.nanos() + TimeUnit.SECONDS.toNanos(10),
                 interrupted)) {
             LOG.warn("worker {}: some outcomes of queue {} were not acknowledged by Redis before shutdown; those jobs "
-                    + "return when their leases expire", config.name(), queue.name());
+                    + "return when their leases expire", config.name(), queue);
         }
         leaseKeeper.stop();
         ackTimer.shutdownNow();
         if (ownExecutor != null) {
             ownExecutor.shutdownNow();
         }
-        metrics.unbind(queue.name());
-        LOG.info("worker {} stopped on queue {}", config.name(), queue.name());
+        metrics.unbind(queue);
+        LOG.info("worker {} stopped on queue {}", config.name(), queue);
         return interrupted[0];
     }
 
@@ -240,35 +235,7 @@ public final class WorkerEngine {
                 waiting.add(r);
             }
         }
-        handBack(waiting);
-    }
-
-    private void handBack(Running r) {
-        handBack(List.of(r));
-    }
-
-    private void handBack(List<Running> jobs) {
-        if (jobs.isEmpty()) {
-            return;
-        }
-        jobs.forEach(r -> r.released = true);
-        List<Lease> leases = new ArrayList<>(jobs.size());
-        jobs.forEach(r -> leases.add(r.lease()));
-        try {
-            List<Ack> acks = queue.leases().release(leases);
-            for (int i = 0; i < jobs.size(); i++) {
-                if (acks.get(i) != Ack.OK) {
-                    LOG.debug("worker {}: hand-back of {} refused ({})", config.name(), jobs.get(i), acks.get(i));
-                } else {
-                    listener.onOutcome(jobs.get(i), JobListener.Outcome.HANDED_BACK);
-                }
-                inFlight.remove(jobs.get(i));
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("worker {}: could not hand back {} job(s) of queue {} ({}); they return when their leases expire",
-                    config.name(), jobs.size(), queue.name(), e.getMessage());
-        }
-        claimLoop.wake();
+        handBack.all(waiting);
     }
 
     private static void closeQuietly(AutoCloseable c) {

@@ -47,7 +47,7 @@ class HandlerPoolTest {
 
     @Test
     void everyJobRunsExactlyOnceUnderConcurrentSubmitters() throws Exception {
-        pool = new HandlerPool(8, 60, TimeUnit.SECONDS, factory);
+        pool = new HandlerPool(8, 60, TimeUnit.SECONDS, factory, Ticker.SYSTEM);
         pool.prestart();
         int perSubmitter = 50_000;
         int submitters = 4;
@@ -83,7 +83,7 @@ class HandlerPoolTest {
     @Test
     void burstsOfShortJobsSeparatedByIdleGapsAllRun() {
         // Jobs arriving one at a time while every thread parks in between: each arrival must wake a thread.
-        pool = new HandlerPool(4, 60, TimeUnit.SECONDS, factory);
+        pool = new HandlerPool(4, 60, TimeUnit.SECONDS, factory, Ticker.SYSTEM);
         AtomicInteger done = new AtomicInteger();
         for (int i = 1; i <= 300; i++) {
             pool.execute(done::incrementAndGet);
@@ -94,7 +94,7 @@ class HandlerPoolTest {
 
     @Test
     void slowJobsEachGetAThreadAtOnce() {
-        pool = new HandlerPool(64, 60, TimeUnit.SECONDS, factory);
+        pool = new HandlerPool(64, 60, TimeUnit.SECONDS, factory, Ticker.SYSTEM);
         pool.prestart();
         CountDownLatch all = new CountDownLatch(64);
         AtomicInteger ok = new AtomicInteger();
@@ -115,7 +115,7 @@ class HandlerPoolTest {
 
     @Test
     void threadsHeldPastTheCoreAreAddedAndEndAfterKeepAliveDownToTheCoreExactly() throws Exception {
-        pool = new HandlerPool(2, 100, TimeUnit.MILLISECONDS, factory);
+        pool = new HandlerPool(2, 100, TimeUnit.MILLISECONDS, factory, Ticker.SYSTEM);
         pool.prestart();
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch holding = new CountDownLatch(8);
@@ -142,7 +142,7 @@ class HandlerPoolTest {
 
     @Test
     void aJobThatThrowsLeavesItsThreadWorking() {
-        pool = new HandlerPool(1, 60, TimeUnit.SECONDS, factory);
+        pool = new HandlerPool(1, 60, TimeUnit.SECONDS, factory, Ticker.SYSTEM);
         AtomicInteger done = new AtomicInteger();
         for (int i = 0; i < 100; i++) {
             pool.execute(() -> {
@@ -155,7 +155,7 @@ class HandlerPoolTest {
 
     @Test
     void shutdownInterruptsRunningJobsEndsEveryThreadAndRefusesNewJobs() throws Exception {
-        pool = new HandlerPool(4, 60, TimeUnit.SECONDS, factory);
+        pool = new HandlerPool(4, 60, TimeUnit.SECONDS, factory, Ticker.SYSTEM);
         pool.prestart();
         CountDownLatch running = new CountDownLatch(2);
         AtomicInteger interrupted = new AtomicInteger();

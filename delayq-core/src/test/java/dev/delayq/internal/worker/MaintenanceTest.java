@@ -9,8 +9,8 @@ import dev.delayq.Job;
 import dev.delayq.JobQueue;
 import dev.delayq.QueueStats;
 import dev.delayq.WorkerMetrics;
-import dev.delayq.internal.queue.Partition;
 import dev.delayq.internal.queue.RedisQueue;
+import dev.delayq.internal.queue.Partition;
 import dev.delayq.testkit.RedisClusterExtension;
 import dev.delayq.testkit.RedisExtension;
 import java.time.Duration;
@@ -94,7 +94,7 @@ class MaintenanceTest {
             assertThat(before.done() + before.dead()).isEqualTo(jobs);
             assertThat(before.pastRetention()).as("no pass has recorded the retention yet").isEqualTo(-1);
 
-            Maintenance m = new Maintenance(parts(q), Duration.ofMinutes(5), WorkerMetrics.NONE, "w1", step);
+            Maintenance m = new Maintenance(QueuePartition.of(parts(q)), Duration.ofMinutes(5), WorkerMetrics.NONE, "w1", step);
             m.run();
             QueueStats after = q.inspector().stats();
             assertThat(after.done() + after.dead()).as("jobs left after one pass over %d", jobs).isZero();
@@ -150,7 +150,7 @@ class MaintenanceTest {
             // Worker w2 is in the middle of its pass (its first step hit its limit): w1 keeps out.
             assertThat(part.purgeStep(RETENTION.toMillis(), RETENTION.toMillis(), 10, Maintenance.LOCK_MS, "w2").more()).isTrue();
             awaitPastRetention(q, 20); // the 20 left, past the retention w2 recorded (once 1 ms has passed)
-            new Maintenance(parts(q), Duration.ofMinutes(5), WorkerMetrics.NONE, "w1", 10).run();
+            new Maintenance(QueuePartition.of(parts(q)), Duration.ofMinutes(5), WorkerMetrics.NONE, "w1", 10).run();
             assertThat(q.inspector().stats().done() + q.inspector().stats().dead()).isEqualTo(20);
             // w2 goes on to the end of its pass, which releases the lock; w1's next pass has nothing left to do.
             int steps = 1;

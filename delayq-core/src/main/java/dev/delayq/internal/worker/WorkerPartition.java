@@ -1,0 +1,100 @@
+package dev.delayq.internal.worker;
+
+import dev.delayq.Ack;
+import dev.delayq.ClaimBatch;
+import dev.delayq.ClaimOptions;
+import dev.delayq.FailResult;
+import dev.delayq.Lease;
+import dev.delayq.RenewResult;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What the worker needs of one partition of its queue (a queue without partitions is one): the worker's whole view of
+ * Redis. The runtime's parts see the queue only through this interface (BullMQ's lock manager sees its worker through
+ * a context of its own), so they are unit-tested with a fake of it; {@link QueuePartition} is the one adapter
+ * over the queue's implementation.
+ *
+ * <p>Expired leases are recovered by the claim (its reply counts them): there is no separate recovery call. The
+ * asynchronous calls never throw: a failure fails the future.
+ */
+public interface WorkerPartition {
+    /** The queue's name (of the whole queue, not of the partition). */
+    String queue();
+
+    /** This partition's number, from 0 (the {@link Lease#partition()} of the jobs it leases). */
+    int index();
+
+    /** Leases due jobs (and recovers expired leases) as the options say. */
+    CompletableFuture<ClaimBatch> claim(ClaimOptions options);
+
+    /** Completes jobs of this partition, each checked against its fencing token; one answer per lease, in order. */
+    CompletableFuture<List<Ack>> complete(List<Lease> leases);
+
+    /** Records a failed run (retried or dead); jobs without max attempts of their own use {@code defaultMaxAttempts}. */
+    CompletableFuture<FailResult> fail(Lease lease, String error, boolean retryable, Duration backoff, int defaultMaxAttempts);
+
+    /** Extends leases of this partition by {@code lease}; one answer per lease, in order. */
+    CompletableFuture<RenewResult> renew(List<Lease> leases, Duration lease);
+
+    /** Hands jobs back (due again at once, attempt not counted), waiting for the answer; one per lease, in order. */
+    List<Ack> release(List<Lease> leases);
+
+    /** Records a running job's progress, fenced by its lease. */
+    CompletableFuture<Ack> progress(Lease lease, String progress);
+
+    /**
+     * One bounded step of the retention purge (at most {@code jobs} jobs past the queue's retention), under the
+     * partition's purge lock held for {@code owner} for {@code lockMillis}; waits for the answer.
+     */
+    PurgeStep purgeStep(int jobs, long lockMillis, String owner);
+
+    /**
+     * Advances every due recurring schedule of this partition, waiting for the answer; returns how long (ms, Redis's
+     * clock) until its next pending tick is due, or {@link Long#MAX_VALUE} when none is pending.
+     */
+    long tickSchedules();
+
+    /**
+     * Subscribes to the partition's wake-up notices (an earlier job became the head of the due set); closing the result
+     * unsubscribes.
+     *
+     * @throws RuntimeException when the subscription cannot be made
+     */
+    AutoCloseable subscribeWakeUps(WakeUps listener);
+
+    /**
+     * Subscribes to notices that a schedule of the partition was added, changed or removed; {@code onChange} runs on
+     * each, and after a reconnection (notices may have been missed). Closing the result unsubscribes.
+     *
+     * @throws RuntimeException when the subscription cannot be made
+     */
+    AutoCloseable subscribeScheduleChanges(Runnable onChange);
+
+    /**
+     * This partition over a connection of its own (slow calls on it delay nothing else the worker does); opened by this
+     * call.
+     */
+    WorkerPartition onOwnConnection();
+
+    /** Receives wake-up notices. Runs on the connection's I/O thread: must not block. */
+    interface WakeUps {
+        /** An earlier job, due at {@code headMillis} (Redis's clock), is now the head of the due set. */
+        void onHead(long headMillis);
+
+        /** Notices may have been missed (the connection came back, or a notice could not be read). */
+        void onReconnect();
+    }
+
+    /**
+     * What one purge step did.
+     *
+     * @param done        done jobs deleted
+     * @param dead        dead jobs deleted
+     * @param more        a limit was hit: step again
+     * @param lockedForMs &gt; 0 when another worker holds the purge lock (nothing was done)
+     */
+    record PurgeStep(long done, long dead, boolean more, long lockedForMs) {
+    }
+}
