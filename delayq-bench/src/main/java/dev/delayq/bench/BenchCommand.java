@@ -1,9 +1,10 @@
-package dev.delayq.cli.bench;
+package dev.delayq.bench;
 
 import dev.delayq.cli.CliException;
 import dev.delayq.cli.Durations;
 import dev.delayq.cli.Exit;
 import dev.delayq.cli.Main;
+import dev.delayq.internal.present.DurationText;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -245,10 +246,10 @@ public final class BenchCommand implements Callable<Integer> {
         }
         // The workers' lease is 30 s and the lookahead must stay under half of it.
         if (lookahead.isNegative() || lookahead.compareTo(Duration.ofSeconds(15)) >= 0) {
-            throw new IllegalArgumentException("--lookahead is " + Durations.format(lookahead)
+            throw new IllegalArgumentException("--lookahead is " + DurationText.format(lookahead)
                     + ": it must be at least 0s and under 15s");
         }
-        Durations.check("--done-retention", doneRetention, Duration.ZERO, Durations.MAX);
+        DurationText.check("--done-retention", doneRetention, Duration.ZERO, DurationText.MAX);
         return new BenchConfig(consumers, concurrency, batch, lookahead, scale, main.timeout(), main.allowEviction(), 1,
                 doneRetention, flow);
     }

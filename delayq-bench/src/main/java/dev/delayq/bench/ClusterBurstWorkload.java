@@ -1,4 +1,4 @@
-package dev.delayq.cli.bench;
+package dev.delayq.bench;
 
 /** W1 on a Redis Cluster, reported apart from W1 on a single node. */
 final class ClusterBurstWorkload extends BurstWorkload {

@@ -1,4 +1,4 @@
-package dev.delayq.cli.bench;
+package dev.delayq.bench;
 
 import java.io.PrintWriter;
 

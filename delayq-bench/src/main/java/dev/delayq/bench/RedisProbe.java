@@ -1,8 +1,9 @@
-package dev.delayq.cli.bench;
+package dev.delayq.bench;
 
 import dev.delayq.DelayQConnectionException;
 import dev.delayq.DelayQException;
 import dev.delayq.DelayQTimeoutException;
+import dev.delayq.internal.present.InfoText;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.FlushMode;
 import io.lettuce.core.KeyScanCursor;
@@ -108,15 +109,7 @@ final class RedisProbe implements AutoCloseable {
 
     /** {@code INFO section} as a map of field to value. */
     Map<String, String> info(String section) {
-        String text = call(() -> sync.info(section), "info");
-        Map<String, String> out = new LinkedHashMap<>();
-        for (String line : text.split("\r?\n")) {
-            int i = line.indexOf(':');
-            if (i > 0 && !line.startsWith("#")) {
-                out.put(line.substring(0, i), line.substring(i + 1).trim());
-            }
-        }
-        return out;
+        return InfoText.parse(call(() -> sync.info(section), "info"));
     }
 
     /** {@code total_commands_processed} (INFO stats): every command, those run inside scripts included. */

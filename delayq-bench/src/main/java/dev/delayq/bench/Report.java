@@ -1,7 +1,7 @@
-package dev.delayq.cli.bench;
+package dev.delayq.bench;
 
-import dev.delayq.cli.Durations;
 import dev.delayq.cli.Json;
+import dev.delayq.internal.present.DurationText;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -129,7 +129,7 @@ final class Report {
                 env.redis(), env.server().equals("private") ? "private server" : "at " + env.server(), env.cpu(),
                 env.cores(), reps);
         out.printf("consumers %d x concurrency %d, batch %d, lookahead %s, done retention %s%s%n", config.consumers(),
-                config.concurrency(), config.batch(), lookahead(), Durations.format(config.doneRetention()),
+                config.concurrency(), config.batch(), lookahead(), DurationText.format(config.doneRetention()),
                 config.fullSize() ? "" : ", scale " + scale() + " (smaller than defined)");
         if (!warmups.isEmpty()) {
             List<String> names = new ArrayList<>();

@@ -1,4 +1,4 @@
-package dev.delayq.cli.demo;
+package dev.delayq.demo;
 
 import dev.delayq.DelayQ;
 import dev.delayq.cli.Durations;
@@ -6,6 +6,7 @@ import dev.delayq.cli.Exit;
 import dev.delayq.cli.Main;
 import dev.delayq.cli.RedisTarget;
 import dev.delayq.internal.Validation;
+import dev.delayq.internal.present.DurationText;
 import dev.delayq.testkit.RedisServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +49,7 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Validation.range("--jobs", jobs, 10, 1_000_000);
         Validation.range("--workers", workers, 2, 64);
-        Durations.check("--spread", spread, Duration.ZERO, Duration.ofMinutes(10));
+        DurationText.check("--spread", spread, Duration.ZERO, Duration.ofMinutes(10));
         if (!main.verbose()) {
             // The demo's dead jobs are expected; keep the worker's per-job warnings out of the report.
             System.setProperty("org.slf4j.simpleLogger.log.dev.delayq", "error");

@@ -1,4 +1,4 @@
-package dev.delayq.cli.demo;
+package dev.delayq.demo;
 
 import dev.delayq.JobContext;
 import dev.delayq.RetryPolicy;

@@ -1,4 +1,4 @@
-package dev.delayq.cli.demo;
+package dev.delayq.demo;
 
 import dev.delayq.CheckReport;
 import dev.delayq.QueueStats;

@@ -1,4 +1,4 @@
-package dev.delayq.cli.bench;
+package dev.delayq.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,7 +12,6 @@ import dev.delayq.JobQueue;
 import dev.delayq.JobState;
 import dev.delayq.cli.Exit;
 import dev.delayq.cli.Json;
-import dev.delayq.cli.Main;
 import dev.delayq.testkit.RedisExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -56,7 +55,7 @@ class BenchCommandTest {
     private static Result run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = BenchMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 

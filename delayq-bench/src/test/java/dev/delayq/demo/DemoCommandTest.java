@@ -1,4 +1,4 @@
-package dev.delayq.cli.demo;
+package dev.delayq.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,8 +7,8 @@ import dev.delayq.JobInfo;
 import dev.delayq.JobQueue;
 import dev.delayq.JobState;
 import dev.delayq.QueueStats;
+import dev.delayq.bench.BenchMain;
 import dev.delayq.cli.Exit;
-import dev.delayq.cli.Main;
 import dev.delayq.testkit.RedisServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -46,7 +46,7 @@ class DemoCommandTest {
     private static Result run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int code = BenchMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
