@@ -183,7 +183,8 @@ public final class WorkCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         if (main.verbose) {
             main.err().printf("delayq: worker %s on queue '%s': concurrency %d, lease %s, %d attempts, backoff %s to %s%n",
-                    worker.name(), queue, slots, human(lease), maxAttempts, human(backoffBase), human(backoffCap));
+                    worker.name(), queue, slots, DurationText.format(lease), maxAttempts,
+                    DurationText.format(backoffBase), DurationText.format(backoffCap));
         }
         main.err().flush();
         boolean idle;
@@ -264,9 +265,5 @@ public final class WorkCommand implements Callable<Integer> {
         main.err().println("delayq: worker stopped: " + activity.summary());
         main.err().flush();
         return worker.inFlight();
-    }
-
-    private static String human(Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 }
