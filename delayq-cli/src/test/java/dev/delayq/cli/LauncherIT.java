@@ -146,8 +146,7 @@ class LauncherIT {
     @Test
     void theFirstUseBuildUsesTheLocalRepositoryOfDelayqMavenRepoAndKeepsMavenOpts() throws Exception {
         Path tree = Files.createDirectories(dir.resolve("clone"));
-        Path launcher = Files.copy(Path.of("..", "delayq"), tree.resolve("delayq"),
-                java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        Path launcher = launcherIn(tree);
         Path jar = Path.of("target", "delayq.jar").toAbsolutePath();
         Path bin = Files.createDirectories(dir.resolve("bin"));
         Path seen = dir.resolve("mvn-args");
@@ -196,8 +195,7 @@ class LauncherIT {
     @Test
     void demoAndBenchBuildAndRunTheHarnessJar() throws Exception {
         Path tree = Files.createDirectories(dir.resolve("harness"));
-        Path launcher = Files.copy(Path.of("..", "delayq"), tree.resolve("delayq"),
-                java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        Path launcher = launcherIn(tree);
         Path jar = Path.of("target", "delayq.jar").toAbsolutePath();
         Path bin = Files.createDirectories(dir.resolve("harness-bin"));
         Path seen = dir.resolve("harness-mvn-args");
@@ -218,6 +216,11 @@ class LauncherIT {
         Ran stats = runWith(launcher, bin, java.util.Map.of(), "harness-other", "--prefix", "bench", "--version");
         assertThat(stats.exit()).as(stats.err()).isZero();
         assertThat(Files.readAllLines(seen)).as("a value 'bench' is not the command").containsSubsequence("-pl", "delayq-cli");
+    }
+
+    /** A copy of the launcher in {@code tree}, a stand-in for a clone (the launcher builds and runs what is there). */
+    private static Path launcherIn(Path tree) throws java.io.IOException {
+        return Files.copy(Path.of("..", "delayq"), tree.resolve("delayq"), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
     }
 
     /** The launcher with {@code bin} first on the PATH and {@code env} set (and no DELAYQ_ or MAVEN_ variable inherited). */
