@@ -11,7 +11,7 @@
 # (delayq's median of 3 over BullMQ's median of 3) for "delete" (d0/b0), "keep" (d1/b1) and "mixed" (d1/b0).
 #
 #   (cd docs/peers && npm install)                                    # or PEERS=/a/copy/of/docs/peers after npm install there
-#   docs/perf/side-by-side.sh delayq-cli/target/delayq.jar [ROUNDS]      # ROUNDS: default 5
+#   docs/perf/side-by-side.sh delayq-bench/target/delayq-bench.jar [ROUNDS]   # ROUNDS: default 5 (the harness jar: ./delayq bench builds it)
 set -euo pipefail
 JAR=$(realpath "$1")
 ROUNDS=${2:-5}

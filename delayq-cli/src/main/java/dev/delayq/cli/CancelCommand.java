@@ -1,7 +1,7 @@
 package dev.delayq.cli;
 
 import dev.delayq.ChangeResult;
-import dev.delayq.JobState;
+import dev.delayq.internal.present.JobActions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -44,14 +44,14 @@ public final class CancelCommand implements Callable<Integer> {
             switch (c.status()) {
                 case NOT_FOUND -> throw new CliException(Exit.FAILED, "no job holds dedupe key '" + dedupeKey
                         + "' in queue '" + queue + "'");
-                case WRONG_STATE -> throw new CliException(Exit.FAILED, "the job holding dedupe key '" + dedupeKey
-                        + "' is " + c.state().label() + ": only scheduled jobs can be cancelled");
+                case WRONG_STATE -> throw new CliException(Exit.FAILED,
+                        JobActions.CANCEL.refusalOf("the job holding dedupe key '" + dedupeKey + "'", c.state()));
                 case CHANGED -> cancelled = c.id();
                 default -> throw new IllegalStateException(c.status().name());
             }
         } else {
             ChangeResult c = main.queue(queue).cancel(id);
-            CliException refused = Jobs.refused(c, queue, id, JobState.SCHEDULED, "cancelled");
+            CliException refused = Jobs.refused(c, queue, id, JobActions.CANCEL);
             if (refused != null) {
                 throw refused;
             }

@@ -1,6 +1,7 @@
 package dev.delayq.cli;
 
 import dev.delayq.ChangeResult;
+import dev.delayq.internal.present.JobActions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -29,13 +30,9 @@ public final class DeleteCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         ChangeResult c = main.inspector(queue).delete(id);
-        switch (c.status()) {
-            case NOT_FOUND -> throw Jobs.noJob(queue, id);
-            case WRONG_STATE -> throw new CliException(Exit.FAILED, "job '" + id + "' is " + c.state().label()
-                    + ": a worker is running it, and only scheduled, done or dead jobs can be deleted");
-            default -> {
-                // deleted
-            }
+        CliException refused = Jobs.refused(c, queue, id, JobActions.DELETE);
+        if (refused != null) {
+            throw refused;
         }
         if (main.json()) {
             Map<String, Object> m = new LinkedHashMap<>();

@@ -3,6 +3,7 @@ package dev.delayq.cli;
 import dev.delayq.JobContext;
 import dev.delayq.JobHandler;
 import dev.delayq.NonRetryableException;
+import dev.delayq.internal.present.DurationText;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -196,7 +197,7 @@ final class ExecHandler implements JobHandler {
                     long left = deadline - System.nanoTime();
                     if (left <= 0 && p.isAlive()) {
                         processes.stop(List.of(p));
-                        throw new Failed("timed out after " + Durations.format(timeout));
+                        throw new Failed("timed out after " + DurationText.format(timeout));
                     }
                     wait = Math.max(1, Math.min(wait, TimeUnit.NANOSECONDS.toMillis(left) + 1));
                 }

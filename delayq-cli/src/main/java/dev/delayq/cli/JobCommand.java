@@ -1,6 +1,7 @@
 package dev.delayq.cli;
 
 import dev.delayq.JobInfo;
+import dev.delayq.internal.present.JobFields;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -32,7 +33,7 @@ public final class JobCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         JobInfo job = main.queue(queue).get(id).orElseThrow(() -> Jobs.noJob(queue, id));
-        Map<String, Object> fields = Json.job(job);
+        Map<String, Object> fields = JobFields.job(job, JobFields.WHOLE_PAYLOAD);
         if (job.corrupt()) {
             main.err().println("delayq: warning: the stored record of job '" + id + "' cannot be decoded ("
                     + Text.oneLine(job.lastError(), 200) + "): shown with its raw bytes as the payload; workers move such "
@@ -47,6 +48,9 @@ public final class JobCommand implements Callable<Integer> {
         for (Map.Entry<String, Object> f : fields.entrySet()) {
             if (text && f.getKey().equals("payloadBase64")) {
                 continue; // the same bytes as the payload line, only less readable
+            }
+            if (f.getKey().equals("payloadPreviewBytes") || f.getKey().equals("payloadTruncated")) {
+                continue; // the command line shows the whole payload: these say so only in JSON
             }
             Object v = f.getValue();
             // Text (an id, an error, a payload) as the other tables print user data: quoted and escaped when it holds

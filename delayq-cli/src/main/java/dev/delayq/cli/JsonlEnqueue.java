@@ -4,6 +4,7 @@ import dev.delayq.DelayQTimeoutException;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
 import dev.delayq.JobQueue;
+import dev.delayq.internal.present.DurationText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -240,7 +241,7 @@ final class JsonlEnqueue {
                 result = r.result();
                 error = r.error();
             }
-            error = Durations.humanizeIso(error); // the library prints durations as Java does (PT30S)
+            error = DurationText.humanizeIso(error); // the library prints durations as Java does (PT30S)
             if (error != null) {
                 bad = true;
                 e.append("delayq: line ").append(line.number()).append(": ").append(Text.oneLine(error, 500)).append('\n');

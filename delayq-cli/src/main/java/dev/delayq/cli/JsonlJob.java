@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import dev.delayq.Job;
+import dev.delayq.internal.present.DurationText;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
@@ -87,7 +88,7 @@ final class JsonlJob {
                         b.delay(duration(f.getKey(), v));
                     } else {
                         try {
-                            b.runAt(Durations.parseInstant(text(f.getKey(), v)));
+                            b.runAt(DurationText.parseInstant(text(f.getKey(), v)));
                         } catch (IllegalArgumentException e) {
                             throw new IllegalArgumentException("at: " + e.getMessage());
                         }
@@ -139,7 +140,7 @@ final class JsonlJob {
 
     private static Duration duration(String key, JsonNode v) {
         try {
-            return Durations.parse(text(key, v));
+            return DurationText.parse(text(key, v));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(key + ": " + e.getMessage());
         }

@@ -2,6 +2,7 @@ package dev.delayq.cli;
 
 import dev.delayq.JobQueue;
 import dev.delayq.Limits;
+import dev.delayq.internal.present.DurationText;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -51,7 +52,7 @@ public final class LimitCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--clear removes both limits, so it does not go with --rate or "
                     + "--concurrency: use one or the other (--rate and --concurrency replace only the limit they name)");
         }
-        Durations.Rate parsedRate = rate != null ? Durations.parseRate("--rate", rate) : null;
+        DurationText.Rate parsedRate = rate != null ? DurationText.parseRate("--rate", rate) : null;
         Limits wanted = null;
         boolean change = clear || rate != null || concurrency != null;
         JobQueue q = main.knownQueue(queue, create, change
@@ -71,7 +72,7 @@ public final class LimitCommand implements Callable<Integer> {
         if (main.json()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("queue", queue);
-            m.put("rate", now.rateJobs() > 0 ? now.rateJobs() + "/" + Durations.format(now.ratePer()) : null);
+            m.put("rate", now.rateJobs() > 0 ? now.rateJobs() + "/" + DurationText.format(now.ratePer()) : null);
             m.put("concurrency", now.concurrency() > 0 ? now.concurrency() : null);
             main.out().println(Json.line(m));
         } else {
@@ -85,7 +86,7 @@ public final class LimitCommand implements Callable<Integer> {
         if (l.rateJobs() == 0 && l.concurrency() == 0) {
             return "none";
         }
-        String r = l.rateJobs() > 0 ? "rate " + l.rateJobs() + "/" + Durations.format(l.ratePer()) : "";
+        String r = l.rateJobs() > 0 ? "rate " + l.rateJobs() + "/" + DurationText.format(l.ratePer()) : "";
         String c = l.concurrency() > 0 ? "concurrency " + l.concurrency() : "";
         return r.isEmpty() ? c : c.isEmpty() ? r : r + ", " + c;
     }

@@ -3,6 +3,7 @@ package dev.delayq.cli;
 import dev.delayq.JobInfo;
 import dev.delayq.JobState;
 import dev.delayq.JobQueue;
+import dev.delayq.internal.present.JobFields;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -64,7 +65,7 @@ public final class ListCommand implements Callable<Integer> {
                 corrupt[0]++;
             }
             if (main.json()) {
-                main.out().println(Json.line(Json.job(j)));
+                main.out().println(Json.line(JobFields.job(j, JobFields.WHOLE_PAYLOAD)));
             } else {
                 java.time.Instant sort = s == JobState.PROCESSING ? j.leaseUntil() : j.finishedAt();
                 main.out().printf("%-30s  %-10s  %7d  %-24s  %s%s%n", Text.field(j.id()), j.state().label(), j.attempt(),

@@ -1,12 +1,8 @@
 package dev.delayq.cli;
 
 import dev.delayq.DelayQ;
-import dev.delayq.DelayQConfigurationException;
-import dev.delayq.DelayQConnectionException;
-import dev.delayq.DelayQTimeoutException;
 import dev.delayq.JobQueue;
 import dev.delayq.QueueInspector;
-import dev.delayq.cli.bench.BenchCommand;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -23,9 +19,8 @@ import picocli.CommandLine.ScopeType;
  * non-zero: 1 for a negative answer, 2 for invalid input, 3 when Redis is unreachable or unsafe.
  */
 @Command(name = "delayq", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "A delayed job queue on Redis: run the demo, enqueue and inspect jobs, run workers, benchmark.",
+        description = "A delayed job queue on Redis: enqueue and inspect jobs, run workers, serve the dashboard.",
         subcommands = {
-                dev.delayq.cli.demo.DemoCommand.class,
                 EnqueueCommand.class,
                 WorkCommand.class,
                 StatsCommand.class,
@@ -45,11 +40,10 @@ import picocli.CommandLine.ScopeType;
                 CheckCommand.class,
                 AclCommand.class,
                 DashboardCommand.class,
-                BenchCommand.class,
                 CommandLine.HelpCommand.class,
         },
         footer = {"", "Examples:",
-                "  delayq demo                                   # see it work, on a private Redis",
+                "  ./delayq demo                                 # see it work, on a private Redis (the launcher)",
                 "  delayq enqueue orders --id order-731:timeout --delay 30m --payload '{\"order\":731}'",
                 "  delayq work orders --exec './handle-order.sh' --concurrency 8",
                 "  delayq stats orders --json",
@@ -332,23 +326,38 @@ public final class Main implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        launch(args);
+    }
+
+    /**
+     * Runs the command line as this JVM's program, with {@code more} commands besides its own (the harness module adds
+     * {@code demo} and {@code bench}), and exits with its status.
+     */
+    public static void launch(String[] args, Class<?>... more) {
         standalone = true;
-        int code = run(args, System.out, System.err);
+        int code = run(args, System.out, System.err, more);
         System.out.flush();
         System.err.flush();
         System.exit(code);
     }
 
-    /** Runs the command line with these streams and returns the exit status (used by tests, in-process). */
-    public static int run(String[] args, PrintStream out, PrintStream err) {
+    /**
+     * Runs the command line with these streams and returns the exit status (used by tests, in-process); {@code more}
+     * are picocli commands added beside the command line's own, each with {@code @ParentCommand Main} for the global
+     * options and the client.
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err, Class<?>... more) {
         Main main = new Main();
         main.processStreams = out == System.out && err == System.err;
         CommandLine cl = new CommandLine(main);
+        for (Class<?> c : more) {
+            cl.addSubcommand(c);
+        }
         PrintWriter o = new PrintWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), true);
         PrintWriter e = new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true);
         cl.setOut(o).setErr(e);
         HelpLayout.apply(cl);
-        cl.setExecutionExceptionHandler((ex, line, parsed) -> report(ex, line, main));
+        cl.setExecutionExceptionHandler((ex, line, parsed) -> Failures.report(ex, line, main));
         cl.setParameterExceptionHandler((ex, args2) -> {
             CommandLine c = ex.getCommandLine();
             c.getErr().println("delayq: " + main.redact(Suggestions.message(ex)));
@@ -362,41 +371,6 @@ public final class Main implements Callable<Integer> {
             o.flush();
             e.flush();
         }
-    }
-
-    private static int report(Exception ex, CommandLine line, Main main) {
-        PrintWriter err = line.getErr();
-        Throwable e = ex;
-        while (e instanceof java.util.concurrent.CompletionException && e.getCause() != null) {
-            e = e.getCause();
-        }
-        int code;
-        String message;
-        if (e instanceof CliException ce) {
-            code = ce.exitCode();
-            message = ce.getMessage();
-        } else if (e instanceof IllegalArgumentException) {
-            code = Exit.USAGE;
-            message = e.getMessage();
-        } else if (e instanceof DelayQConnectionException || e instanceof DelayQTimeoutException
-                || e instanceof DelayQConfigurationException) {
-            code = Exit.REDIS;
-            message = e.getMessage();
-        } else {
-            code = Exit.FAILED;
-            message = e.getMessage() == null ? e.toString() : e.getMessage();
-        }
-        if (!(e instanceof CliException)) {
-            message = Durations.humanizeIso(message); // the library prints durations as Java does (PT30S)
-        }
-        err.println("delayq: " + main.redact(message));
-        if (main.verbose) {
-            java.io.StringWriter trace = new java.io.StringWriter();
-            e.printStackTrace(new PrintWriter(trace));
-            err.print(main.redact(trace.toString()));
-        }
-        err.flush();
-        return code;
     }
 
     /** Prints the version of the jar. */

@@ -6,6 +6,8 @@ import dev.delayq.DelayQException;
 import dev.delayq.DelayQTimeoutException;
 import dev.delayq.Limits;
 import dev.delayq.QueueStats;
+import dev.delayq.internal.present.DurationText;
+import dev.delayq.internal.present.JobFields;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,15 +45,15 @@ public final class QueuesCommand implements Callable<Integer> {
                 throw e; // Redis itself fails: no other queue would fare better (exit 3)
             } catch (IllegalArgumentException | DelayQException e) {
                 bad++;
-                flag(n, Durations.humanizeIso(e.getMessage()));
+                flag(n, DurationText.humanizeIso(e.getMessage()));
                 continue;
             }
             if (main.json()) {
-                main.out().println(Json.line(Json.stats(s)));
+                main.out().println(Json.line(JobFields.stats(s)));
             } else {
                 Limits l = s.limits();
                 main.out().printf(ROW, s.queue(), s.scheduled(), s.processing(), s.done(), s.dead(), s.paused() ? "yes" : "no",
-                        l.rateJobs() > 0 ? l.rateJobs() + "/" + Durations.format(l.ratePer()) : "-",
+                        l.rateJobs() > 0 ? l.rateJobs() + "/" + DurationText.format(l.ratePer()) : "-",
                         l.concurrency() > 0 ? l.concurrency() : "-");
             }
         }
@@ -70,6 +72,7 @@ public final class QueuesCommand implements Callable<Integer> {
         if (main.json()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("queue", name);
+            m.put("name", name); // as in a listed queue's counts (JobFields.stats)
             m.put("error", oneLine);
             main.out().println(Json.line(m));
         } else {

@@ -1,8 +1,8 @@
 package dev.delayq.cli;
 
 import dev.delayq.ChangeResult;
-import dev.delayq.JobState;
 import dev.delayq.JobQueue;
+import dev.delayq.internal.present.JobActions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -48,7 +48,7 @@ public final class RescheduleCommand implements Callable<Integer> {
     public Integer call() {
         JobQueue q = main.queue(queue);
         ChangeResult c = when.delay != null ? q.reschedule(id, when.delay) : q.reschedule(id, when.at);
-        CliException refused = Jobs.refused(c, queue, id, JobState.SCHEDULED, "rescheduled");
+        CliException refused = Jobs.refused(c, queue, id, JobActions.RESCHEDULE);
         if (refused != null) {
             throw refused;
         }

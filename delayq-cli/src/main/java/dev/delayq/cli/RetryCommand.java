@@ -1,8 +1,9 @@
 package dev.delayq.cli;
 
 import dev.delayq.ChangeResult;
-import dev.delayq.JobState;
 import dev.delayq.JobQueue;
+import dev.delayq.internal.present.DurationText;
+import dev.delayq.internal.present.JobActions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,11 +60,11 @@ public final class RetryCommand implements Callable<Integer> {
             try {
                 c = q.inspector().retryDead(id);
             } catch (IllegalArgumentException e) { // an invalid id among valid ones: report it, go on
-                main.err().println("delayq: " + Durations.humanizeIso(e.getMessage()));
+                main.err().println("delayq: " + DurationText.humanizeIso(e.getMessage()));
                 code = Exit.FAILED;
                 continue;
             }
-            CliException refused = Jobs.refused(c, queue, id, JobState.DEAD, "retried");
+            CliException refused = Jobs.refused(c, queue, id, JobActions.RETRY);
             if (refused != null) {
                 main.err().println("delayq: " + refused.getMessage());
                 code = Exit.FAILED;

@@ -4,6 +4,7 @@ import dev.delayq.JobQueue;
 import dev.delayq.Schedule;
 import dev.delayq.ScheduleInfo;
 import dev.delayq.internal.base.Validation;
+import dev.delayq.internal.present.DurationText;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -109,15 +110,15 @@ public final class ScheduleCommand implements Callable<Integer> {
                 if (zone != null) {
                     throw new IllegalArgumentException("--zone is for --cron: an --every schedule ticks at fixed instants");
                 }
-                s = Schedule.every(name, Durations.parse(spec.every));
+                s = Schedule.every(name, DurationText.parse(spec.every));
             }
             s = s.payload(payload).maxAttempts(maxAttempts != null ? maxAttempts : 0).missed(missed(missed))
                     .noOverlap(noOverlap);
             if (start != null) {
-                s = s.start(Durations.parseInstant(start));
+                s = s.start(DurationText.parseInstant(start));
             }
             if (end != null) {
-                s = s.end(Durations.parseInstant(end));
+                s = s.end(DurationText.parseInstant(end));
             }
             Main main = parent.main;
             JobQueue q = main.queue(queue, true);
@@ -255,7 +256,7 @@ public final class ScheduleCommand implements Callable<Integer> {
     }
 
     static String spec(Schedule s) {
-        return s.cronExpression() != null ? s.cronExpression() : "every " + Durations.format(s.every());
+        return s.cronExpression() != null ? s.cronExpression() : "every " + DurationText.format(s.every());
     }
 
     static Map<String, Object> json(ScheduleInfo i) {
@@ -264,7 +265,7 @@ public final class ScheduleCommand implements Callable<Integer> {
         m.put("name", s.name());
         m.put("spec", spec(s));
         m.put("cron", s.cronExpression());
-        m.put("every", s.every() == null ? null : Durations.format(s.every()));
+        m.put("every", s.every() == null ? null : DurationText.format(s.every()));
         m.put("everyMillis", s.every() == null ? null : s.every().toMillis());
         m.put("zone", s.zone() == null ? null : s.zone().getId());
         m.put("nextTick", instant(i.nextTick()));

@@ -1,6 +1,8 @@
 package dev.delayq.cli;
 
 import dev.delayq.QueueStats;
+import dev.delayq.internal.present.DurationText;
+import dev.delayq.internal.present.JobFields;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -28,7 +30,7 @@ public final class StatsCommand implements Callable<Integer> {
     public Integer call() {
         QueueStats s = main.inspector(queue).stats();
         if (main.json()) {
-            main.out().println(Json.line(Json.stats(s)));
+            main.out().println(Json.line(JobFields.stats(s)));
         } else {
             main.out().printf("queue       %s%n", s.queue());
             main.out().printf("scheduled   %d%nprocessing  %d%ndone        %d%ndead        %d%n",
@@ -40,7 +42,7 @@ public final class StatsCommand implements Callable<Integer> {
             main.out().printf("events      %s%n", s.eventsCap() > 0 ? "on (keeps the last " + s.eventsCap() + ")" : "off");
             main.out().printf("oldest due  %s%n", s.oldestDueAtMillis() < 0 ? "-"
                     : java.time.Instant.ofEpochMilli(s.oldestDueAtMillis()) + (s.oldestDueLagMillis() > 0
-                            ? " (due " + Durations.format(java.time.Duration.ofMillis(s.oldestDueLagMillis())) + " ago)"
+                            ? " (due " + DurationText.format(java.time.Duration.ofMillis(s.oldestDueLagMillis())) + " ago)"
                             : " (not due yet)"));
             main.out().println("totals");
             for (String t : QueueStats.TOTALS) {

@@ -7,6 +7,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
 
 /** "Did you mean" for a mistyped command or option, from picocli's suggestions. */
 final class Suggestions {
+    /** The commands of the harness jar (delayq-bench), which the launcher runs. */
+    private static final List<String> HARNESS = List.of("demo", "bench");
+
     private Suggestions() {
     }
 
@@ -23,6 +26,11 @@ final class Suggestions {
         String first = u.getUnmatched().get(0);
         String ending = suggestions.isEmpty() ? "" : "; did you mean " + join(suggestions) + "?";
         boolean command = !u.isUnknownOption() && !c.getSubcommands().isEmpty() && !first.startsWith("-");
+        if (command && HARNESS.contains(first)) {
+            // The published jar carries no test harness: the demo and the benchmark live in delayq-bench.
+            return "'" + first + "' is not in this jar: the demo and the benchmark start a private Redis through the "
+                    + "test kit, so they live in the module delayq-bench; from a clone, run './delayq " + first + "'";
+        }
         if (command) {
             return "unknown command '" + first + "'" + ending;
         }

@@ -1,24 +1,11 @@
 package dev.delayq.cli;
 
 import dev.delayq.internal.TextFields;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /** Text helpers for output. */
 public final class Text {
     private Text() {
-    }
-
-    /** The bytes as UTF-8 text, or {@code null} when they are not valid UTF-8. */
-    public static String utf8OrNull(byte[] bytes) {
-        try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            return null;
-        }
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.delayq.JobQueue;
 import dev.delayq.RetryPolicy;
 import dev.delayq.Worker;
 import dev.delayq.internal.base.Validation;
+import dev.delayq.internal.present.DurationText;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -129,7 +130,7 @@ public final class WorkCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--exec is empty: give the shell command to run for each job");
         }
         if (exitWhenIdle != null) {
-            Durations.check("--exit-when-idle", exitWhenIdle, Duration.ofMillis(1), Durations.MAX);
+            DurationText.check("--exit-when-idle", exitWhenIdle, Duration.ofMillis(1), DurationText.MAX);
         }
         if (maxJobs != null && maxJobs < 1) {
             throw new IllegalArgumentException("--max-jobs is " + maxJobs + ": it must be at least 1");
@@ -159,9 +160,9 @@ public final class WorkCommand implements Callable<Integer> {
         endpoint.start(); // before the worker: a port in use stops the command before any job is claimed
         // The start line comes first: once the worker starts, a job may fail, and its warning be logged, at once.
         main.err().printf("delayq: working on queue '%s'%s: concurrency %d, lease %s, Redis %s, %s%s%s%s%n", queue,
-                main.prefix().equals("dq") ? "" : " (prefix '" + main.prefix() + "')", slots, Durations.format(lease),
+                main.prefix().equals("dq") ? "" : " (prefix '" + main.prefix() + "')", slots, DurationText.format(lease),
                 target.display(), handler.isolation(),
-                jobTimeout != null ? ", job timeout " + Durations.format(jobTimeout) : "",
+                jobTimeout != null ? ", job timeout " + DurationText.format(jobTimeout) : "",
                 endpoint.url() != null ? ", metrics " + endpoint.url() : "",
                 unknown != null ? "; the queue is not known yet (see the warning above)" : "");
         main.err().flush();
@@ -182,7 +183,8 @@ public final class WorkCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(hook);
         if (main.verbose) {
             main.err().printf("delayq: worker %s on queue '%s': concurrency %d, lease %s, %d attempts, backoff %s to %s%n",
-                    worker.name(), queue, slots, human(lease), maxAttempts, human(backoffBase), human(backoffCap));
+                    worker.name(), queue, slots, DurationText.format(lease), maxAttempts,
+                    DurationText.format(backoffBase), DurationText.format(backoffCap));
         }
         main.err().flush();
         boolean idle;
@@ -217,14 +219,14 @@ public final class WorkCommand implements Callable<Integer> {
 
     /** The retry policy of the options, checked with messages in the command line's own units. */
     private RetryPolicy policy() {
-        Durations.check("--lease", lease, Duration.ofMillis(100), MAX_LEASE);
-        Durations.check("--backoff-base", backoffBase, Duration.ofMillis(1), MAX_BACKOFF);
-        Durations.check("--backoff-cap", backoffCap, Duration.ofMillis(1), MAX_BACKOFF);
+        DurationText.check("--lease", lease, Duration.ofMillis(100), MAX_LEASE);
+        DurationText.check("--backoff-base", backoffBase, Duration.ofMillis(1), MAX_BACKOFF);
+        DurationText.check("--backoff-cap", backoffCap, Duration.ofMillis(1), MAX_BACKOFF);
         if (backoffCap.compareTo(backoffBase) < 0) {
-            throw new IllegalArgumentException("--backoff-cap " + Durations.format(backoffCap)
-                    + " is shorter than --backoff-base " + Durations.format(backoffBase) + ": the cap must be at least the base");
+            throw new IllegalArgumentException("--backoff-cap " + DurationText.format(backoffCap)
+                    + " is shorter than --backoff-base " + DurationText.format(backoffBase) + ": the cap must be at least the base");
         }
-        Durations.check("--shutdown-grace", shutdownGrace, Duration.ZERO, MAX_RUN);
+        DurationText.check("--shutdown-grace", shutdownGrace, Duration.ZERO, MAX_RUN);
         if (jobTimeout != null) {
             Validation.jobTimeout("--job-timeout", jobTimeout); // the core's rule, as for a job's own timeout
         }
@@ -246,7 +248,7 @@ public final class WorkCommand implements Callable<Integer> {
         }
         if (signalled && worker.inFlight() > 0) {
             main.err().printf("delayq: stopping: letting running jobs finish (up to %s), then handing back the rest%n",
-                    Durations.format(shutdownGrace));
+                    DurationText.format(shutdownGrace));
             main.err().flush();
         }
         worker.close();
@@ -263,9 +265,5 @@ public final class WorkCommand implements Callable<Integer> {
         main.err().println("delayq: worker stopped: " + activity.summary());
         main.err().flush();
         return worker.inFlight();
-    }
-
-    private static String human(Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
     }
 }

@@ -323,12 +323,14 @@ class JobCommandsTest {
         // The enqueue time is kept in whole seconds; the hold counts from the exact millisecond.
         assertThat(Duration.between(enqueued, held)).isBetween(Duration.ofHours(2), Duration.ofHours(2).plusSeconds(1));
         assertThat(json.get("corrupt").asBoolean()).isFalse();
-        // Every key of the dashboard's job JSON but its payload preview keys.
+        // The dashboard's job JSON, key for key (one mapping, JobFields): the whole payload, so never truncated.
         List<String> keys = new ArrayList<>();
         json.fieldNames().forEachRemaining(keys::add);
         assertThat(keys).containsExactly("id", "state", "attempt", "maxAttempts", "dueAt", "leaseUntil", "finishedAt", "token",
-                "error", "payload", "payloadBase64", "payloadBytes", "name", "enqueuedAt", "stalls", "dedupeKey",
-                "dedupeHeldUntil", "corrupt", "priority", "progress");
+                "error", "payload", "payloadBase64", "payloadBytes", "payloadPreviewBytes", "payloadTruncated", "name",
+                "enqueuedAt", "stalls", "dedupeKey", "dedupeHeldUntil", "corrupt", "priority", "progress", "allowed");
+        assertThat(json.get("payloadTruncated").asBoolean()).isFalse();
+        assertThat(json.get("payloadPreviewBytes").asInt()).isEqualTo(json.get("payloadBytes").asInt());
 
         Cli.Result text = cli.run("job", "orders", "n1");
         assertThat(text.exit()).isZero();

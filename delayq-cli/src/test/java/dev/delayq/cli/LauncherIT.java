@@ -146,8 +146,7 @@ class LauncherIT {
     @Test
     void theFirstUseBuildUsesTheLocalRepositoryOfDelayqMavenRepoAndKeepsMavenOpts() throws Exception {
         Path tree = Files.createDirectories(dir.resolve("clone"));
-        Path launcher = Files.copy(Path.of("..", "delayq"), tree.resolve("delayq"),
-                java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        Path launcher = launcherIn(tree);
         Path jar = Path.of("target", "delayq.jar").toAbsolutePath();
         Path bin = Files.createDirectories(dir.resolve("bin"));
         Path seen = dir.resolve("mvn-args");
@@ -185,6 +184,43 @@ class LauncherIT {
         assertThat(defaults.err()).contains("delayq: using Maven's default local repository (DELAYQ_MAVEN_REPO=DIR for another)\n");
         assertThat(Files.readAllLines(seen)).containsExactly("-B", "-DskipTests", "-Dmaven.source.skip=true",
                 "-Dmaven.javadoc.skip=true", "-pl", "delayq-cli", "-am", "package");
+    }
+
+    /**
+     * "demo" and "bench" are not in the published command line (it carries no test harness): the launcher builds and
+     * runs the harness jar of delayq-bench for them, wherever the command stands among the global options; every other
+     * command runs the command line's jar. The stand-in for Maven copies this module's jar where the harness jar goes, so
+     * the command line it runs says that the command is not in this jar.
+     */
+    @Test
+    void demoAndBenchBuildAndRunTheHarnessJar() throws Exception {
+        Path tree = Files.createDirectories(dir.resolve("harness"));
+        Path launcher = launcherIn(tree);
+        Path jar = Path.of("target", "delayq.jar").toAbsolutePath();
+        Path bin = Files.createDirectories(dir.resolve("harness-bin"));
+        Path seen = dir.resolve("harness-mvn-args");
+        Path mvn = bin.resolve("mvn");
+        Files.writeString(mvn, "#!/bin/sh\n"
+                + "printf '%s\\n' \"$@\" > '" + seen + "'\n"
+                + "mkdir -p delayq-cli/target delayq-bench/target\n"
+                + "case \"$*\" in *delayq-bench*) cp '" + jar + "' delayq-bench/target/delayq-bench.jar ;; "
+                + "*) cp '" + jar + "' delayq-cli/target/delayq.jar ;; esac\n");
+        assertThat(mvn.toFile().setExecutable(true)).isTrue();
+
+        Ran demo = runWith(launcher, bin, java.util.Map.of(), "harness-demo", "--prefix", "p", "--timeout", "5s", "demo");
+        assertThat(Files.readAllLines(seen)).containsSubsequence("-pl", "delayq-bench", "-am", "package");
+        assertThat(demo.err()).contains("delayq: building the command line with the demo and the benchmark (delayq-bench)",
+                "delayq: 'demo' is not in this jar");
+        assertThat(Files.exists(tree.resolve("delayq-bench/target/delayq-bench.jar"))).isTrue();
+
+        Ran stats = runWith(launcher, bin, java.util.Map.of(), "harness-other", "--prefix", "bench", "--version");
+        assertThat(stats.exit()).as(stats.err()).isZero();
+        assertThat(Files.readAllLines(seen)).as("a value 'bench' is not the command").containsSubsequence("-pl", "delayq-cli");
+    }
+
+    /** A copy of the launcher in {@code tree}, a stand-in for a clone (the launcher builds and runs what is there). */
+    private static Path launcherIn(Path tree) throws java.io.IOException {
+        return Files.copy(Path.of("..", "delayq"), tree.resolve("delayq"), java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
     }
 
     /** The launcher with {@code bin} first on the PATH and {@code env} set (and no DELAYQ_ or MAVEN_ variable inherited). */

@@ -145,24 +145,6 @@ class RedisSecretsTest {
     }
 
     @Test
-    void demoAndBenchTakeThePasswordFromAFileToo() throws Exception {
-        Path file = Files.writeString(dir.resolve("pw"), SECRET);
-        Cli.Result demo = run("redis://" + hostPort, "demo", "--jobs", "100", "--workers", "2", "--spread", "500ms",
-                "--redis-password-file", file.toString());
-        assertThat(demo.exit()).as(demo.out() + demo.err()).isZero();
-        assertThat(demo.out()).contains("PASS").contains("redis://:***@" + hostPort + " under prefix dq-demo-");
-        assertNoSecret(demo, SECRET);
-
-        Cli.Result bench = run("redis://" + hostPort, "bench", "--workload", "w4", "--scale", "0.01", "--reps", "1",
-                "--redis-password-file", file.toString());
-        assertThat(bench.exit()).as(bench.err()).isZero();
-        assertThat(bench.out()).containsPattern("w4 +Redis bytes/job");
-        assertNoSecret(bench, SECRET);
-        assertThat(secured.call("KEYS", "dq-demo-*")).asList().isEmpty();
-        assertThat(secured.call("KEYS", "*:bench:*")).asList().isEmpty();
-    }
-
-    @Test
     void aCaFileWithAPlainUrlIsRefused() throws Exception {
         Path ca = Files.writeString(dir.resolve("ca.pem"), "not used");
         Cli.Result r = run("redis://" + hostPort, "stats", "q", "--tls-ca", ca.toString());

@@ -43,6 +43,8 @@ class StatsCommandTest {
         assertThat(queues.exit()).isZero();
         assertThat(queues.lines()).hasSize(2);
         assertThat(Json.MAPPER.readTree(queues.lines().get(0)).get("queue").asText()).isEqualTo("emails");
+        // The dashboard's key for the same name (one mapping, JobFields.stats).
+        assertThat(Json.MAPPER.readTree(queues.lines().get(0)).get("name").asText()).isEqualTo("emails");
     }
 
     @Test

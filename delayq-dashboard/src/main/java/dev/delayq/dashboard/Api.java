@@ -8,6 +8,9 @@ import dev.delayq.JobState;
 import dev.delayq.MinuteStats;
 import dev.delayq.QueueStats;
 import dev.delayq.ServerInfo;
+import dev.delayq.internal.present.DurationText;
+import dev.delayq.internal.present.JobActions;
+import dev.delayq.internal.present.JobFields;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.time.Duration;
@@ -40,15 +43,15 @@ final class Api {
     void routes(RoutesConfig r) {
         r.get("/api/server", this::server);
         r.get("/api/queues", this::queues);
-        r.get("/api/queues/{queue}", ctx -> json(ctx, JobJson.queue(queue(ctx).stats())));
+        r.get("/api/queues/{queue}", ctx -> json(ctx, JobFields.stats(queue(ctx).stats())));
         r.get("/api/queues/{queue}/jobs", this::jobs);
         r.get("/api/queues/{queue}/jobs/{id}", this::job);
-        r.post("/api/queues/{queue}/jobs/{id}/retry", ctx -> change(ctx, "retry", q -> q.retryDead(id(ctx))));
+        r.post("/api/queues/{queue}/jobs/{id}/retry", ctx -> change(ctx, JobActions.RETRY, q -> q.retryDead(id(ctx))));
         r.post("/api/queues/{queue}/jobs/{id}/run-now",
-                ctx -> change(ctx, "run now", q -> q.reschedule(id(ctx), Duration.ZERO)));
-        r.post("/api/queues/{queue}/jobs/{id}/cancel", ctx -> change(ctx, "cancel", q -> q.cancel(id(ctx))));
+                ctx -> change(ctx, JobActions.RUN_NOW, q -> q.reschedule(id(ctx), Duration.ZERO)));
+        r.post("/api/queues/{queue}/jobs/{id}/cancel", ctx -> change(ctx, JobActions.CANCEL, q -> q.cancel(id(ctx))));
         r.post("/api/queues/{queue}/jobs/{id}/reschedule", this::reschedule);
-        r.delete("/api/queues/{queue}/jobs/{id}", ctx -> change(ctx, "delete", q -> q.delete(id(ctx))));
+        r.delete("/api/queues/{queue}/jobs/{id}", ctx -> change(ctx, JobActions.DELETE, q -> q.delete(id(ctx))));
         r.post("/api/queues/{queue}/dead/retry-all", ctx -> {
             long n = queue(ctx).retryAllDead();
             json(ctx, Map.of("retried", n));
@@ -86,7 +89,7 @@ final class Api {
     private void queues(Context ctx) {
         List<Map<String, Object>> all = new ArrayList<>();
         for (String name : dq.queues()) {
-            all.add(JobJson.queue(dq.inspector(name).stats()));
+            all.add(JobFields.stats(dq.inspector(name).stats()));
         }
         json(ctx, all);
     }
@@ -111,7 +114,7 @@ final class Api {
         };
         List<Map<String, Object>> jobs = new ArrayList<>();
         for (JobInfo j : q.list(state, offset, limit)) {
-            jobs.add(JobJson.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
+            jobs.add(JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("jobs", jobs);
@@ -126,7 +129,7 @@ final class Api {
         QueueInspector q = queue(ctx);
         String id = id(ctx);
         JobInfo j = q.get(id).orElseThrow(() -> noJob(q, id));
-        json(ctx, JobJson.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
+        json(ctx, JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
     }
 
     private void history(Context ctx) {
@@ -157,23 +160,22 @@ final class Api {
             throw ApiException.badRequest("give either delay (e.g. 30s, 5m, 1h30m) or at (e.g. 2030-01-01T09:00:00Z)");
         }
         if (delay != null) {
-            Duration d = Durations.duration("delay", delay);
-            change(ctx, "reschedule", q -> q.reschedule(id(ctx), d));
+            Duration d = param("delay", delay, DurationText::parseNonNegative);
+            change(ctx, JobActions.RESCHEDULE, q -> q.reschedule(id(ctx), d));
         } else {
-            Instant i = Durations.instant("at", at);
-            change(ctx, "reschedule", q -> q.reschedule(id(ctx), i));
+            Instant i = param("at", at, DurationText::parseInstant);
+            change(ctx, JobActions.RESCHEDULE, q -> q.reschedule(id(ctx), i));
         }
     }
 
-    /** Runs one change of one job and answers 200, 404 or 409. */
-    private void change(Context ctx, String what, Function<QueueInspector, ChangeResult> op) {
+    /** Runs one change of one job and answers 200, 404 or 409 (the refusal of {@link JobActions}). */
+    private void change(Context ctx, JobActions action, Function<QueueInspector, ChangeResult> op) {
         QueueInspector q = queue(ctx);
         String id = id(ctx);
         ChangeResult r = op.apply(q);
         switch (r.status()) {
             case NOT_FOUND -> throw noJob(q, id);
-            case WRONG_STATE -> throw new ApiException(409, "cannot " + what + " job '" + id + "': it is "
-                    + r.state().label() + " (" + allowed(what) + ")");
+            case WRONG_STATE -> throw new ApiException(409, action.refusal(id, r.state()));
             default -> {
                 Map<String, Object> m = new LinkedHashMap<>();
                 m.put("id", id);
@@ -184,12 +186,16 @@ final class Api {
         }
     }
 
-    private static String allowed(String what) {
-        return switch (what) {
-            case "retry" -> "only a dead job can be retried";
-            case "delete" -> "a processing job cannot be deleted";
-            default -> "only a scheduled job can be " + (what.equals("cancel") ? "cancelled" : "rescheduled");
-        };
+    /**
+     * A parameter read by the shared grammar ({@link DurationText}); 400 naming the parameter, the value and what is
+     * accepted: {@code delay is 'soon': use a number with ms, s, m, h or d (...) or ISO-8601 (PT30S)}.
+     */
+    private static <T> T param(String name, String value, Function<String, T> parse) {
+        try {
+            return parse.apply(value);
+        } catch (DurationText.Invalid e) {
+            throw ApiException.badRequest(name + " is '" + value + "': " + e.reason());
+        }
     }
 
     /** The queue named in the path; 404 when no job was ever enqueued to it (the name is not recorded). */

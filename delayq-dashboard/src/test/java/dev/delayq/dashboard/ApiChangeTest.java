@@ -58,7 +58,7 @@ class ApiChangeTest {
         Seed.scheduled(orders, "s1");
         Http.Response wrong = s.http.post("/api/queues/orders/jobs/s1/retry");
         assertThat(wrong.status()).isEqualTo(409);
-        assertThat(wrong.error()).isEqualTo("cannot retry job 's1': it is scheduled (only a dead job can be retried)");
+        assertThat(wrong.error()).isEqualTo("job 's1' is scheduled: only dead jobs can be retried");
         Http.Response missing = s.http.post("/api/queues/orders/jobs/nope/retry");
         assertThat(missing.status()).isEqualTo(404);
         assertThat(missing.error()).isEqualTo("no job 'nope' in queue 'orders'");
@@ -77,7 +77,7 @@ class ApiChangeTest {
 
         Http.Response wrong = s.http.post("/api/queues/orders/jobs/d1/run-now");
         assertThat(wrong.status()).isEqualTo(409);
-        assertThat(wrong.error()).isEqualTo("cannot run now job 'd1': it is dead (only a scheduled job can be rescheduled)");
+        assertThat(wrong.error()).isEqualTo("job 'd1' is dead: only scheduled jobs can be run now");
         assertThat(s.http.post("/api/queues/orders/jobs/nope/run-now").status()).isEqualTo(404);
     }
 
@@ -90,7 +90,7 @@ class ApiChangeTest {
         assertThat(s.http.get("/api/queues/orders/jobs/s1").status()).isEqualTo(404);
         Http.Response running = s.http.post("/api/queues/orders/jobs/p1/cancel");
         assertThat(running.status()).isEqualTo(409);
-        assertThat(running.error()).isEqualTo("cannot cancel job 'p1': it is processing (only a scheduled job can be cancelled)");
+        assertThat(running.error()).isEqualTo("job 'p1' is processing: only scheduled jobs can be cancelled");
         assertThat(job("p1").state()).isEqualTo(JobState.PROCESSING);
         assertThat(s.http.post("/api/queues/orders/jobs/s1/cancel").status()).isEqualTo(404);
     }
@@ -122,7 +122,8 @@ class ApiChangeTest {
                 .isEqualTo(400);
         Http.Response badDelay = s.http.post("/api/queues/orders/jobs/s1/reschedule?delay=soon");
         assertThat(badDelay.status()).isEqualTo(400);
-        assertThat(badDelay.error()).isEqualTo("delay is 'soon': use e.g. 250ms, 30s, 5m, 2h, 7d, 1h30m or PT30S");
+        assertThat(badDelay.error()).isEqualTo("delay is 'soon': use a number with ms, s, m, h or d (250ms, 30s, 5m, "
+                + "2h, 7d, 1h30m) or ISO-8601 (PT30S)");
         assertThat(s.http.post("/api/queues/orders/jobs/s1/reschedule?delay=-PT1S").error())
                 .isEqualTo("delay is '-PT1S': it must not be negative");
         Http.Response badAt = s.http.post("/api/queues/orders/jobs/s1/reschedule?at=tomorrow");
@@ -159,7 +160,8 @@ class ApiChangeTest {
         }
         Http.Response running = s.http.delete("/api/queues/orders/jobs/p1");
         assertThat(running.status()).isEqualTo(409);
-        assertThat(running.error()).isEqualTo("cannot delete job 'p1': it is processing (a processing job cannot be deleted)");
+        assertThat(running.error()).isEqualTo("job 'p1' is processing: a worker is running it, and only scheduled, done or "
+                + "dead jobs can be deleted");
         assertThat(s.http.delete("/api/queues/orders/jobs/d1").status()).isEqualTo(404);
         assertThat(s.http.delete("/api/queues/nope/jobs/p1").status()).isEqualTo(404);
         QueueStats stats = orders.inspector().stats();

@@ -24,10 +24,11 @@ class ApiReadTest {
     @RegisterExtension
     static final RedisExtension REDIS = RedisExtension.shared();
 
-    /** The keys of {@code delayq job --json}, which a job of the API carries too. */
+    /** The keys of {@code delayq job --json}, which a job of the API carries too (one mapping: JobFields). */
     static final List<String> CLI_JOB_KEYS = List.of("id", "state", "attempt", "maxAttempts", "dueAt", "leaseUntil",
-            "finishedAt", "token", "error", "payload", "payloadBase64", "payloadBytes", "name", "enqueuedAt", "stalls",
-            "dedupeKey", "dedupeHeldUntil", "corrupt", "priority", "progress");
+            "finishedAt", "token", "error", "payload", "payloadBase64", "payloadBytes", "payloadPreviewBytes",
+            "payloadTruncated", "name", "enqueuedAt", "stalls", "dedupeKey", "dedupeHeldUntil", "corrupt", "priority",
+            "progress", "allowed");
 
     private Served s;
     private JobQueue orders;
@@ -74,6 +75,9 @@ class ApiReadTest {
 
         JsonNode one = s.http.get("/api/queues/orders").json();
         assertThat(one.get("name").asText()).isEqualTo("orders");
+        // The keys of "delayq stats --json" too (one mapping): the queue's name also under "queue", and its limits.
+        assertThat(one.get("queue").asText()).isEqualTo("orders");
+        assertThat(one.has("rate") && one.has("concurrency") && one.has("events") && one.has("pastRetention")).isTrue();
         assertThat(one.get("scheduled").asLong()).isEqualTo(3);
     }
 

@@ -4,6 +4,7 @@ import dev.delayq.DelayQ;
 import dev.delayq.RetryPolicy;
 import dev.delayq.Worker;
 import dev.delayq.WorkerMetrics;
+import dev.delayq.internal.present.DurationText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,7 +15,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.util.StringUtils;
 
@@ -166,11 +166,12 @@ public class DelayqWorkers implements SmartLifecycle, DisposableBean {
             }
         }
 
+        /** delayq's one duration grammar (the command line's and the dashboard's): 30s, 500ms, 1h30m, PT30S. */
         static Duration duration(String s) {
             try {
-                return DurationStyle.detectAndParse(s);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("a duration such as 30s, 500ms or PT30S", e);
+                return DurationText.parse(s);
+            } catch (DurationText.Invalid e) {
+                throw new IllegalArgumentException("a duration: " + e.reason(), e);
             }
         }
     }

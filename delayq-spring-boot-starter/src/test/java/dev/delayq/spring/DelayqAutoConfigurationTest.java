@@ -217,6 +217,11 @@ class DelayqAutoConfigurationTest {
                 .run(ctx -> assertThat(ctx).getFailure().hasStackTraceContaining(
                         "@DelayqListener PlaceholderListener.on: concurrency '${test.concurrency}' (resolved to 'many') "
                                 + "is not a whole number"));
+        onTestRedis().withPropertyValues("test.lease=soon").withUserConfiguration(LeasePlaceholderListener.class)
+                .run(ctx -> assertThat(ctx).getFailure().hasStackTraceContaining(
+                        "@DelayqListener LeasePlaceholderListener.on: leaseDuration '${test.lease}' (resolved to 'soon') "
+                                + "is not a duration: use a number with ms, s, m, h or d (250ms, 30s, 5m, 2h, 7d, 1h30m) "
+                                + "or ISO-8601 (PT30S)"));
         onTestRedis().withUserConfiguration(TwoPayloads.class)
                 .run(ctx -> assertThat(ctx).getFailure().rootCause().hasMessageContaining("more than one payload"));
     }
@@ -277,6 +282,13 @@ class DelayqAutoConfigurationTest {
     @Configuration(proxyBeanMethods = false)
     static class PlaceholderListener {
         @DelayqListener(queue = "text", concurrency = "${test.concurrency}")
+        void on(String text) {
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class LeasePlaceholderListener {
+        @DelayqListener(queue = "text", leaseDuration = "${test.lease}")
         void on(String text) {
         }
     }

@@ -3,6 +3,7 @@ package dev.delayq.internal.redis;
 import dev.delayq.DelayQConnectionException;
 import dev.delayq.DelayQException;
 import dev.delayq.DelayQTimeoutException;
+import dev.delayq.internal.present.InfoText;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
@@ -275,15 +276,7 @@ public final class RedisBackend implements AutoCloseable {
 
     /** {@code INFO section} as a map of field to value. */
     public Map<String, String> info(String section) {
-        String text = await(async.info(section).toCompletableFuture(), "info");
-        Map<String, String> out = new LinkedHashMap<>();
-        for (String line : text.split("\r?\n")) {
-            int i = line.indexOf(':');
-            if (i > 0 && !line.startsWith("#")) {
-                out.put(line.substring(0, i), line.substring(i + 1).trim());
-            }
-        }
-        return out;
+        return InfoText.parse(await(async.info(section).toCompletableFuture(), "info"));
     }
 
     /**

@@ -6,6 +6,14 @@
   const REFRESH_MS = 5000;
   const PAGE = 50;
   const STATES = ['scheduled', 'processing', 'done', 'dead'];
+  // Which buttons a job gets: the operations its "allowed" list names (the server's one table of which state allows
+  // which operation), a scheduled job's delete offered as its cancel.
+  function offers(job) {
+    const ok = {};
+    for (const op of job.allowed || []) ok[op] = true;
+    if (ok.cancel) ok.delete = false;
+    return ok;
+  }
   const main = document.getElementById('main');
   const ctx = { offsetMs: 0, readOnly: true, server: null };
 
@@ -348,18 +356,16 @@
     let refresh = null;
     const path = (id) => apiJob(name, id);
 
+    // The buttons of a job are the operations its state allows, as the server's table says (the job's "allowed").
     function rowActions(job) {
       if (ctx.readOnly) return [];
       const id = job.id;
-      switch (job.state) {
-        case 'dead': return [button('Retry', 'primary', 'retry', () => act('retried ' + id, 'POST', path(id) + '/retry', null, refresh)),
-          confirmButton('Delete', 'danger', 'delete', () => act('deleted ' + id, 'DELETE', path(id), null, refresh))];
-        case 'scheduled': return [button('Run now', '', 'run-now', () => act('due now: ' + id, 'POST', path(id) + '/run-now', null, refresh)),
-          button('Reschedule', '', 'reschedule', () => act('rescheduled ' + id, 'POST', path(id) + '/reschedule', { delay: delay.value.trim() }, refresh)),
-          confirmButton('Cancel', 'danger', 'cancel', () => act('cancelled ' + id, 'POST', path(id) + '/cancel', null, refresh))];
-        case 'done': return [confirmButton('Delete', 'danger', 'delete', () => act('deleted ' + id, 'DELETE', path(id), null, refresh))];
-        default: return [];
-      }
+      const ok = offers(job);
+      return [ok.retry && button('Retry', 'primary', 'retry', () => act('retried ' + id, 'POST', path(id) + '/retry', null, refresh)),
+        ok['run-now'] && button('Run now', '', 'run-now', () => act('due now: ' + id, 'POST', path(id) + '/run-now', null, refresh)),
+        ok.reschedule && button('Reschedule', '', 'reschedule', () => act('rescheduled ' + id, 'POST', path(id) + '/reschedule', { delay: delay.value.trim() }, refresh)),
+        ok.cancel && confirmButton('Cancel', 'danger', 'cancel', () => act('cancelled ' + id, 'POST', path(id) + '/cancel', null, refresh)),
+        ok.delete && confirmButton('Delete', 'danger', 'delete', () => act('deleted ' + id, 'DELETE', path(id), null, refresh))].filter(Boolean);
     }
 
     async function onSelected(what, method, suffix, params) {
@@ -485,16 +491,13 @@
 
     function actions(j) {
       if (ctx.readOnly) return [h('span', { class: 'muted', text: 'Read-only: changes are disabled.' })];
-      switch (j.state) {
-        case 'dead': return [button('Retry', 'primary', 'retry', () => act('retried ' + id, 'POST', path + '/retry', null, refresh)),
-          confirmButton('Delete', 'danger', 'delete', () => act('deleted ' + id, 'DELETE', path, null, refresh))];
-        case 'scheduled': return [button('Run now', 'primary', 'run-now', () => act('due now', 'POST', path + '/run-now', null, refresh)),
-          button('Reschedule', '', 'reschedule', () => act('rescheduled ' + id, 'POST', path + '/reschedule', { delay: delay.value.trim() }, refresh)),
-          h('label', { class: 'muted' }, 'by ', delay),
-          confirmButton('Cancel', 'danger', 'cancel', () => act('cancelled ' + id, 'POST', path + '/cancel', null, refresh))];
-        case 'done': return [confirmButton('Delete', 'danger', 'delete', () => act('deleted ' + id, 'DELETE', path, null, refresh))];
-        default: return [];
-      }
+      const ok = offers(j);
+      return [ok.retry && button('Retry', 'primary', 'retry', () => act('retried ' + id, 'POST', path + '/retry', null, refresh)),
+        ok['run-now'] && button('Run now', 'primary', 'run-now', () => act('due now', 'POST', path + '/run-now', null, refresh)),
+        ok.reschedule && button('Reschedule', '', 'reschedule', () => act('rescheduled ' + id, 'POST', path + '/reschedule', { delay: delay.value.trim() }, refresh)),
+        ok.reschedule && h('label', { class: 'muted' }, 'by ', delay),
+        ok.cancel && confirmButton('Cancel', 'danger', 'cancel', () => act('cancelled ' + id, 'POST', path + '/cancel', null, refresh)),
+        ok.delete && confirmButton('Delete', 'danger', 'delete', () => act('deleted ' + id, 'DELETE', path, null, refresh))].filter(Boolean);
     }
 
     function timeline(j) {

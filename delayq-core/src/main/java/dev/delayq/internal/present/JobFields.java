@@ -1,0 +1,136 @@
+package dev.delayq.internal.present;
+
+import dev.delayq.JobInfo;
+import dev.delayq.QueueStats;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The one JSON shape of a job and of a queue's counts, for every surface that shows them: {@code delayq job --json},
+ * {@code list --json}, {@code stats --json}, {@code queues --json} and the dashboard's API. Maps of plain values
+ * (strings, numbers, booleans, nulls, nested maps) in a fixed key order, so that any JSON writer prints them alike.
+ *
+ * <p>Keys are added, never renamed: scripts read them. Where the command line and the dashboard once named a value
+ * apart, both names stay (a queue's name is {@code queue}, and {@code name} as well).
+ */
+public final class JobFields {
+    /** No preview limit: the whole payload. */
+    public static final int WHOLE_PAYLOAD = Integer.MAX_VALUE;
+
+    private JobFields() {
+    }
+
+    /**
+     * Every field of a job: {@code id, state, attempt} (attempts made so far), {@code maxAttempts} (null when the
+     * worker's policy decides), {@code dueAt, leaseUntil, finishedAt} (ISO-8601 or null), {@code token},
+     * {@code error} (last error summary or null), {@code payload} (UTF-8 text, or null when not valid UTF-8),
+     * {@code payloadBase64}, {@code payloadBytes} (the full size), {@code payloadPreviewBytes} and
+     * {@code payloadTruncated} (whether {@code payload} and {@code payloadBase64} hold less than the whole payload:
+     * at most {@code previewBytes}, never splitting a character), {@code name} (null when none), {@code enqueuedAt}
+     * (null when not recorded), {@code stalls} (expired leases), {@code dedupeKey}, {@code dedupeHeldUntil} (after the
+     * job ended: until when its dedupe key holds, else null), {@code corrupt} (the record could not be decoded: the
+     * payload holds its raw bytes, the state is the index it was found in), {@code priority} (0-9),
+     * {@code progress} (what a running handler last reported, else null) and {@code allowed} (the operations its
+     * state allows, {@link JobActions}: {@code ["cancel", "delete", "reschedule", "run-now"]} for a scheduled job).
+     *
+     * @param previewBytes the most payload bytes to include; {@link #WHOLE_PAYLOAD} for all of it
+     */
+    public static Map<String, Object> job(JobInfo j, int previewBytes) {
+        byte[] payload = j.payload();
+        boolean utf8 = utf8OrNull(payload) != null;
+        int cut = Math.min(payload.length, Math.max(0, previewBytes));
+        if (utf8 && cut < payload.length) {
+            while (cut > 0 && (payload[cut] & 0xC0) == 0x80) {
+                cut--; // never split a character: back off to the first byte of the one that does not fit
+            }
+        }
+        byte[] preview = cut == payload.length ? payload : Arrays.copyOf(payload, cut);
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", j.id());
+        m.put("state", j.state().label());
+        m.put("attempt", j.attempt());
+        m.put("maxAttempts", j.maxAttempts() > 0 ? j.maxAttempts() : null);
+        m.put("dueAt", j.dueAt() != null ? j.dueAt().toString() : null);
+        m.put("leaseUntil", j.leaseUntil() != null ? j.leaseUntil().toString() : null);
+        m.put("finishedAt", j.finishedAt() != null ? j.finishedAt().toString() : null);
+        m.put("token", j.token());
+        m.put("error", j.lastError());
+        m.put("payload", utf8 ? new String(preview, StandardCharsets.UTF_8) : null);
+        m.put("payloadBase64", Base64.getEncoder().encodeToString(preview));
+        m.put("payloadBytes", payload.length);
+        m.put("payloadPreviewBytes", preview.length);
+        m.put("payloadTruncated", preview.length < payload.length);
+        m.put("name", j.name());
+        m.put("enqueuedAt", instant(j.enqueuedAtMillis()));
+        m.put("stalls", j.stalls());
+        m.put("dedupeKey", j.dedupeKey());
+        m.put("dedupeHeldUntil", instant(j.dedupeHeldUntilMillis()));
+        m.put("corrupt", j.corrupt());
+        m.put("priority", j.priority());
+        m.put("progress", j.progress());
+        m.put("allowed", allowed(j));
+        return m;
+    }
+
+    /**
+     * A queue's counts: {@code queue} (its name; also as {@code name}, the dashboard's first key), {@code scheduled,
+     * processing, done, dead}, {@code totals} (running totals), {@code paused}, {@code oldestDueAt} (the due time of the
+     * earliest scheduled job, ISO-8601, null when none), {@code oldestDueLagMillis} (how long it has been due on
+     * Redis's clock, 0 when nothing is due yet), {@code rate} and {@code concurrency} (the flow limits, null when none;
+     * the rate as {@code N/DUR}), {@code events} (the event stream's cap, null when off) and {@code pastRetention}
+     * (done and dead jobs kept past their retention, waiting for the workers' purge; null until a worker has purged
+     * the queue).
+     */
+    public static Map<String, Object> stats(QueueStats s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("queue", s.queue());
+        m.put("name", s.queue());
+        m.put("scheduled", s.scheduled());
+        m.put("processing", s.processing());
+        m.put("done", s.done());
+        m.put("dead", s.dead());
+        m.put("totals", new LinkedHashMap<>(s.totals()));
+        m.put("paused", s.paused());
+        m.put("oldestDueAt", instant(s.oldestDueAtMillis()));
+        m.put("oldestDueLagMillis", s.oldestDueLagMillis());
+        m.put("rate", s.limits().rateJobs() > 0
+                ? s.limits().rateJobs() + "/" + DurationText.format(s.limits().ratePer()) : null);
+        m.put("concurrency", s.limits().concurrency() > 0 ? s.limits().concurrency() : null);
+        m.put("events", s.eventsCap() > 0 ? s.eventsCap() : null);
+        m.put("pastRetention", s.pastRetention() >= 0 ? s.pastRetention() : null);
+        return m;
+    }
+
+    /**
+     * The operations the job's state allows ({@link JobActions}); a record that cannot be decoded can only be deleted,
+     * and not while a worker holds it.
+     */
+    private static java.util.List<String> allowed(JobInfo j) {
+        if (j.corrupt()) {
+            return JobActions.DELETE.allows(j.state()) ? java.util.List.of(JobActions.DELETE.label()) : java.util.List.of();
+        }
+        return JobActions.allowedIn(j.state());
+    }
+
+    /** Epoch milliseconds as ISO-8601, or {@code null} for a negative value (not recorded). */
+    public static String instant(long millis) {
+        return millis >= 0 ? Instant.ofEpochMilli(millis).toString() : null;
+    }
+
+    /** The bytes as text, or {@code null} when they are not valid UTF-8. */
+    public static String utf8OrNull(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+}
