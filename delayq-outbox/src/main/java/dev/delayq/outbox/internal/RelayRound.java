@@ -3,6 +3,7 @@ package dev.delayq.outbox.internal;
 import dev.delayq.DelayQ;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
+import dev.delayq.outbox.OutboxDialect;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -131,17 +132,28 @@ public final class RelayRound {
         if (invalid.isEmpty()) {
             return;
         }
+        // One statement per row, not a batch: MariaDB's driver cannot send an INSERT ... SELECT as a bulk batch, and
+        // invalid rows are rare.
         try (PreparedStatement ps = c.prepareStatement(sql.moveAside())) {
             for (Map.Entry<Long, String> e : invalid.entrySet()) {
                 ps.setString(1, truncate(e.getValue()));
                 ps.setLong(2, e.getKey());
-                ps.addBatch();
+                ps.executeUpdate();
             }
-            ps.executeBatch();
         }
     }
 
     private void delete(Connection c, List<OutboxRow> rows) throws SQLException {
+        if (sql.dialect() == OutboxDialect.MYSQL) {
+            try (PreparedStatement ps = c.prepareStatement(sql.deleteOne())) {
+                for (OutboxRow row : rows) {
+                    ps.setLong(1, row.seq());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return;
+        }
         try (PreparedStatement ps = c.prepareStatement(sql.delete(rows.size()))) {
             for (int i = 0; i < rows.size(); i++) {
                 ps.setLong(i + 1, rows.get(i).seq());

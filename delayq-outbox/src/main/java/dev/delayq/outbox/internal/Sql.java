@@ -81,9 +81,18 @@ public final class Sql {
         return pending;
     }
 
-    /** Deletes the {@code n} rows whose seq are the parameters. */
+    /**
+     * Deletes the {@code n} rows whose seq are the parameters (PostgreSQL). On InnoDB the relay deletes row by row in a
+     * batch instead ({@link #deleteOne()}): there an {@code IN} list on a small table may be run as a scan that locks
+     * every row it reads, including the rows other relays hold, and the relays deadlock.
+     */
     public String delete(int n) {
         return "DELETE FROM " + table + " WHERE seq IN " + placeholders(n);
+    }
+
+    /** Deletes the row whose seq is the parameter (a point lookup on the primary key, locking that row only). */
+    public String deleteOne() {
+        return "DELETE FROM " + table + " WHERE seq = ?";
     }
 
     /** Copies the row whose seq is parameter 2 to the failed table with the error (parameter 1). */
