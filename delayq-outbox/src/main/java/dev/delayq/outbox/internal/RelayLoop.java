@@ -7,7 +7,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The relay's background loop: a round, and while rounds find rows, another at once; when idle, a wait on the
  * {@link Waker} (a writer's or the database's wake-up, else the poll interval). After a writer's wake-up it looks again
- * after 5, 10, 20 ... ms for a second, since that wake-up comes before the writer's commit. The loop never dies: a
+ * after 5, 10, 20, 40, then every 50 ms for a second, since that wake-up comes before the writer's commit. The loop never dies: a
  * failed round (the database or Redis unreachable) is logged, counted and retried after a growing pause (up to the
  * poll interval, at least 1 s), its rows left in the outbox.
  */
@@ -20,6 +20,8 @@ public final class RelayLoop implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RelayLoop.class);
     private static final long FIRST_RECHECK_NANOS = 5_000_000L;
+    /** At most 50 ms between looks while a writer's commit is awaited: the commit is then in Redis within ~50 ms. */
+    private static final long MAX_RECHECK_NANOS = 50_000_000L;
 
     private final Round round;
     private final Waker waker;
@@ -52,7 +54,7 @@ public final class RelayLoop implements Runnable {
                 if (waker.await(expecting ? recheck : pollNanos)) {
                     recheck = FIRST_RECHECK_NANOS;
                 } else if (expecting) {
-                    recheck = Math.min(recheck * 2, 200_000_000L);
+                    recheck = Math.min(recheck * 2, MAX_RECHECK_NANOS);
                 }
             } catch (InterruptedException e) {
                 if (!waker.closed()) {
