@@ -139,6 +139,16 @@ final class MariaDbServer {
             }
 
             @Override
+            public String user() {
+                return "root";
+            }
+
+            @Override
+            public String nextval(String name) {
+                return "SELECT NEXTVAL(" + name + ")";
+            }
+
+            @Override
             public DataSource dataSource() {
                 return ds;
             }

@@ -14,7 +14,7 @@ import java.util.concurrent.locks.LockSupport;
  * their payment time-out in one transaction (the order row and the outbox row), rolls back every fifth, and relays
  * the outbox to Redis in the same process. It prints "C id" after each commit, "R id" after each rollback.
  *
- * <p>Arguments: JDBC URL, Redis URI, key prefix, mode: {@code relay} (writer and relay), {@code write} (no relay: rows
+ * <p>Arguments: JDBC URL, database user, the statement that returns the next order id, Redis URI, key prefix, mode: {@code relay} (writer and relay), {@code write} (no relay: rows
  * pile up committed, not relayed), {@code hold} (the relay stops after its first enqueue to Redis, before it deletes
  * the rows and commits, and prints "ENQUEUED": the test kills it there).
  */
@@ -23,12 +23,12 @@ public final class OrdersApp {
     }
 
     public static void main(String[] args) throws Exception {
-        String url = args[0];
-        String mode = args[3];
+        String nextval = args[2];
+        String mode = args[5];
         PrintStream out = System.out;
-        var ds = TestDatabase.driverManager(url, "postgres", "");
+        var ds = TestDatabase.driverManager(args[0], args[1], "");
         Outbox outbox = Outbox.builder().build();
-        DelayQ dq = DelayQ.builder().redis(args[1]).prefix(args[2]).build();
+        DelayQ dq = DelayQ.builder().redis(args[3]).prefix(args[4]).build();
         OutboxRelay.Builder relay = OutboxRelay.builder(ds, dq).outbox(outbox).batchSize(100);
         if (mode.equals("hold")) {
             relay.afterEnqueue(() -> {
@@ -48,7 +48,7 @@ public final class OrdersApp {
             try (Connection c = ds.getConnection()) {
                 c.setAutoCommit(false);
                 long id;
-                try (PreparedStatement ps = c.prepareStatement("SELECT nextval('orders_seq')"); ResultSet rs = ps.executeQuery()) {
+                try (PreparedStatement ps = c.prepareStatement(nextval); ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     id = rs.getLong(1);
                 }

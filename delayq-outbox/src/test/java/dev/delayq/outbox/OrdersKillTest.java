@@ -21,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,17 +30,17 @@ import org.junit.jupiter.api.io.TempDir;
  * payment time-outs in one transaction, and rolls back some, is killed with SIGKILL again and again: while it writes
  * and relays, while it writes with no relay (rows committed, not relayed), and once exactly between its relay's enqueue
  * to Redis and its delete. Afterwards every committed order has exactly one job and no rolled-back order has one.
- * Runs {@code -Doutbox.kill.runs=N} times (default 6; the full size is 30).
+ * Runs {@code -Doutbox.kill.runs=N} times (default 6; the full size is 30), on each database
+ * ({@link PostgresOrdersKillTest}, {@link MariaDbOrdersKillTest}).
  */
-class OrdersKillTest {
+abstract class OrdersKillTest {
     @RegisterExtension
     static final RedisExtension REDIS = RedisExtension.shared();
 
     static TestDatabase db;
 
-    @BeforeAll
-    static void start() throws Exception {
-        db = PostgresServer.database();
+    static void start(TestDatabase database) throws Exception {
+        db = database;
         db.execute("CREATE TABLE orders (id BIGINT PRIMARY KEY, amount INT NOT NULL)", "CREATE SEQUENCE orders_seq");
     }
 
@@ -93,9 +92,9 @@ class OrdersKillTest {
             assertThat(relay.status().duplicates())
                     .as("the rows the held relay had enqueued were relayed again, and found in Redis").isPositive();
             assertThat(maxPendingAfterKill).as("some kills left committed rows unrelayed").isPositive();
-            System.out.printf("[outbox] kill scenario: %d SIGKILLs, %d orders committed, %d rolled back, %d jobs in Redis, "
+            System.out.printf("[outbox] %s kill scenario: %d SIGKILLs, %d orders committed, %d rolled back, %d jobs in Redis, "
                             + "at most %d committed rows unrelayed after a kill, %d rows relayed again after the kill "
-                            + "between enqueue and delete (duplicates: no new job)%n", runs, expected.size(),
+                            + "between enqueue and delete (duplicates: no new job)%n", db.describe(), runs, expected.size(),
                     rolledBack.size(), ids.size(), maxPendingAfterKill, relay.status().duplicates());
         }
     }
@@ -103,7 +102,7 @@ class OrdersKillTest {
     private static Process start(String prefix, String mode, Path log) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
         return new ProcessBuilder(java, "-Xmx128m", "-cp", System.getProperty("java.class.path"),
-                OrdersApp.class.getName(), db.jdbcUrl(), REDIS.uri(), prefix, mode)
+                OrdersApp.class.getName(), db.jdbcUrl(), db.user(), db.nextval("orders_seq"), REDIS.uri(), prefix, mode)
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 

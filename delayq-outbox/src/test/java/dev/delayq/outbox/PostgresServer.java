@@ -66,6 +66,16 @@ final class PostgresServer {
             }
 
             @Override
+            public String user() {
+                return "postgres";
+            }
+
+            @Override
+            public String nextval(String name) {
+                return "SELECT nextval('" + name + "')";
+            }
+
+            @Override
             public DataSource dataSource() {
                 return ds;
             }

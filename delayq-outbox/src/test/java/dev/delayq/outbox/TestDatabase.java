@@ -18,6 +18,12 @@ interface TestDatabase extends AutoCloseable {
     /** The JDBC URL of the test's database. */
     String jdbcUrl();
 
+    /** The user of {@link #jdbcUrl()} (no password). */
+    String user();
+
+    /** The statement that returns the next value of sequence {@code name}. */
+    String nextval(String name);
+
     /** A data source of the test's database (a new connection per call: the relay keeps its own). */
     DataSource dataSource();
 
