@@ -46,17 +46,22 @@ public final class OutboxMetrics implements MeterBinder {
         this.clock = clock;
     }
 
+    /**
+     * Registers the meters. The gauges hold this binder strongly (Micrometer would otherwise let it be collected, and
+     * the gauges read NaN), the counters hold the relay as the application does.
+     */
     @Override
     public void bindTo(MeterRegistry registry) {
         Objects.requireNonNull(registry, "registry");
         Tags tags = Tags.of("table", relay.outbox().table(), "relay", relay.name());
         Gauge.builder("delayq.outbox.pending", this, m -> m.status().pending())
                 .description("Rows waiting in the outbox table (-1: the database did not answer)").tags(tags)
-                .register(registry);
+                .strongReference(true).register(registry);
         Gauge.builder("delayq.outbox.oldest.age", this, m -> {
             Duration age = m.status().oldestPending();
             return age == null ? Double.NaN : age.toNanos() / 1e9;
-        }).description("Age of the oldest row waiting in the outbox").baseUnit("seconds").tags(tags).register(registry);
+        }).description("Age of the oldest row waiting in the outbox").baseUnit("seconds").tags(tags)
+                .strongReference(true).register(registry);
         FunctionCounter.builder("delayq.outbox.relayed", relay, r -> r.counters().relayed.get())
                 .description("Rows relayed to Redis and deleted").tags(tags).register(registry);
         FunctionCounter.builder("delayq.outbox.duplicates", relay, r -> r.counters().duplicates.get())

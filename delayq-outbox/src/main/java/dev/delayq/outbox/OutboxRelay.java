@@ -55,7 +55,7 @@ public final class OutboxRelay implements AutoCloseable {
     private OutboxDialect dialect;
     private volatile boolean started;
     private volatile boolean closed;
-    private Thread loopThread;
+    private volatile Thread loopThread;
     private Thread listenerThread;
     private PgListener listener;
     private Runnable unregister = () -> { };
@@ -93,6 +93,9 @@ public final class OutboxRelay implements AutoCloseable {
         loopThread = new Thread(new RelayLoop(this::relayOnce, waker, pollInterval, name), "delayq-outbox-" + name);
         loopThread.setDaemon(true);
         loopThread.start();
+        if (connection != null) {
+            listen(connection);
+        }
         return this;
     }
 
@@ -137,15 +140,30 @@ public final class OutboxRelay implements AutoCloseable {
             }
             connection = c;
             round = new RelayRound(outbox.sql(dialect), delayq, batchSize, counters, afterEnqueue);
-            if (started && listen && listener == null && dialect == OutboxDialect.POSTGRESQL
-                    && PgListener.supported(c)) {
-                listener = new PgListener(dataSource, outbox.sql(dialect).channel(), waker);
-                listenerThread = new Thread(listener, "delayq-outbox-listen-" + name);
-                listenerThread.setDaemon(true);
-                listenerThread.start();
+            if (started) {
+                listen(c);
             }
         }
         return connection;
+    }
+
+    /** Starts the PostgreSQL listener once, when the relay runs, listens and the database is PostgreSQL. */
+    private void listen(Connection c) {
+        if (listen && listener == null && !closed && dialect == OutboxDialect.POSTGRESQL && pgjdbc(c)) {
+            listener = new PgListener(dataSource, outbox.sql(dialect).channel(), waker);
+            listenerThread = new Thread(listener, "delayq-outbox-listen-" + name);
+            listenerThread.setDaemon(true);
+            listenerThread.start();
+        }
+    }
+
+    /** Whether {@code c} is pgjdbc's: another PostgreSQL driver, or none of the optional pgjdbc classes, means polling. */
+    private static boolean pgjdbc(Connection c) {
+        try {
+            return PgListener.supported(c);
+        } catch (LinkageError e) {
+            return false;
+        }
     }
 
     private void discard() {
