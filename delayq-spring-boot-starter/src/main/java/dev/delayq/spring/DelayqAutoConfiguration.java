@@ -1,26 +1,23 @@
 package dev.delayq.spring;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.delayq.DelayQ;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
-import org.springframework.boot.autoconfigure.data.redis.RedisProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 /**
@@ -28,40 +25,46 @@ import org.springframework.util.StringUtils;
  * {@code delayq.redis-url}), a {@link DelayqTemplate}, {@link DelayqListener} methods run as workers, and, when the
  * application has them, the {@code delayq} health indicator and Micrometer meters. Every bean yields to one the
  * application defines; {@code delayq.enabled=false} turns it all off.
+ *
+ * <p>The same on Spring Boot 3.5 and 4.0: what differs between the two (the Redis connection details type, Jackson 2
+ * or 3, the health types) is in {@code DelayqBootLine}, one per artifact.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
         "org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration",
         "org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration",
+        "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
-        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"})
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
 @ConditionalOnClass(DelayQ.class)
 @ConditionalOnProperty(prefix = "delayq", name = "enabled", havingValue = "true", matchIfMissing = true)
-@EnableConfigurationProperties({DelayqProperties.class, RedisProperties.class})
+@EnableConfigurationProperties(DelayqProperties.class)
+@Import(DelayqBootLine.class)
 public class DelayqAutoConfiguration {
-    /** Boot's own connection details, made from {@code spring.data.redis.*}: read from the properties instead. */
-    private static final String BOOT_PROPERTIES_DETAILS =
-            "org.springframework.boot.autoconfigure.data.redis.PropertiesRedisConnectionDetails";
-
     /**
      * The client, connected at startup (an unreachable Redis fails the start) and closed with the context, after
      * the workers.
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    public DelayQ delayQ(DelayqProperties properties, RedisProperties redis, ObjectProvider<RedisConnectionDetails> details,
-                         ObjectProvider<SslBundles> bundles) {
+    public DelayQ delayQ(DelayqProperties properties, Environment environment,
+                         ObjectProvider<DelayqRedisSettingsSource> serviceConnection, ObjectProvider<SslBundles> bundles) {
+        BootRedisProperties redis = BootRedisProperties.of(environment);
         DelayqConnection.Target target;
         if (StringUtils.hasText(properties.getRedisUrl())) {
             target = DelayqConnection.fromUrl(properties, bundles.getIfAvailable());
         } else {
-            RedisConnectionDetails d = details.getIfAvailable();
-            if (d == null || d.getClass().getName().equals(BOOT_PROPERTIES_DETAILS)) {
-                d = new PropertiesRedisDetails(redis, bundles.getIfAvailable());
+            DelayqRedisSettingsSource source = serviceConnection.getIfAvailable();
+            RedisSettings settings = source == null ? null : source.settings();
+            if (settings == null) {
+                settings = PropertiesRedisSettings.read(redis, bundles.getIfAvailable());
             }
-            target = DelayqConnection.fromDetails(properties, d);
+            target = DelayqConnection.fromDetails(properties, settings);
         }
-        return DelayqConnection.connect(properties, target);
+        return DelayqConnection.connect(properties, redis, target);
     }
 
     /** The producer side. */
@@ -69,28 +72,6 @@ public class DelayqAutoConfiguration {
     @ConditionalOnMissingBean
     public DelayqTemplate delayqTemplate(DelayQ delayQ, DelayqPayloadConverter converter) {
         return new DelayqTemplate(delayQ, converter);
-    }
-
-    /** Payloads as JSON through the application's {@code ObjectMapper}. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(ObjectMapper.class)
-    static class JacksonPayloads {
-        @Bean
-        @ConditionalOnMissingBean
-        DelayqPayloadConverter delayqPayloadConverter(ObjectProvider<ObjectMapper> mapper) {
-            return new JacksonPayloadConverter(mapper.getIfUnique(ObjectMapper::new));
-        }
-    }
-
-    /** Without Jackson: String and byte[] payloads only. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnMissingClass("com.fasterxml.jackson.databind.ObjectMapper")
-    static class PlainPayloads {
-        @Bean
-        @ConditionalOnMissingBean
-        DelayqPayloadConverter delayqPayloadConverter() {
-            return new PlainPayloadConverter();
-        }
     }
 
     /** {@link DelayqListener} methods, unless {@code delayq.worker.enabled=false} (a producer-only application). */
@@ -131,26 +112,6 @@ public class DelayqAutoConfiguration {
         @ConditionalOnMissingBean
         WorkerMetrics delayqWorkerMetrics(MeterRegistry registry) {
             return new MicrometerMetrics(registry);
-        }
-    }
-
-    /** The {@code delayq} health indicator, when Actuator is there. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
-    static class Health {
-        /**
-         * Apart from the class check above: this condition's own class is in Actuator, and a configuration's
-         * conditions are all loaded before any is evaluated.
-         */
-        @Configuration(proxyBeanMethods = false)
-        @ConditionalOnEnabledHealthIndicator("delayq")
-        static class Indicator {
-            /** {@code management.health.delayq.enabled=false} turns it off. */
-            @Bean
-            @ConditionalOnMissingBean(name = "delayqHealthIndicator")
-            DelayqHealthIndicator delayqHealthIndicator(DelayQ delayQ) {
-                return new DelayqHealthIndicator(delayQ);
-            }
         }
     }
 }

@@ -36,8 +36,14 @@ public class DelayqProperties {
     /** First part of every key name of delayq: 1-64 characters from A-Z a-z 0-9 . _ - :. */
     private String prefix = "dq";
 
-    /** Command and connect timeout of delayq's Redis connection. */
-    private Duration timeout = Duration.ofSeconds(10);
+    /** The Redis timeout when neither delayq.timeout nor spring.data.redis.timeout is set. */
+    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * Command and connect timeout of delayq's Redis connection. Unset, it is spring.data.redis.timeout when that is
+     * set, else 10s.
+     */
+    private Duration timeout;
 
     /**
      * Largest payload accepted by an enqueue, at most 256MB. The default is the core's, 256KB: every state change of a

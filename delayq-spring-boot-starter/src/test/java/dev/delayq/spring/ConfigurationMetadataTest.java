@@ -28,7 +28,7 @@ class ConfigurationMetadataTest {
     void everyPropertyOfTheIssueIsDescribedWithItsTypeAndDefault() throws Exception {
         Map<String, JsonNode> properties = properties();
         assertThat(properties).allSatisfy((name, p) -> assertThat(p.path("description").asText()).as(name).isNotBlank());
-        Map<String, String> durations = Map.of("delayq.timeout", "10s", "delayq.done-retention", "1h",
+        Map<String, String> durations = Map.of("delayq.done-retention", "1h",
                 "delayq.dead-retention", "7d", "delayq.retry.base", "5s", "delayq.retry.cap", "1h",
                 "delayq.worker.lease-duration", "30s", "delayq.worker.shutdown-grace", "10s", "delayq.worker.lookahead", "50ms");
         durations.forEach((name, value) -> {
@@ -36,6 +36,9 @@ class ConfigurationMetadataTest {
             assertThat(properties.get(name).get("type").asText()).as(name).isEqualTo("java.time.Duration");
             assertThat(properties.get(name).get("defaultValue").asText()).as(name).isEqualTo(value);
         });
+        // No default of its own: spring.data.redis.timeout when set, else 10s.
+        assertThat(properties.get("delayq.timeout").get("type").asText()).isEqualTo("java.time.Duration");
+        assertThat(properties.get("delayq.timeout").get("description").asText()).contains("spring.data.redis.timeout", "10s");
         assertThat(properties).containsKeys("delayq.enabled", "delayq.redis-url", "delayq.prefix", "delayq.cluster",
                 "delayq.retry.max-attempts", "delayq.worker.enabled", "delayq.worker.concurrency",
                 "management.health.delayq.enabled");
