@@ -2,6 +2,8 @@ package dev.delayq.spring;
 
 import dev.delayq.Bounds;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -68,6 +70,33 @@ public class DelayqProperties {
 
     /** Defaults of the workers that run DelayqListener methods. */
     private final Worker worker = new Worker();
+
+    /**
+     * Settings of each queue by name, applied in Redis at start-up before the workers start: rate (jobs/period, e.g.
+     * 100/1s), concurrency-limit, job-timeout, max-attempts, paused, events.
+     */
+    private final Map<String, DelayqQueueProperties> queues = new LinkedHashMap<>();
+
+    /**
+     * Recurring schedules by name, created or updated at start-up before the workers start: queue, cron or every,
+     * zone (default UTC), missed (SKIP, ONCE, ALL), payload.
+     */
+    private final Map<String, DelayqScheduleProperties> schedules = new LinkedHashMap<>();
+
+    /**
+     * What happens at start-up to a schedule of a queue this application consumes that neither a DelayqScheduled
+     * method nor delayq.schedules declares: remove (it is removed, and the log says so) or report (it is left
+     * ticking, and the log warns).
+     */
+    private ScheduleRemoval scheduleRemoval = ScheduleRemoval.REMOVE;
+
+    /** What happens to schedules an application no longer declares ({@code delayq.schedule-removal}). */
+    public enum ScheduleRemoval {
+        /** Removed at start-up (logged). */
+        REMOVE,
+        /** Left ticking, with a warning in the log at start-up. */
+        REPORT
+    }
 
     /** Retries of failed attempts: exponential backoff with full jitter, from base up to cap. */
     public static class Retry {
@@ -136,6 +165,20 @@ public class DelayqProperties {
 
         /** Longest sleep when nothing is scheduled, a safety net for a lost wake-up notice. */
         private Duration maxIdleSleep = Duration.ofSeconds(60);
+
+        /**
+         * The workers' name in logs and in their meters' worker tag, the same across restarts (unset: host, process id
+         * and a random part). Give each instance of the application its own, e.g. ${HOSTNAME}.
+         */
+        private String name;
+
+        public String getName() {
+            return name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
 
         public boolean isEnabled() {
             return enabled;
@@ -280,6 +323,22 @@ public class DelayqProperties {
 
     public void setAllowEvictingMemoryPolicy(boolean allowEvictingMemoryPolicy) {
         this.allowEvictingMemoryPolicy = allowEvictingMemoryPolicy;
+    }
+
+    public Map<String, DelayqQueueProperties> getQueues() {
+        return queues;
+    }
+
+    public Map<String, DelayqScheduleProperties> getSchedules() {
+        return schedules;
+    }
+
+    public ScheduleRemoval getScheduleRemoval() {
+        return scheduleRemoval;
+    }
+
+    public void setScheduleRemoval(ScheduleRemoval scheduleRemoval) {
+        this.scheduleRemoval = scheduleRemoval;
     }
 
     public Retry getRetry() {

@@ -39,6 +39,13 @@ class ConfigurationMetadataTest {
         // No default of its own: spring.data.redis.timeout when set, else 10s.
         assertThat(properties.get("delayq.timeout").get("type").asText()).isEqualTo("java.time.Duration");
         assertThat(properties.get("delayq.timeout").get("description").asText()).contains("spring.data.redis.timeout", "10s");
+        // Issue 38: queues, schedules and what happens to schedules no longer declared, the worker's name.
+        assertThat(properties).containsKeys("delayq.queues", "delayq.schedules", "delayq.worker.name");
+        assertThat(properties.get("delayq.queues").get("description").asText())
+                .contains("rate", "concurrency-limit", "job-timeout", "max-attempts", "paused", "events");
+        assertThat(properties.get("delayq.schedules").get("description").asText())
+                .contains("queue", "cron", "every", "zone", "missed", "payload");
+        assertThat(properties.get("delayq.schedule-removal").get("defaultValue").asText()).isEqualTo("remove");
         assertThat(properties).containsKeys("delayq.enabled", "delayq.redis-url", "delayq.prefix", "delayq.cluster",
                 "delayq.retry.max-attempts", "delayq.worker.enabled", "delayq.worker.concurrency",
                 "management.health.delayq.enabled");

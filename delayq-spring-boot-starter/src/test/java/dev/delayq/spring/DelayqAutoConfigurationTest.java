@@ -223,8 +223,7 @@ class DelayqAutoConfigurationTest {
         onTestRedis().withUserConfiguration(OrderJobs.class, AuditJobs.class)
                 .run(ctx -> assertThat(ctx).getFailure().rootCause().isInstanceOf(IllegalArgumentException.class)
                         .hasMessage("two @DelayqListener methods consume queue 'orders': OrderJobs.onOrder and "
-                                + "AuditJobs.onAny; give each its own queue (the jobs of a queue go to one listener "
-                                + "method)"));
+                                + "AuditJobs.onAny; give each its own queue, or each its own job name (name = \"...\")"));
         // The same queue by a placeholder.
         onTestRedis().withPropertyValues("test.queue=orders")
                 .withUserConfiguration(OrderJobs.class, QueueByPlaceholder.class)
