@@ -6,6 +6,7 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.delayq.JobQueue;
 import dev.delayq.JobState;
+import dev.delayq.Limits;
 import dev.delayq.QueueStats;
 import dev.delayq.spring.DelayqTemplate;
 import dev.delayq.testkit.RedisExtension;
@@ -25,9 +26,10 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The example end to end over HTTP, on a real Redis: an order paid in time stays paid and its time-out is gone;
- * an unpaid one is cancelled by its time-out and can no longer be paid.
+ * an unpaid one is cancelled by its time-out and can no longer be paid; the queue's rate limit comes from the
+ * properties and the recurring report ticks.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "orders.payment-timeout=1h")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {"orders.payment-timeout=1h", "orders.report-every=1s"})
 class OrdersFlowTest {
     @RegisterExtension
     static final RedisExtension REDIS = RedisExtension.shared();
@@ -45,6 +47,9 @@ class OrdersFlowTest {
 
     @Autowired
     DelayqTemplate delayq;
+
+    @Autowired
+    UnpaidOrdersReport report;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -96,6 +101,10 @@ class OrdersFlowTest {
         assertThat(stats.done()).isEqualTo(1);
         assertThat(stats.scheduled() + stats.processing() + stats.dead()).isZero();
         assertThat(timeouts.check().problems()).isEmpty();
+
+        // The rate limit of application.properties, and the recurring report's ticks.
+        assertThat(timeouts.limits()).isEqualTo(Limits.rate(100, Duration.ofSeconds(1)));
+        Awaitility.await().atMost(WAIT).until(() -> report.runs() >= 2);
 
         HttpResponse<String> health = send("GET", "/actuator/health/delayq");
         assertThat(health.statusCode()).isEqualTo(200);
