@@ -52,4 +52,10 @@ final class TestBootLine {
         HealthComponent h = path.isEmpty() ? endpoint.health() : endpoint.healthForPath(path);
         return new HealthView(h.getStatus().getCode(), h instanceof Health health ? health.getDetails() : Map.of());
     }
+
+    /** The health the context's {@code delayq} health indicator reports now. */
+    static HealthView indicatorHealth(ApplicationContext ctx) {
+        Health h = ((HealthIndicator) ctx.getBean("delayqHealthIndicator")).health();
+        return new HealthView(h.getStatus().getCode(), h.getDetails());
+    }
 }

@@ -1,7 +1,6 @@
 package dev.delayq.spring;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.delayq.DelayQ;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -97,8 +96,8 @@ class DelayqBootLine {
             /** {@code management.health.delayq.enabled=false} turns it off. */
             @Bean
             @ConditionalOnMissingBean(name = "delayqHealthIndicator")
-            DelayqHealthIndicator delayqHealthIndicator(DelayQ delayQ) {
-                return new DelayqHealthIndicator(delayQ);
+            DelayqHealthIndicator delayqHealthIndicator(DelayqClient client) {
+                return new DelayqHealthIndicator(client);
             }
         }
     }

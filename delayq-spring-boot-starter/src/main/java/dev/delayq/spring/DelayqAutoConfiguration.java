@@ -17,6 +17,7 @@ import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
@@ -45,15 +46,17 @@ import org.springframework.util.StringUtils;
 @Import(DelayqBootLine.class)
 public class DelayqAutoConfiguration {
     /**
-     * The client, connected at startup (an unreachable Redis fails the start) and closed with the context, after
-     * the workers.
+     * The client, connected at startup (an unreachable Redis fails the start unless
+     * {@code delayq.require-redis-at-startup=false}) and closed with the context, after the workers. Only when the
+     * application has no {@link DelayQ} of its own.
      */
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
-    public DelayQ delayQ(DelayqProperties properties, Environment environment,
-                         ObjectProvider<DelayqRedisSettingsSource> serviceConnection, ObjectProvider<SslBundles> bundles) {
+    @Bean
+    @ConditionalOnMissingBean({DelayqClient.class, DelayQ.class})
+    public DelayqClient delayqClient(DelayqProperties properties, Environment environment,
+                                     ObjectProvider<DelayqRedisSettingsSource> serviceConnection,
+                                     ObjectProvider<SslBundles> bundles) {
         BootRedisProperties redis = BootRedisProperties.of(environment);
-        DelayqConnection.Target target;
+        DelayqConnection.Target target; // settings are checked now, whether Redis is reachable or not
         if (StringUtils.hasText(properties.getRedisUrl())) {
             target = DelayqConnection.fromUrl(properties, bundles.getIfAvailable());
         } else {
@@ -64,14 +67,36 @@ public class DelayqAutoConfiguration {
             }
             target = DelayqConnection.fromDetails(properties, settings);
         }
-        return DelayqConnection.connect(properties, redis, target);
+        return DelayqClient.connect(() -> DelayqConnection.connect(properties, redis, target),
+                properties.isRequireRedisAtStartup(), properties.getReconnectDelay());
     }
 
-    /** The producer side. */
+    /** The application's own {@link DelayQ}, for the starter's beans (declared after the one above: see its condition). */
     @Bean
     @ConditionalOnMissingBean
-    public DelayqTemplate delayqTemplate(DelayQ delayQ, DelayqPayloadConverter converter) {
-        return new DelayqTemplate(delayQ, converter);
+    public DelayqClient delayqClientOfApplication(DelayQ delayQ) {
+        return DelayqClient.of(delayQ);
+    }
+
+    /**
+     * The connected client as a bean of its own, created when first needed: with
+     * {@code delayq.require-redis-at-startup=false} a bean that needs it before Redis is reached fails (inject
+     * {@link DelayqTemplate} or {@code ObjectProvider<DelayQ>} instead). Closed by its {@link DelayqClient}.
+     */
+    @Bean(destroyMethod = "")
+    @Lazy
+    @ConditionalOnMissingBean
+    public DelayQ delayQ(DelayqClient client) {
+        return client.get();
+    }
+
+    /** The producer side: after-commit enqueues unless {@code delayq.producer.after-commit=false}. */
+    @Bean
+    @ConditionalOnMissingBean
+    public DelayqTemplate delayqTemplate(DelayqClient client, DelayqPayloadConverter converter,
+                                         ObjectProvider<DelayqProducerMetrics> metrics, DelayqProperties properties) {
+        return new DelayqTemplate(client, converter, metrics.getIfUnique(() -> DelayqProducerMetrics.NONE),
+                properties.getProducer().isAfterCommit());
     }
 
     /** {@link DelayqListener} methods, unless {@code delayq.worker.enabled=false} (a producer-only application). */
@@ -95,15 +120,15 @@ public class DelayqAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        DelayqWorkers delayqWorkers(DelayQ delayQ, DelayqProperties properties, DelayqListenerBeanPostProcessor listeners,
+        DelayqWorkers delayqWorkers(DelayqClient client, DelayqProperties properties, DelayqListenerBeanPostProcessor listeners,
                                     DelayqPayloadConverter converter, ObjectProvider<WorkerMetrics> metrics,
                                     ConfigurableBeanFactory beanFactory) {
-            return new DelayqWorkers(delayQ, properties, listeners, converter, metrics.getIfUnique(() -> WorkerMetrics.NONE),
+            return new DelayqWorkers(client, properties, listeners, converter, metrics.getIfUnique(() -> WorkerMetrics.NONE),
                     beanFactory);
         }
     }
 
-    /** Worker meters in the application's {@link MeterRegistry}. */
+    /** Worker and producer meters in the application's {@link MeterRegistry}. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass({MeterRegistry.class, MicrometerMetrics.class})
     @ConditionalOnBean(MeterRegistry.class)
@@ -112,6 +137,12 @@ public class DelayqAutoConfiguration {
         @ConditionalOnMissingBean
         WorkerMetrics delayqWorkerMetrics(MeterRegistry registry) {
             return new MicrometerMetrics(registry);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        DelayqProducerMetrics delayqProducerMetrics(MeterRegistry registry) {
+            return new MicrometerProducerMetrics(registry);
         }
     }
 }

@@ -62,10 +62,20 @@ final class DelayqConnection {
             try {
                 return b.build();
             } catch (DelayQConnectionException e) {
-                last = e; // the next seed node of a cluster may answer
+                last = springHint(e); // the next seed node of a cluster may answer
             }
         }
         throw last;
+    }
+
+    /** The core's TLS hint names its builder method; under Spring, the property that does the same is named. */
+    static DelayQConnectionException springHint(DelayQConnectionException e) {
+        String message = String.valueOf(e.getMessage());
+        if (!message.contains("(tlsTrustedCertificates)")) {
+            return e;
+        }
+        return new DelayQConnectionException(message.replace("(tlsTrustedCertificates)",
+                "(an SSL bundle: spring.data.redis.ssl.bundle, or delayq.ssl-bundle with delayq.redis-url)"), e);
     }
 
     static Duration timeout(DelayqProperties p, BootRedisProperties redis) {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -65,8 +66,21 @@ public class DelayqProperties {
      */
     private boolean allowEvictingMemoryPolicy;
 
+    /**
+     * Whether an unreachable Redis fails the application's start. false: the application starts, the delayq health
+     * contributor is DOWN, and delayq connects in the background (every reconnect-delay), then starts the workers.
+     */
+    private boolean requireRedisAtStartup = true;
+
+    /** The delay between connection attempts while Redis has not been reached since start-up. */
+    private Duration reconnectDelay = Duration.ofSeconds(2);
+
     /** Default retry policy of every job. */
     private final Retry retry = new Retry();
+
+    /** The producer side (DelayqTemplate). */
+    @NestedConfigurationProperty
+    private final DelayqProducerProperties producer = new DelayqProducerProperties();
 
     /** Defaults of the workers that run DelayqListener methods. */
     private final Worker worker = new Worker();
@@ -339,6 +353,26 @@ public class DelayqProperties {
 
     public void setScheduleRemoval(ScheduleRemoval scheduleRemoval) {
         this.scheduleRemoval = scheduleRemoval;
+    }
+
+    public boolean isRequireRedisAtStartup() {
+        return requireRedisAtStartup;
+    }
+
+    public void setRequireRedisAtStartup(boolean requireRedisAtStartup) {
+        this.requireRedisAtStartup = requireRedisAtStartup;
+    }
+
+    public Duration getReconnectDelay() {
+        return reconnectDelay;
+    }
+
+    public void setReconnectDelay(Duration reconnectDelay) {
+        this.reconnectDelay = reconnectDelay;
+    }
+
+    public DelayqProducerProperties getProducer() {
+        return producer;
     }
 
     public Retry getRetry() {

@@ -24,7 +24,7 @@ import org.springframework.context.SmartLifecycle;
 public class DelayqWorkers implements SmartLifecycle, DisposableBean {
     private static final Logger LOG = LoggerFactory.getLogger(DelayqWorkers.class);
 
-    private final DelayQ delayQ;
+    private final DelayqClient client;
     private final DelayqProperties properties;
     private final DelayqListenerBeanPostProcessor listeners;
     private final DelayqPayloadConverter converter;
@@ -33,6 +33,7 @@ public class DelayqWorkers implements SmartLifecycle, DisposableBean {
     private final List<Worker> workers = new ArrayList<>();
     private final ExecutorService executor;
     private volatile boolean running;
+    private boolean stopped;
 
     /**
      * Workers for the listeners found by {@code listeners}, on {@code delayQ}.
@@ -42,7 +43,16 @@ public class DelayqWorkers implements SmartLifecycle, DisposableBean {
      */
     public DelayqWorkers(DelayQ delayQ, DelayqProperties properties, DelayqListenerBeanPostProcessor listeners,
                          DelayqPayloadConverter converter, WorkerMetrics metrics, ConfigurableBeanFactory beanFactory) {
-        this.delayQ = delayQ;
+        this(DelayqClient.of(delayQ), properties, listeners, converter, metrics, beanFactory);
+    }
+
+    /**
+     * Workers for the listeners found by {@code listeners}, on {@code client}: started at once when it is connected,
+     * else when it connects ({@code delayq.require-redis-at-startup=false}).
+     */
+    public DelayqWorkers(DelayqClient client, DelayqProperties properties, DelayqListenerBeanPostProcessor listeners,
+                         DelayqPayloadConverter converter, WorkerMetrics metrics, ConfigurableBeanFactory beanFactory) {
+        this.client = client;
         this.properties = properties;
         this.listeners = listeners;
         this.converter = converter;
@@ -52,8 +62,9 @@ public class DelayqWorkers implements SmartLifecycle, DisposableBean {
     }
 
     /**
-     * Sets the queues up ({@code delayq.queues.*}), upserts the declared schedules, then builds and starts a worker
-     * per queue with listener or scheduled methods.
+     * Checks the listener and scheduled methods and {@code delayq.queues.*}; then, now if Redis has been reached or
+     * else as soon as it is, sets the queues up, upserts the declared schedules and builds and starts a worker per
+     * queue with listener or scheduled methods.
      *
      * @throws IllegalArgumentException naming the method or property and the attribute that is invalid, or the two
      *                                  methods of one queue and job name (nothing stays started)
@@ -68,6 +79,18 @@ public class DelayqWorkers implements SmartLifecycle, DisposableBean {
         List<DeclaredSchedules.Declared> schedules = DeclaredSchedules.of(plan, properties, attributes);
         for (String queue : properties.getQueues().keySet()) {
             QueueSetup.limits(queue, properties.getQueues().get(queue)); // every setting checked before any is applied
+        }
+        stopped = false;
+        if (!client.connected() && !plan.groups().isEmpty()) {
+            LOG.warn("delayq: Redis has not been reached yet: the workers of {} start when it is", plan.groups().keySet());
+        }
+        client.whenConnected(d -> startOn(d, plan, schedules));
+        running = true;
+    }
+
+    private synchronized void startOn(DelayQ delayQ, QueuePlan plan, List<DeclaredSchedules.Declared> schedules) {
+        if (stopped) {
+            return; // stopped before Redis was reached
         }
         try {
             List<Worker> built = new ArrayList<>();
@@ -86,15 +109,16 @@ public class DelayqWorkers implements SmartLifecycle, DisposableBean {
             }
         } catch (RuntimeException ex) {
             closeAll();
+            running = false;
             throw ex;
         }
-        running = true;
     }
 
     /** Closes every worker at once (each within its shutdown grace) and returns when all are closed. */
     @Override
     public synchronized void stop() {
         running = false;
+        stopped = true;
         closeAll();
     }
 
@@ -112,6 +136,7 @@ public class DelayqWorkers implements SmartLifecycle, DisposableBean {
     @Override
     public synchronized void destroy() {
         running = false;
+        stopped = true;
         closeAll();
         if (executor != null) {
             executor.shutdown(); // the workers are closed: no handler runs on it any more

@@ -1,6 +1,5 @@
 package dev.delayq.spring;
 
-import dev.delayq.DelayQ;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -105,8 +104,8 @@ class DelayqBootLine {
             /** {@code management.health.delayq.enabled=false} turns it off. */
             @Bean
             @ConditionalOnMissingBean(name = "delayqHealthIndicator")
-            DelayqHealthIndicator delayqHealthIndicator(DelayQ delayQ) {
-                return new DelayqHealthIndicator(delayQ);
+            DelayqHealthIndicator delayqHealthIndicator(DelayqClient client) {
+                return new DelayqHealthIndicator(client);
             }
         }
     }

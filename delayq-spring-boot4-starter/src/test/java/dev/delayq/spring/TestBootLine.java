@@ -54,4 +54,10 @@ final class TestBootLine {
         return new HealthView(h.getStatus().getCode(),
                 h instanceof IndicatedHealthDescriptor indicated ? indicated.getDetails() : Map.of());
     }
+
+    /** The health the context's {@code delayq} health indicator reports now. */
+    static HealthView indicatorHealth(ApplicationContext ctx) {
+        Health h = ((HealthIndicator) ctx.getBean("delayqHealthIndicator")).health();
+        return new HealthView(h.getStatus().getCode(), h.getDetails());
+    }
 }
