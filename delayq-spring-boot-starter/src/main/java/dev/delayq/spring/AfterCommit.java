@@ -5,20 +5,27 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 import org.springframework.util.ClassUtils;
 
 /**
- * Defers an action to after the commit of the Spring-managed transaction of the calling thread. Only loaded when
- * spring-tx is on the class path ({@link #AVAILABLE}).
+ * Defers an action to after the commit of the Spring-managed transaction of the calling thread. Only used, and so
+ * only loaded, when spring-tx is on the class path ({@link DelayqTemplate} checks {@link Presence#AVAILABLE} first: loading
+ * this class without spring-tx fails, as its verification needs {@code TransactionSynchronization}).
  */
 final class AfterCommit {
-    /** Whether spring-tx is there (an application without it has no Spring-managed transactions). */
-    static final boolean AVAILABLE = ClassUtils.isPresent(
-            "org.springframework.transaction.support.TransactionSynchronizationManager", AfterCommit.class.getClassLoader());
+    /** Where {@link DelayqTemplate} reads whether spring-tx is there, without loading this class. */
+    static final class Presence {
+        /** Whether spring-tx is there (an application without it has no Spring-managed transactions). */
+        static final boolean AVAILABLE = ClassUtils.isPresent(
+                "org.springframework.transaction.support.TransactionSynchronizationManager", Presence.class.getClassLoader());
+
+        private Presence() {
+        }
+    }
 
     private AfterCommit() {
     }
 
     /** Whether the calling thread is in an actual transaction whose synchronizations run (not a SUPPORTS scope). */
     static boolean inTransaction() {
-        return AVAILABLE && TransactionSynchronizationManager.isSynchronizationActive()
+        return TransactionSynchronizationManager.isSynchronizationActive()
                 && TransactionSynchronizationManager.isActualTransactionActive();
     }
 

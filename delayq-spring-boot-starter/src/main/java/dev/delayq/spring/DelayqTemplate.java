@@ -85,7 +85,7 @@ public class DelayqTemplate {
             throw new IllegalArgumentException("job must not be null");
         }
         JobQueue q = client.get().queue(queue); // the name is checked now, in a transaction too
-        if (afterCommit && AfterCommit.inTransaction()) {
+        if (afterCommit && AfterCommit.Presence.AVAILABLE && AfterCommit.inTransaction()) {
             AfterCommit.register(() -> send(q, job));
             return new EnqueueResult(job.id(), true);
         }
