@@ -9,7 +9,8 @@ import dev.delayq.JobState;
 import dev.delayq.Limits;
 import dev.delayq.QueueStats;
 import dev.delayq.spring.DelayqTemplate;
-import dev.delayq.testkit.RedisExtension;
+import dev.delayq.test.DelayqTestJobs;
+import dev.delayq.test.spring.AutoConfigureDelayqRedis;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,30 +18,20 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The example end to end over HTTP, on a real Redis: an order paid in time stays paid and its time-out is gone;
  * an unpaid one is cancelled by its time-out and can no longer be paid; the queue's rate limit comes from the
- * properties and the recurring report ticks.
+ * properties and the recurring report ticks. {@link AutoConfigureDelayqRedis} gives the application a private Redis,
+ * {@link DelayqTestJobs} runs a time-out now instead of in an hour.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {"orders.payment-timeout=1h", "orders.report-every=1s"})
+@AutoConfigureDelayqRedis
 class OrdersFlowTest {
-    @RegisterExtension
-    static final RedisExtension REDIS = RedisExtension.shared();
     private static final Duration WAIT = Duration.ofSeconds(30);
-
-    @DynamicPropertySource
-    static void redis(DynamicPropertyRegistry r) {
-        r.add("spring.data.redis.host", () -> "127.0.0.1");
-        r.add("spring.data.redis.port", () -> REDIS.server().port());
-        r.add("delayq.prefix", () -> "orders-example-" + System.nanoTime());
-    }
 
     @Value("${local.server.port}")
     int port;
@@ -50,6 +41,9 @@ class OrdersFlowTest {
 
     @Autowired
     UnpaidOrdersReport report;
+
+    @Autowired
+    DelayqTestJobs jobs;
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -87,12 +81,11 @@ class OrdersFlowTest {
 
         // The unpaid order's time-out falls due now (an hour from now as the application set it: a paid order's time-out
         // never fires before the test pays it, however slow the machine is).
-        assertThat(timeouts.reschedule("order-" + unpaid + ":timeout", Duration.ZERO).changed()).isTrue();
-        Awaitility.await().atMost(WAIT).until(() -> status(unpaid).equals("CANCELLED"));
+        assertThat(jobs.runDueNow("orders")).isEqualTo(1);
+        jobs.awaitDrained("orders", WAIT); // run, and its completion acknowledged to Redis
+        assertThat(status(unpaid)).isEqualTo("CANCELLED");
         assertThat(status(paid)).isEqualTo("PAID");
-        // The handler has run; its completion is acknowledged to Redis a moment later.
-        Awaitility.await().atMost(WAIT).until(() -> timeouts.get("order-" + unpaid + ":timeout")
-                .map(job -> job.state() == JobState.DONE).orElse(false));
+        assertThat(timeouts.get("order-" + unpaid + ":timeout")).get().extracting(job -> job.state()).isEqualTo(JobState.DONE);
         HttpResponse<String> late = send("POST", "/orders/" + unpaid + "/pay");
         assertThat(late.statusCode()).isEqualTo(409);
         assertThat(send("POST", "/orders/999999/pay").statusCode()).isEqualTo(404);
