@@ -199,6 +199,8 @@ class DelayqAutoConfigurationTest {
             assertThat(ctx.getBean("delayqHealthIndicator")).isSameAs(own.health);
             assertThat(ctx.getBean(DelayqTemplate.class)).isSameAs(ctx.getBean("ownTemplate"));
             assertThat(ctx.getBean(DelayqTemplate.class).delayQ()).isSameAs(own.delayQ);
+            assertThat(ctx.getBean(DelayqClient.class).get()).as("the client the workers and health use")
+                    .isSameAs(own.delayQ);
         });
     }
 
