@@ -1,26 +1,24 @@
 package dev.delayq.spring;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.delayq.DelayQ;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
-import org.springframework.boot.autoconfigure.data.redis.RedisProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Lazy;
+import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 /**
@@ -28,69 +26,77 @@ import org.springframework.util.StringUtils;
  * {@code delayq.redis-url}), a {@link DelayqTemplate}, {@link DelayqListener} methods run as workers, and, when the
  * application has them, the {@code delayq} health indicator and Micrometer meters. Every bean yields to one the
  * application defines; {@code delayq.enabled=false} turns it all off.
+ *
+ * <p>The same on Spring Boot 3.5 and 4.0: what differs between the two (the Redis connection details type, Jackson 2
+ * or 3, the health types) is in {@code DelayqBootLine}, one per artifact.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
         "org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration",
         "org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration",
+        "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
-        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"})
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
 @ConditionalOnClass(DelayQ.class)
 @ConditionalOnProperty(prefix = "delayq", name = "enabled", havingValue = "true", matchIfMissing = true)
-@EnableConfigurationProperties({DelayqProperties.class, RedisProperties.class})
+@EnableConfigurationProperties(DelayqProperties.class)
+@Import(DelayqBootLine.class)
 public class DelayqAutoConfiguration {
-    /** Boot's own connection details, made from {@code spring.data.redis.*}: read from the properties instead. */
-    private static final String BOOT_PROPERTIES_DETAILS =
-            "org.springframework.boot.autoconfigure.data.redis.PropertiesRedisConnectionDetails";
-
     /**
-     * The client, connected at startup (an unreachable Redis fails the start) and closed with the context, after
-     * the workers.
+     * The client, connected at startup (an unreachable Redis fails the start unless
+     * {@code delayq.require-redis-at-startup=false}) and closed with the context, after the workers. Only when the
+     * application has no {@link DelayQ} of its own.
      */
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
-    public DelayQ delayQ(DelayqProperties properties, RedisProperties redis, ObjectProvider<RedisConnectionDetails> details,
-                         ObjectProvider<SslBundles> bundles) {
-        DelayqConnection.Target target;
+    @Bean
+    @ConditionalOnMissingBean({DelayqClient.class, DelayQ.class})
+    public DelayqClient delayqClient(DelayqProperties properties, Environment environment,
+                                     ObjectProvider<DelayqRedisSettingsSource> serviceConnection,
+                                     ObjectProvider<SslBundles> bundles) {
+        BootRedisProperties redis = BootRedisProperties.of(environment);
+        DelayqConnection.Target target; // settings are checked now, whether Redis is reachable or not
         if (StringUtils.hasText(properties.getRedisUrl())) {
             target = DelayqConnection.fromUrl(properties, bundles.getIfAvailable());
         } else {
-            RedisConnectionDetails d = details.getIfAvailable();
-            if (d == null || d.getClass().getName().equals(BOOT_PROPERTIES_DETAILS)) {
-                d = new PropertiesRedisDetails(redis, bundles.getIfAvailable());
+            DelayqRedisSettingsSource source = serviceConnection.getIfAvailable();
+            RedisSettings settings = source == null ? null : source.settings();
+            if (settings == null) {
+                settings = PropertiesRedisSettings.read(redis, bundles.getIfAvailable());
             }
-            target = DelayqConnection.fromDetails(properties, d);
+            target = DelayqConnection.fromDetails(properties, settings);
         }
-        return DelayqConnection.connect(properties, target);
+        return DelayqClient.connect(() -> DelayqConnection.connect(properties, redis, target),
+                properties.isRequireRedisAtStartup(), properties.getReconnectDelay());
     }
 
-    /** The producer side. */
+    /** The application's own {@link DelayQ}, for the starter's beans (declared after the one above: see its condition). */
     @Bean
     @ConditionalOnMissingBean
-    public DelayqTemplate delayqTemplate(DelayQ delayQ, DelayqPayloadConverter converter) {
-        return new DelayqTemplate(delayQ, converter);
+    public DelayqClient delayqClientOfApplication(DelayQ delayQ) {
+        return DelayqClient.of(delayQ);
     }
 
-    /** Payloads as JSON through the application's {@code ObjectMapper}. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(ObjectMapper.class)
-    static class JacksonPayloads {
-        @Bean
-        @ConditionalOnMissingBean
-        DelayqPayloadConverter delayqPayloadConverter(ObjectProvider<ObjectMapper> mapper) {
-            return new JacksonPayloadConverter(mapper.getIfUnique(ObjectMapper::new));
-        }
+    /**
+     * The connected client as a bean of its own, created when first needed: with
+     * {@code delayq.require-redis-at-startup=false} a bean that needs it before Redis is reached fails (inject
+     * {@link DelayqTemplate} or {@code ObjectProvider<DelayQ>} instead). Closed by its {@link DelayqClient}.
+     */
+    @Bean(destroyMethod = "")
+    @Lazy
+    @ConditionalOnMissingBean
+    public DelayQ delayQ(DelayqClient client) {
+        return client.get();
     }
 
-    /** Without Jackson: String and byte[] payloads only. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnMissingClass("com.fasterxml.jackson.databind.ObjectMapper")
-    static class PlainPayloads {
-        @Bean
-        @ConditionalOnMissingBean
-        DelayqPayloadConverter delayqPayloadConverter() {
-            return new PlainPayloadConverter();
-        }
+    /** The producer side: after-commit enqueues unless {@code delayq.producer.after-commit=false}. */
+    @Bean
+    @ConditionalOnMissingBean
+    public DelayqTemplate delayqTemplate(DelayqClient client, DelayqPayloadConverter converter,
+                                         ObjectProvider<DelayqProducerMetrics> metrics, DelayqProperties properties) {
+        return new DelayqTemplate(client, converter, metrics.getIfUnique(() -> DelayqProducerMetrics.NONE),
+                properties.getProducer().isAfterCommit());
     }
 
     /** {@link DelayqListener} methods, unless {@code delayq.worker.enabled=false} (a producer-only application). */
@@ -114,15 +120,15 @@ public class DelayqAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        DelayqWorkers delayqWorkers(DelayQ delayQ, DelayqProperties properties, DelayqListenerBeanPostProcessor listeners,
+        DelayqWorkers delayqWorkers(DelayqClient client, DelayqProperties properties, DelayqListenerBeanPostProcessor listeners,
                                     DelayqPayloadConverter converter, ObjectProvider<WorkerMetrics> metrics,
                                     ConfigurableBeanFactory beanFactory) {
-            return new DelayqWorkers(delayQ, properties, listeners, converter, metrics.getIfUnique(() -> WorkerMetrics.NONE),
+            return new DelayqWorkers(client, properties, listeners, converter, metrics.getIfUnique(() -> WorkerMetrics.NONE),
                     beanFactory);
         }
     }
 
-    /** Worker meters in the application's {@link MeterRegistry}. */
+    /** Worker and producer meters in the application's {@link MeterRegistry}. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass({MeterRegistry.class, MicrometerMetrics.class})
     @ConditionalOnBean(MeterRegistry.class)
@@ -132,25 +138,11 @@ public class DelayqAutoConfiguration {
         WorkerMetrics delayqWorkerMetrics(MeterRegistry registry) {
             return new MicrometerMetrics(registry);
         }
-    }
 
-    /** The {@code delayq} health indicator, when Actuator is there. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.actuate.health.HealthIndicator")
-    static class Health {
-        /**
-         * Apart from the class check above: this condition's own class is in Actuator, and a configuration's
-         * conditions are all loaded before any is evaluated.
-         */
-        @Configuration(proxyBeanMethods = false)
-        @ConditionalOnEnabledHealthIndicator("delayq")
-        static class Indicator {
-            /** {@code management.health.delayq.enabled=false} turns it off. */
-            @Bean
-            @ConditionalOnMissingBean(name = "delayqHealthIndicator")
-            DelayqHealthIndicator delayqHealthIndicator(DelayQ delayQ) {
-                return new DelayqHealthIndicator(delayQ);
-            }
+        @Bean
+        @ConditionalOnMissingBean
+        DelayqProducerMetrics delayqProducerMetrics(MeterRegistry registry) {
+            return new MicrometerProducerMetrics(registry);
         }
     }
 }

@@ -11,18 +11,17 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
-import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
-import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails.Node;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.util.StringUtils;
 
 /**
- * Turns {@link DelayqProperties} and Boot's {@link RedisConnectionDetails} into a connected {@link DelayQ}: the
+ * Turns {@link DelayqProperties} and Boot's Redis settings ({@link RedisSettings}) into a connected {@link DelayQ}: the
  * delayq URI ({@code redis://host:port/db}, {@code rediss://}, {@code redis-sentinel://a:1,b:2/db#master}, a
  * cluster seed node), the credentials apart from it, and the trusted certificates of an SSL bundle.
  */
@@ -34,14 +33,18 @@ final class DelayqConnection {
     record Target(List<String> uris, boolean cluster, String username, String password, SslBundle ssl) {
     }
 
-    /** Connects as {@code target} says, trying each cluster seed node until one answers. */
-    static DelayQ connect(DelayqProperties p, Target target) {
+    /**
+     * Connects as {@code target} says, trying each cluster seed node until one answers. The timeout is
+     * {@code delayq.timeout}, else {@code spring.data.redis.timeout}, else 10 s; the connection's name is
+     * {@code spring.data.redis.client-name} when set.
+     */
+    static DelayQ connect(DelayqProperties p, BootRedisProperties redis, Target target) {
         Path trust = trustedCertificates(target.ssl());
         DelayQConnectionException last = null;
         for (String uri : target.uris()) {
             DelayQ.Builder b = DelayQ.builder().redis(uri).cluster(target.cluster())
                     .prefix(p.getPrefix())
-                    .timeout(p.getTimeout())
+                    .timeout(timeout(p, redis))
                     .maxPayloadBytes(payloadBytes(p))
                     .doneRetention(p.getDoneRetention())
                     .deadRetention(p.getDeadRetention())
@@ -53,13 +56,33 @@ final class DelayqConnection {
             if (trust != null) {
                 b.tlsTrustedCertificates(trust);
             }
+            if (StringUtils.hasText(redis.getClientName())) {
+                b.clientName(redis.getClientName());
+            }
             try {
                 return b.build();
             } catch (DelayQConnectionException e) {
-                last = e; // the next seed node of a cluster may answer
+                last = springHint(e); // the next seed node of a cluster may answer
             }
         }
         throw last;
+    }
+
+    /** The core's TLS hint names its builder method; under Spring, the property that does the same is named. */
+    static DelayQConnectionException springHint(DelayQConnectionException e) {
+        String message = String.valueOf(e.getMessage());
+        if (!message.contains("(tlsTrustedCertificates)")) {
+            return e;
+        }
+        return new DelayQConnectionException(message.replace("(tlsTrustedCertificates)",
+                "(an SSL bundle: spring.data.redis.ssl.bundle, or delayq.ssl-bundle with delayq.redis-url)"), e);
+    }
+
+    static Duration timeout(DelayqProperties p, BootRedisProperties redis) {
+        if (p.getTimeout() != null) {
+            return p.getTimeout();
+        }
+        return redis.getTimeout() != null ? redis.getTimeout() : DelayqProperties.DEFAULT_TIMEOUT;
     }
 
     private static int payloadBytes(DelayqProperties p) {
@@ -86,46 +109,44 @@ final class DelayqConnection {
         return new Target(List.of(p.getRedisUrl()), Boolean.TRUE.equals(p.getCluster()), null, null, ssl);
     }
 
-    /** Boot's connection details, in Boot's order: Sentinel, else cluster, else one server. */
-    static Target fromDetails(DelayqProperties p, RedisConnectionDetails d) {
-        RedisConnectionDetails.Sentinel sentinel = d.getSentinel();
+    /** Boot's connection settings, in Boot's order: Sentinel, else cluster, else one server. */
+    static Target fromDetails(DelayqProperties p, RedisSettings d) {
+        RedisSettings.Sentinel sentinel = d.sentinel();
         if (sentinel != null) {
-            if (sentinel.getPassword() != null || sentinel.getUsername() != null) {
+            if (sentinel.password() != null || sentinel.username() != null) {
                 throw new IllegalArgumentException("the Redis Sentinel nodes need credentials of their own "
                         + "(spring.data.redis.sentinel.username/password), which delayq does not support: "
                         + "run the Sentinels without a password, or set delayq.redis-url");
             }
-            if (!StringUtils.hasText(sentinel.getMaster()) || sentinel.getNodes().isEmpty()) {
+            if (!StringUtils.hasText(sentinel.master()) || sentinel.nodes().isEmpty()) {
                 throw new IllegalArgumentException("Redis Sentinel needs spring.data.redis.sentinel.master and .nodes");
             }
-            List<String> nodes = sentinel.getNodes().stream().map(DelayqConnection::hostPort).toList();
-            String scheme = sentinel.getSslBundle() != null ? "rediss-sentinel://" : "redis-sentinel://";
-            String uri = scheme + String.join(",", nodes) + "/" + sentinel.getDatabase() + "#" + sentinel.getMaster();
-            return new Target(List.of(uri), false, d.getUsername(), d.getPassword(), sentinel.getSslBundle());
+            List<String> nodes = sentinel.nodes().stream().map(DelayqConnection::hostPort).toList();
+            String scheme = d.ssl() != null ? "rediss-sentinel://" : "redis-sentinel://";
+            String uri = scheme + String.join(",", nodes) + "/" + sentinel.database() + "#" + sentinel.master();
+            return new Target(List.of(uri), false, d.username(), d.password(), d.ssl());
         }
-        RedisConnectionDetails.Cluster cluster = d.getCluster();
+        RedisSettings.Cluster cluster = d.cluster();
         if (cluster != null && Boolean.FALSE.equals(p.getCluster())) {
             throw new IllegalArgumentException("delayq.cluster is false but spring.data.redis names cluster nodes");
         }
+        String scheme = d.ssl() != null ? "rediss://" : "redis://";
         if (cluster != null) {
-            if (cluster.getNodes().isEmpty()) {
+            if (cluster.nodes().isEmpty()) {
                 throw new IllegalArgumentException("Redis Cluster needs at least one node in spring.data.redis.cluster.nodes");
             }
-            String scheme = cluster.getSslBundle() != null ? "rediss://" : "redis://";
             List<String> seeds = new ArrayList<>();
-            for (Node n : cluster.getNodes()) {
+            for (RedisSettings.Node n : cluster.nodes()) {
                 seeds.add(scheme + hostPort(n));
             }
-            return new Target(seeds, true, d.getUsername(), d.getPassword(), cluster.getSslBundle());
+            return new Target(seeds, true, d.username(), d.password(), d.ssl());
         }
-        RedisConnectionDetails.Standalone s = d.getStandalone();
-        String scheme = s.getSslBundle() != null ? "rediss://" : "redis://";
-        String uri = scheme + hostPort(new Node(s.getHost(), s.getPort())) + "/" + s.getDatabase();
-        return new Target(List.of(uri), Boolean.TRUE.equals(p.getCluster()), d.getUsername(), d.getPassword(),
-                s.getSslBundle());
+        RedisSettings.Standalone s = d.standalone();
+        String uri = scheme + hostPort(new RedisSettings.Node(s.host(), s.port())) + "/" + s.database();
+        return new Target(List.of(uri), Boolean.TRUE.equals(p.getCluster()), d.username(), d.password(), d.ssl());
     }
 
-    private static String hostPort(Node n) {
+    private static String hostPort(RedisSettings.Node n) {
         String host = n.host().contains(":") && !n.host().startsWith("[") ? "[" + n.host() + "]" : n.host();
         return host + ":" + n.port();
     }

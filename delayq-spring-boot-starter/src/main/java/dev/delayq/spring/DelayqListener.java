@@ -38,11 +38,25 @@ public @interface DelayqListener {
     String value() default "";
 
     /**
-     * The queue whose jobs this method runs: one method per queue in an application (a second one on the same queue
-     * fails the start, naming both; they would take the queue's jobs from each other).
+     * The queue whose jobs this method runs: one method per queue and job {@link #name()} in an application (a second
+     * one fails the start, naming both; they would take the jobs from each other). The listeners of one queue share
+     * its worker: an attribute set by two of them must have one value.
      */
     @AliasFor("value")
     String queue() default "";
+
+    /**
+     * The job name this method runs: only the queue's jobs of that name (a handler per job name on one queue, e.g.
+     * {@code email} and {@code sms}). Empty: every job of the queue that no other listener names; a job whose name
+     * has no listener of a queue without such a catch-all listener goes to dead ("no handler for job name").
+     */
+    String name() default "";
+
+    /**
+     * Longest run of a job (default {@code delayq.queues.<queue>.job-timeout}, else none): at the deadline the
+     * handler's thread is interrupted and the attempt fails with "timed out after ...".
+     */
+    String jobTimeout() default "";
 
     /** Most handlers running at once (default {@code delayq.worker.concurrency}). */
     String concurrency() default "";

@@ -1,5 +1,6 @@
 package dev.delayq.spring;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
@@ -13,49 +14,63 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 
 /**
- * Finds the {@link DelayqListener} methods of every bean (on the target class of a proxy, invoked through the
- * proxy) and keeps them for {@link DelayqWorkers}, which runs them once the context is ready. It only collects:
- * nothing connects to Redis while beans are being created.
+ * Finds the {@link DelayqListener} and {@link DelayqScheduled} methods of every bean (on the target class of a proxy,
+ * invoked through the proxy) and keeps them for {@link DelayqWorkers}, which runs them once the context is ready. It
+ * only collects: nothing connects to Redis while beans are being created.
  */
 public class DelayqListenerBeanPostProcessor implements BeanPostProcessor {
-    /** One annotated method of one bean. */
-    record Endpoint(String beanName, Object bean, Method method, DelayqListener annotation) {
+    /** One annotated method of one bean: a listener or a schedule (exactly one of the two is set). */
+    record Endpoint(String beanName, Object bean, Method method, DelayqListener listener, DelayqScheduled scheduled) {
         /** {@code SimpleClassName.method} for messages. */
         String describe() {
             return method.getDeclaringClass().getSimpleName() + "." + method.getName();
         }
+
+        /** {@code @DelayqListener Class.method} or {@code @DelayqScheduled Class.method}. */
+        String label() {
+            return (listener != null ? "@DelayqListener " : "@DelayqScheduled ") + describe();
+        }
     }
 
     private final List<Endpoint> endpoints = new CopyOnWriteArrayList<>();
-    private final Set<Class<?>> withoutListeners = ConcurrentHashMap.newKeySet();
+    private final Set<Class<?>> withoutEndpoints = ConcurrentHashMap.newKeySet();
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
         Class<?> target = AopUtils.getTargetClass(bean);
-        if (withoutListeners.contains(target) || !AnnotationUtils.isCandidateClass(target, DelayqListener.class)) {
+        if (withoutEndpoints.contains(target) || !candidate(target)) {
             return bean;
         }
-        Map<Method, DelayqListener> found = MethodIntrospector.selectMethods(target,
-                (MethodIntrospector.MetadataLookup<DelayqListener>) m ->
-                        AnnotatedElementUtils.findMergedAnnotation(m, DelayqListener.class));
-        if (found.isEmpty()) {
-            withoutListeners.add(target);
+        Map<Method, DelayqListener> listeners = find(target, DelayqListener.class);
+        Map<Method, DelayqScheduled> schedules = find(target, DelayqScheduled.class);
+        if (listeners.isEmpty() && schedules.isEmpty()) {
+            withoutEndpoints.add(target);
             return bean;
         }
-        found.forEach((method, annotation) -> endpoints.add(
-                new Endpoint(beanName, bean, AopUtils.selectInvocableMethod(method, bean.getClass()), annotation)));
+        listeners.forEach((method, a) -> endpoints.add(
+                new Endpoint(beanName, bean, AopUtils.selectInvocableMethod(method, bean.getClass()), a, null)));
+        schedules.forEach((method, a) -> endpoints.add(
+                new Endpoint(beanName, bean, AopUtils.selectInvocableMethod(method, bean.getClass()), null, a)));
         return bean;
     }
 
-    /** Whether {@code type} (a bean's class) has {@link DelayqListener} methods. */
-    static boolean hasListeners(Class<?> type) {
-        Class<?> user = org.springframework.util.ClassUtils.getUserClass(type);
-        return AnnotationUtils.isCandidateClass(user, DelayqListener.class)
-                && !MethodIntrospector.selectMethods(user, (MethodIntrospector.MetadataLookup<DelayqListener>) m ->
-                        AnnotatedElementUtils.findMergedAnnotation(m, DelayqListener.class)).isEmpty();
+    private static boolean candidate(Class<?> type) {
+        return AnnotationUtils.isCandidateClass(type, DelayqListener.class)
+                || AnnotationUtils.isCandidateClass(type, DelayqScheduled.class);
     }
 
-    /** The listener methods found so far. */
+    private static <A extends Annotation> Map<Method, A> find(Class<?> type, Class<A> annotation) {
+        return MethodIntrospector.selectMethods(type,
+                (MethodIntrospector.MetadataLookup<A>) m -> AnnotatedElementUtils.findMergedAnnotation(m, annotation));
+    }
+
+    /** Whether {@code type} (a bean's class) has {@link DelayqListener} or {@link DelayqScheduled} methods. */
+    static boolean hasListeners(Class<?> type) {
+        Class<?> user = org.springframework.util.ClassUtils.getUserClass(type);
+        return candidate(user) && !(find(user, DelayqListener.class).isEmpty() && find(user, DelayqScheduled.class).isEmpty());
+    }
+
+    /** The methods found so far. */
     List<Endpoint> endpoints() {
         return List.copyOf(endpoints);
     }

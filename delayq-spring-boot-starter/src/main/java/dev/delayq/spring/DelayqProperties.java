@@ -2,7 +2,10 @@ package dev.delayq.spring;
 
 import dev.delayq.Bounds;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -36,8 +39,14 @@ public class DelayqProperties {
     /** First part of every key name of delayq: 1-64 characters from A-Z a-z 0-9 . _ - :. */
     private String prefix = "dq";
 
-    /** Command and connect timeout of delayq's Redis connection. */
-    private Duration timeout = Duration.ofSeconds(10);
+    /** The Redis timeout when neither delayq.timeout nor spring.data.redis.timeout is set. */
+    static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+    /**
+     * Command and connect timeout of delayq's Redis connection. Unset, it is spring.data.redis.timeout when that is
+     * set, else 10s.
+     */
+    private Duration timeout;
 
     /**
      * Largest payload accepted by an enqueue, at most 256MB. The default is the core's, 256KB: every state change of a
@@ -57,11 +66,51 @@ public class DelayqProperties {
      */
     private boolean allowEvictingMemoryPolicy;
 
+    /**
+     * Whether an unreachable Redis fails the application's start. false: the application starts, the delayq health
+     * contributor is DOWN, and delayq connects in the background (every reconnect-delay), then starts the workers.
+     */
+    private boolean requireRedisAtStartup = true;
+
+    /** The delay between connection attempts while Redis has not been reached since start-up. */
+    private Duration reconnectDelay = Duration.ofSeconds(2);
+
     /** Default retry policy of every job. */
     private final Retry retry = new Retry();
 
+    /** The producer side (DelayqTemplate). */
+    @NestedConfigurationProperty
+    private final DelayqProducerProperties producer = new DelayqProducerProperties();
+
     /** Defaults of the workers that run DelayqListener methods. */
     private final Worker worker = new Worker();
+
+    /**
+     * Settings of each queue by name, applied in Redis at start-up before the workers start: rate (jobs/period, e.g.
+     * 100/1s), concurrency-limit, job-timeout, max-attempts, paused, events.
+     */
+    private final Map<String, DelayqQueueProperties> queues = new LinkedHashMap<>();
+
+    /**
+     * Recurring schedules by name, created or updated at start-up before the workers start: queue, cron or every,
+     * zone (default UTC), missed (SKIP, ONCE, ALL), payload.
+     */
+    private final Map<String, DelayqScheduleProperties> schedules = new LinkedHashMap<>();
+
+    /**
+     * What happens at start-up to a schedule of a queue this application consumes that neither a DelayqScheduled
+     * method nor delayq.schedules declares: remove (it is removed, and the log says so) or report (it is left
+     * ticking, and the log warns).
+     */
+    private ScheduleRemoval scheduleRemoval = ScheduleRemoval.REMOVE;
+
+    /** What happens to schedules an application no longer declares ({@code delayq.schedule-removal}). */
+    public enum ScheduleRemoval {
+        /** Removed at start-up (logged). */
+        REMOVE,
+        /** Left ticking, with a warning in the log at start-up. */
+        REPORT
+    }
 
     /** Retries of failed attempts: exponential backoff with full jitter, from base up to cap. */
     public static class Retry {
@@ -130,6 +179,20 @@ public class DelayqProperties {
 
         /** Longest sleep when nothing is scheduled, a safety net for a lost wake-up notice. */
         private Duration maxIdleSleep = Duration.ofSeconds(60);
+
+        /**
+         * The workers' name in logs and in their meters' worker tag, the same across restarts (unset: host, process id
+         * and a random part). Give each instance of the application its own, e.g. ${HOSTNAME}.
+         */
+        private String name;
+
+        public String getName() {
+            return name;
+        }
+
+        public void setName(String name) {
+            this.name = name;
+        }
 
         public boolean isEnabled() {
             return enabled;
@@ -274,6 +337,42 @@ public class DelayqProperties {
 
     public void setAllowEvictingMemoryPolicy(boolean allowEvictingMemoryPolicy) {
         this.allowEvictingMemoryPolicy = allowEvictingMemoryPolicy;
+    }
+
+    public Map<String, DelayqQueueProperties> getQueues() {
+        return queues;
+    }
+
+    public Map<String, DelayqScheduleProperties> getSchedules() {
+        return schedules;
+    }
+
+    public ScheduleRemoval getScheduleRemoval() {
+        return scheduleRemoval;
+    }
+
+    public void setScheduleRemoval(ScheduleRemoval scheduleRemoval) {
+        this.scheduleRemoval = scheduleRemoval;
+    }
+
+    public boolean isRequireRedisAtStartup() {
+        return requireRedisAtStartup;
+    }
+
+    public void setRequireRedisAtStartup(boolean requireRedisAtStartup) {
+        this.requireRedisAtStartup = requireRedisAtStartup;
+    }
+
+    public Duration getReconnectDelay() {
+        return reconnectDelay;
+    }
+
+    public void setReconnectDelay(Duration reconnectDelay) {
+        this.reconnectDelay = reconnectDelay;
+    }
+
+    public DelayqProducerProperties getProducer() {
+        return producer;
     }
 
     public Retry getRetry() {

@@ -15,19 +15,41 @@ import java.time.Duration;
  * template.enqueue("orders", "order-" + id + ":timeout", new OrderTimeout(id), Duration.ofMinutes(30));
  * }</pre>
  *
+ * <p><b>In a transaction.</b> Called inside a Spring-managed transaction ({@code @Transactional}, a
+ * {@code TransactionTemplate}), {@code enqueue} checks the job at once but enqueues it after the transaction commits,
+ * and not at all when it rolls back: a job never refers to data that was rolled back, and a worker never runs it
+ * before the data is visible. The result is then the job's id, reported created (whether it was a duplicate is known
+ * at the commit only: {@code delayq.jobs.duplicates} counts it). An enqueue that fails after the commit throws from
+ * the commit (the transaction stays committed); a crash between the commit and the enqueue loses the job (delayq
+ * has no outbox). {@code delayq.producer.after-commit=false} enqueues at once instead, as outside a transaction.
+ *
  * <p>Thread-safe. For everything else (list, stats, retry dead jobs), {@link #queue(String)} gives the queue.
  */
 public class DelayqTemplate {
-    private final DelayQ delayQ;
+    private final DelayqClient client;
     private final DelayqPayloadConverter converter;
+    private final DelayqProducerMetrics metrics;
+    private final boolean afterCommit;
 
-    /** A template on {@code delayQ}, writing payloads with {@code converter}. */
+    /** A template on {@code delayQ}, writing payloads with {@code converter}, enqueueing after commits, no meters. */
     public DelayqTemplate(DelayQ delayQ, DelayqPayloadConverter converter) {
-        if (delayQ == null || converter == null) {
-            throw new IllegalArgumentException("delayQ and converter must not be null");
+        this(delayQ == null ? null : DelayqClient.of(delayQ), converter, DelayqProducerMetrics.NONE, true);
+    }
+
+    /**
+     * A template on {@code client}, writing payloads with {@code converter} and reporting to {@code metrics}.
+     *
+     * @param afterCommit whether an enqueue inside a Spring-managed transaction waits for its commit
+     */
+    public DelayqTemplate(DelayqClient client, DelayqPayloadConverter converter, DelayqProducerMetrics metrics,
+                          boolean afterCommit) {
+        if (client == null || converter == null || metrics == null) {
+            throw new IllegalArgumentException("client, converter and metrics must not be null");
         }
-        this.delayQ = delayQ;
+        this.client = client;
         this.converter = converter;
+        this.metrics = metrics;
+        this.afterCommit = afterCommit;
     }
 
     /**
@@ -52,17 +74,41 @@ public class DelayqTemplate {
     }
 
     /**
-     * Enqueues {@code job} as it is (its payload already bytes: see {@link #payload(Object)}).
+     * Enqueues {@code job} as it is (its payload already bytes: see {@link #payload(Object)}); inside a
+     * Spring-managed transaction, after its commit (see above).
      *
-     * @return created or duplicate
+     * @return created or duplicate; inside a transaction, the job's id as created
+     * @throws IllegalArgumentException when the queue name or the job is invalid
      */
     public EnqueueResult enqueue(String queue, Job job) {
-        return delayQ.queue(queue).enqueue(job);
+        if (job == null) {
+            throw new IllegalArgumentException("job must not be null");
+        }
+        JobQueue q = client.get().queue(queue); // the name is checked now, in a transaction too
+        if (afterCommit && AfterCommit.Presence.AVAILABLE && AfterCommit.inTransaction()) {
+            AfterCommit.register(() -> send(q, job));
+            return new EnqueueResult(job.id(), true);
+        }
+        return send(q, job);
+    }
+
+    private EnqueueResult send(JobQueue q, Job job) {
+        EnqueueResult r;
+        try {
+            r = q.enqueue(job);
+        } catch (IllegalArgumentException e) {
+            throw e; // the caller's input, not a failure to count
+        } catch (RuntimeException e) {
+            metrics.enqueueFailed(q.name(), e);
+            throw e;
+        }
+        metrics.enqueued(q.name(), r.created());
+        return r;
     }
 
     /** Deletes the scheduled job {@code id} of {@code queue}; refused for a job running or finished. */
     public ChangeResult cancel(String queue, String id) {
-        return delayQ.queue(queue).cancel(id);
+        return client.get().queue(queue).cancel(id);
     }
 
     /** The payload bytes of {@code payload}, for building a {@link Job} by hand. */
@@ -75,11 +121,16 @@ public class DelayqTemplate {
 
     /** The queue named {@code name}. */
     public JobQueue queue(String name) {
-        return delayQ.queue(name);
+        return client.get().queue(name);
     }
 
-    /** The client underneath. */
+    /**
+     * The client underneath.
+     *
+     * @throws dev.delayq.DelayQConnectionException while Redis has not been reached yet
+     *                                              ({@code delayq.require-redis-at-startup=false})
+     */
     public DelayQ delayQ() {
-        return delayQ;
+        return client.get();
     }
 }

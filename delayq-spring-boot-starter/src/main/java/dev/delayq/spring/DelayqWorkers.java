@@ -1,25 +1,20 @@
 package dev.delayq.spring;
 
 import dev.delayq.DelayQ;
-import dev.delayq.RetryPolicy;
 import dev.delayq.Worker;
 import dev.delayq.WorkerMetrics;
-import dev.delayq.internal.present.DurationText;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Function;
+import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.util.StringUtils;
 
 /**
- * Runs every {@link DelayqListener} method as a {@link Worker}: built and started when the context is ready,
+ * Runs the {@link DelayqListener} and {@link DelayqScheduled} methods of each queue as one {@link Worker}, after
+ * applying {@code delayq.queues.*} and upserting the declared schedules: built and started when the context is ready,
  * closed gracefully on shutdown (all at once, each stops claiming, lets running handlers finish within its
  * shutdown grace and hands the rest back), before the {@link DelayQ} bean they use is closed.
  *
@@ -29,14 +24,16 @@ import org.springframework.util.StringUtils;
 public class DelayqWorkers implements SmartLifecycle, DisposableBean {
     private static final Logger LOG = LoggerFactory.getLogger(DelayqWorkers.class);
 
-    private final DelayQ delayQ;
+    private final DelayqClient client;
     private final DelayqProperties properties;
     private final DelayqListenerBeanPostProcessor listeners;
     private final DelayqPayloadConverter converter;
     private final WorkerMetrics metrics;
     private final ConfigurableBeanFactory beanFactory;
     private final List<Worker> workers = new ArrayList<>();
+    private final ExecutorService executor;
     private volatile boolean running;
+    private boolean stopped;
 
     /**
      * Workers for the listeners found by {@code listeners}, on {@code delayQ}.
@@ -46,133 +43,74 @@ public class DelayqWorkers implements SmartLifecycle, DisposableBean {
      */
     public DelayqWorkers(DelayQ delayQ, DelayqProperties properties, DelayqListenerBeanPostProcessor listeners,
                          DelayqPayloadConverter converter, WorkerMetrics metrics, ConfigurableBeanFactory beanFactory) {
-        this.delayQ = delayQ;
+        this(DelayqClient.of(delayQ), properties, listeners, converter, metrics, beanFactory);
+    }
+
+    /**
+     * Workers for the listeners found by {@code listeners}, on {@code client}: started at once when it is connected,
+     * else when it connects ({@code delayq.require-redis-at-startup=false}).
+     */
+    public DelayqWorkers(DelayqClient client, DelayqProperties properties, DelayqListenerBeanPostProcessor listeners,
+                         DelayqPayloadConverter converter, WorkerMetrics metrics, ConfigurableBeanFactory beanFactory) {
+        this.client = client;
         this.properties = properties;
         this.listeners = listeners;
         this.converter = converter;
         this.metrics = metrics;
         this.beanFactory = beanFactory;
+        this.executor = VirtualThreads.executorIf(beanFactory);
     }
 
     /**
-     * Builds and starts a worker per listener method.
+     * Checks the listener and scheduled methods and {@code delayq.queues.*}; then, now if Redis has been reached or
+     * else as soon as it is, sets the queues up, upserts the declared schedules and builds and starts a worker per
+     * queue with listener or scheduled methods.
      *
-     * @throws IllegalArgumentException naming the listener and the attribute that is invalid, or the two listeners of
-     *                                  one queue (nothing stays started)
+     * @throws IllegalArgumentException naming the method or property and the attribute that is invalid, or the two
+     *                                  methods of one queue and job name (nothing stays started)
      */
     @Override
     public synchronized void start() {
         if (running) {
             return;
         }
-        Map<String, DelayqListenerBeanPostProcessor.Endpoint> byQueue = byQueue(listeners.endpoints());
-        try {
-            for (Map.Entry<String, DelayqListenerBeanPostProcessor.Endpoint> q : byQueue.entrySet()) {
-                DelayqListenerBeanPostProcessor.Endpoint e = q.getValue();
-                Worker w = build(e, q.getKey());
-                workers.add(w);
-                w.start();
-                LOG.info("delayq: {} runs the jobs of queue '{}' (worker {})", e.describe(), w.queue(), w.name());
-            }
-        } catch (RuntimeException ex) {
-            closeAll();
-            throw ex;
+        EndpointAttributes attributes = new EndpointAttributes(beanFactory);
+        QueuePlan plan = QueuePlan.of(listeners.endpoints(), attributes);
+        List<DeclaredSchedules.Declared> schedules = DeclaredSchedules.of(plan, properties, attributes);
+        for (String queue : properties.getQueues().keySet()) {
+            QueueSetup.limits(queue, properties.getQueues().get(queue)); // every setting checked before any is applied
         }
+        stopped = false;
+        if (!client.connected() && !plan.groups().isEmpty()) {
+            LOG.warn("delayq: Redis has not been reached yet: the workers of {} start when it is", plan.groups().keySet());
+        }
+        client.whenConnected(d -> startOn(d, plan, schedules));
         running = true;
     }
 
-    /**
-     * The listeners by their resolved queue, checked before any worker starts. Two workers of one queue would each
-     * claim whatever job comes first, so the jobs would be split between both methods by chance; a listener has no
-     * job name to route by, so a queue has one listener.
-     */
-    private Map<String, DelayqListenerBeanPostProcessor.Endpoint> byQueue(
-            List<DelayqListenerBeanPostProcessor.Endpoint> endpoints) {
-        Map<String, DelayqListenerBeanPostProcessor.Endpoint> byQueue = new LinkedHashMap<>();
-        for (DelayqListenerBeanPostProcessor.Endpoint e : endpoints) {
-            String queue = resolve(e.annotation().queue());
-            if (!StringUtils.hasText(queue)) {
-                throw new IllegalArgumentException("@DelayqListener " + e.describe()
-                        + " names no queue: set queue = \"...\"");
-            }
-            DelayqListenerBeanPostProcessor.Endpoint first = byQueue.putIfAbsent(queue, e);
-            if (first != null) {
-                boolean sameName = first.describe().equals(e.describe()); // one class, two beans
-                throw new IllegalArgumentException("two @DelayqListener methods consume queue '" + queue + "': "
-                        + first.describe() + (sameName ? " (bean '" + first.beanName() + "')" : "") + " and "
-                        + e.describe() + (sameName ? " (bean '" + e.beanName() + "')" : "")
-                        + "; give each its own queue (the jobs of a queue go to one listener method)");
-            }
+    private synchronized void startOn(DelayQ delayQ, QueuePlan plan, List<DeclaredSchedules.Declared> schedules) {
+        if (stopped) {
+            return; // stopped before Redis was reached
         }
-        return byQueue;
-    }
-
-    private Worker build(DelayqListenerBeanPostProcessor.Endpoint e, String queue) {
-        DelayqListener a = e.annotation();
-        String name = e.describe();
-        DelayqProperties.Worker d = properties.getWorker();
-        DelayqProperties.Retry r = properties.getRetry();
-        RetryPolicy retry = RetryPolicy.builder()
-                .maxAttempts(attribute(name, "maxAttempts", a.maxAttempts(), r.getMaxAttempts(), ListenerAttr::integer))
-                .base(attribute(name, "backoff", a.backoff(), r.getBase(), ListenerAttr::duration))
-                .cap(attribute(name, "backoffCap", a.backoffCap(), r.getCap(), ListenerAttr::duration))
-                .build();
         try {
-            return Worker.builder(delayQ.queue(queue), ListenerMethod.of(e.bean(), e.method(), name, converter))
-                    .concurrency(attribute(name, "concurrency", a.concurrency(), d.getConcurrency(), ListenerAttr::integer))
-                    .leaseDuration(attribute(name, "leaseDuration", a.leaseDuration(), d.getLeaseDuration(), ListenerAttr::duration))
-                    .lookahead(attribute(name, "lookahead", a.lookahead(), d.getLookahead(), ListenerAttr::duration))
-                    .shutdownGrace(attribute(name, "shutdownGrace", a.shutdownGrace(), d.getShutdownGrace(), ListenerAttr::duration))
-                    .batchSize(d.getBatchSize())
-                    .purgeInterval(d.getPurgeInterval())
-                    .maxIdleSleep(d.getMaxIdleSleep())
-                    .retryPolicy(retry)
-                    .metrics(metrics)
-                    .build();
-        } catch (IllegalArgumentException ex) {
-            if (ex.getMessage() != null && ex.getMessage().startsWith("@DelayqListener")) {
-                throw ex;
+            List<Worker> built = new ArrayList<>();
+            for (QueuePlan.Group g : plan.groups().values()) {
+                built.add(plan.build(g, delayQ, properties, converter, metrics, executor));
             }
-            throw new IllegalArgumentException("@DelayqListener " + name + " on queue '" + queue + "': " + ex.getMessage(), ex);
-        }
-    }
-
-    private String resolve(String value) {
-        String resolved = beanFactory.resolveEmbeddedValue(value);
-        return resolved == null ? null : resolved.trim();
-    }
-
-    private <T> T attribute(String listener, String attribute, String value, T fallback, Function<String, T> parse) {
-        if (!StringUtils.hasText(value)) {
-            return fallback;
-        }
-        String resolved = resolve(value);
-        try {
-            return parse.apply(resolved);
-        } catch (IllegalArgumentException ex) {
-            throw new IllegalArgumentException("@DelayqListener " + listener + ": " + attribute + " '" + value + "'"
-                    + (value.equals(resolved) ? "" : " (resolved to '" + resolved + "')") + " is not "
-                    + ex.getMessage(), ex);
-        }
-    }
-
-    /** Parsers of the attribute strings; the message completes "... is not ". */
-    private static final class ListenerAttr {
-        static Integer integer(String s) {
-            try {
-                return Integer.valueOf(s);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("a whole number", e);
+            OperatorCalls ops = new OperatorCalls(delayQ);
+            QueueSetup.apply(ops, properties.getQueues());
+            DeclaredSchedules.apply(ops, schedules, plan.groups().keySet(), properties.getScheduleRemoval());
+            for (Worker w : built) {
+                workers.add(w);
+                w.start();
+                LOG.info("delayq: {} run{} the jobs of queue '{}' (worker {}{})", plan.groups().get(w.queue()).describe(),
+                        plan.groups().get(w.queue()).all().size() == 1 ? "s" : "", w.queue(), w.name(),
+                        executor != null ? ", virtual threads" : "");
             }
-        }
-
-        /** delayq's one duration grammar (the command line's and the dashboard's): 30s, 500ms, 1h30m, PT30S. */
-        static Duration duration(String s) {
-            try {
-                return DurationText.parse(s);
-            } catch (DurationText.Invalid e) {
-                throw new IllegalArgumentException("a duration: " + e.reason(), e);
-            }
+        } catch (RuntimeException ex) {
+            closeAll();
+            running = false;
+            throw ex;
         }
     }
 
@@ -180,6 +118,7 @@ public class DelayqWorkers implements SmartLifecycle, DisposableBean {
     @Override
     public synchronized void stop() {
         running = false;
+        stopped = true;
         closeAll();
     }
 
@@ -197,7 +136,11 @@ public class DelayqWorkers implements SmartLifecycle, DisposableBean {
     @Override
     public synchronized void destroy() {
         running = false;
+        stopped = true;
         closeAll();
+        if (executor != null) {
+            executor.shutdown(); // the workers are closed: no handler runs on it any more
+        }
     }
 
     /** The workers running the listeners (empty before start and after stop). */

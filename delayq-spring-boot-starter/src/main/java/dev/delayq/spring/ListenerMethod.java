@@ -30,7 +30,8 @@ final class ListenerMethod implements JobHandler {
     }
 
     /**
-     * Checks the parameters of {@code method}: any number of {@link JobContext}, at most one payload.
+     * Checks the parameters of {@code method}: any number of {@link JobContext}, at most one payload. {@code name} is
+     * how messages name the method ({@code @DelayqListener Class.method}).
      *
      * @throws IllegalArgumentException naming the method and the parameter that cannot be filled
      */
@@ -44,11 +45,11 @@ final class ListenerMethod implements JobHandler {
                 continue;
             }
             if (++payloads > 1) {
-                throw new IllegalArgumentException("@DelayqListener " + name + " has more than one payload parameter ("
+                throw new IllegalArgumentException(name + " has more than one payload parameter ("
                         + method.toGenericString() + "): take at most one, plus JobContext");
             }
             if (!converter.canRead(generic[i])) {
-                throw new IllegalArgumentException("@DelayqListener " + name + " takes a payload of type "
+                throw new IllegalArgumentException(name + " takes a payload of type "
                         + generic[i].getTypeName() + ", which " + converter.getClass().getSimpleName()
                         + " cannot read (without Jackson on the class path, take String or byte[])");
             }
@@ -70,7 +71,7 @@ final class ListenerMethod implements JobHandler {
                 args[i] = converter.read(ctx.payload(), payloadTypes[i]);
             } catch (IllegalArgumentException e) {
                 // The same bytes will never read better: no retry.
-                throw new NonRetryableException("@DelayqListener " + name + " cannot read the payload of job "
+                throw new NonRetryableException(name + " cannot read the payload of job "
                         + ctx.id() + ": " + e.getMessage(), e);
             }
         }
@@ -90,6 +91,6 @@ final class ListenerMethod implements JobHandler {
 
     @Override
     public String toString() {
-        return "@DelayqListener " + name;
+        return name;
     }
 }

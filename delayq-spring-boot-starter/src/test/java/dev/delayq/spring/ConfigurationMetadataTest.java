@@ -28,14 +28,29 @@ class ConfigurationMetadataTest {
     void everyPropertyOfTheIssueIsDescribedWithItsTypeAndDefault() throws Exception {
         Map<String, JsonNode> properties = properties();
         assertThat(properties).allSatisfy((name, p) -> assertThat(p.path("description").asText()).as(name).isNotBlank());
-        Map<String, String> durations = Map.of("delayq.timeout", "10s", "delayq.done-retention", "1h",
+        Map<String, String> durations = Map.of("delayq.done-retention", "1h",
                 "delayq.dead-retention", "7d", "delayq.retry.base", "5s", "delayq.retry.cap", "1h",
-                "delayq.worker.lease-duration", "30s", "delayq.worker.shutdown-grace", "10s", "delayq.worker.lookahead", "50ms");
+                "delayq.worker.lease-duration", "30s", "delayq.worker.shutdown-grace", "10s", "delayq.worker.lookahead", "50ms",
+                "delayq.reconnect-delay", "2s");
         durations.forEach((name, value) -> {
             assertThat(properties).containsKey(name);
             assertThat(properties.get(name).get("type").asText()).as(name).isEqualTo("java.time.Duration");
             assertThat(properties.get(name).get("defaultValue").asText()).as(name).isEqualTo(value);
         });
+        // No default of its own: spring.data.redis.timeout when set, else 10s.
+        assertThat(properties.get("delayq.timeout").get("type").asText()).isEqualTo("java.time.Duration");
+        assertThat(properties.get("delayq.timeout").get("description").asText()).contains("spring.data.redis.timeout", "10s");
+        // Issue 38: queues, schedules and what happens to schedules no longer declared, the worker's name.
+        assertThat(properties).containsKeys("delayq.queues", "delayq.schedules", "delayq.worker.name");
+        assertThat(properties.get("delayq.queues").get("description").asText())
+                .contains("rate", "concurrency-limit", "job-timeout", "max-attempts", "paused", "events");
+        assertThat(properties.get("delayq.schedules").get("description").asText())
+                .contains("queue", "cron", "every", "zone", "missed", "payload");
+        assertThat(properties.get("delayq.schedule-removal").get("defaultValue").asText()).isEqualTo("remove");
+        // Issue 38: after-commit enqueues (opt-out), starting without Redis.
+        assertThat(properties.get("delayq.producer.after-commit").get("defaultValue").asBoolean()).isTrue();
+        assertThat(properties.get("delayq.require-redis-at-startup").get("defaultValue").asBoolean()).isTrue();
+        assertThat(properties.get("delayq.require-redis-at-startup").get("description").asText()).contains("DOWN");
         assertThat(properties).containsKeys("delayq.enabled", "delayq.redis-url", "delayq.prefix", "delayq.cluster",
                 "delayq.retry.max-attempts", "delayq.worker.enabled", "delayq.worker.concurrency",
                 "management.health.delayq.enabled");

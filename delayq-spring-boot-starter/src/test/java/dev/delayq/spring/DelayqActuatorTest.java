@@ -13,12 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
-import org.springframework.boot.actuate.health.HealthComponent;
-import org.springframework.boot.actuate.health.HealthEndpoint;
-import org.springframework.boot.actuate.health.Health;
-import org.springframework.boot.actuate.health.Status;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ApplicationContext;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -45,7 +42,7 @@ class DelayqActuatorTest {
     }
 
     @Autowired
-    HealthEndpoint health;
+    ApplicationContext context;
 
     @Autowired
     MeterRegistry registry;
@@ -74,11 +71,11 @@ class DelayqActuatorTest {
         Awaitility.await().atMost(WAIT).until(() -> app.ran.get() == 1);
 
         Awaitility.await().atMost(WAIT).untilAsserted(() -> {
-            Health h = (Health) health.healthForPath("delayq");
-            assertThat(h.getStatus()).isEqualTo(Status.UP);
-            assertThat(h.getDetails()).containsEntry("version", REDIS.server().info("server").get("redis_version"))
+            TestBootLine.HealthView h = TestBootLine.health(context, "delayq");
+            assertThat(h.status()).isEqualTo("UP");
+            assertThat(h.details()).containsEntry("version", REDIS.server().info("server").get("redis_version"))
                     .containsEntry("server", REDIS.uri()).containsEntry("mode", "single");
-            assertThat(h.getDetails().get("queues")).isEqualTo(
+            assertThat(h.details().get("queues")).isEqualTo(
                     Map.of("metered", Map.of("scheduled", 1L, "processing", 0L, "done", 1L, "dead", 0L)));
         });
 
@@ -92,14 +89,14 @@ class DelayqActuatorTest {
         server.kill();
         try {
             Awaitility.await().atMost(WAIT).untilAsserted(() -> {
-                HealthComponent h = health.healthForPath("delayq");
-                assertThat(h.getStatus()).isEqualTo(Status.DOWN);
-                assertThat(((Health) h).getDetails()).containsKey("error");
+                TestBootLine.HealthView h = TestBootLine.health(context, "delayq");
+                assertThat(h.status()).isEqualTo("DOWN");
+                assertThat(h.details()).containsKey("error");
             });
-            assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+            assertThat(TestBootLine.health(context, "").status()).isEqualTo("DOWN");
         } finally {
             server.restart();
         }
-        Awaitility.await().atMost(WAIT).until(() -> health.healthForPath("delayq").getStatus().equals(Status.UP));
+        Awaitility.await().atMost(WAIT).until(() -> TestBootLine.health(context, "delayq").status().equals("UP"));
     }
 }

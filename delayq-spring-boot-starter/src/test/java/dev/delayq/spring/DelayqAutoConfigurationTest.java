@@ -3,7 +3,6 @@ package dev.delayq.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.delayq.Bounds;
 import dev.delayq.DelayQ;
 import dev.delayq.DelayQConnectionException;
@@ -19,12 +18,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
-import org.springframework.boot.actuate.health.Health;
-import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
-import org.springframework.boot.autoconfigure.data.redis.RedisConnectionDetails;
-import org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -36,12 +30,17 @@ class DelayqAutoConfigurationTest {
     static final RedisExtension REDIS = RedisExtension.shared();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DelayqAutoConfiguration.class, JacksonAutoConfiguration.class));
+            .withConfiguration(AutoConfigurations.of(DelayqAutoConfiguration.class, TestBootLine.JACKSON_AUTO_CONFIGURATION));
 
     /** Boot's Redis settings pointing at the test server, and a key prefix of this test. */
     private ApplicationContextRunner onTestRedis() {
         return runner.withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + REDIS.server().port(),
                 "delayq.prefix=" + REDIS.prefix());
+    }
+
+    /** Neither Jackson 2 nor Jackson 3. */
+    private static FilteredClassLoader withoutJackson() {
+        return new FilteredClassLoader("com.fasterxml.jackson.databind", "tools.jackson.databind");
     }
 
     private static String closedPort() {
@@ -60,7 +59,7 @@ class DelayqAutoConfigurationTest {
             assertThat(ctx).hasSingleBean(DelayQ.class).hasSingleBean(DelayqTemplate.class)
                     .hasSingleBean(DelayqWorkers.class).hasSingleBean(DelayqListenerBeanPostProcessor.class)
                     .hasSingleBean(DelayqHealthIndicator.class).doesNotHaveBean(WorkerMetrics.class);
-            assertThat(ctx.getBean(DelayqPayloadConverter.class)).isInstanceOf(JacksonPayloadConverter.class);
+            assertThat(ctx.getBean(DelayqPayloadConverter.class)).isInstanceOf(TestBootLine.JSON_CONVERTER);
             DelayqTemplate template = ctx.getBean(DelayqTemplate.class);
             assertThat(template.enqueue("q", new Order(1, "pen"), Duration.ofHours(1)).created()).isTrue();
             assertThat(ctx.getBean(DelayQ.class).prefix()).isEqualTo(REDIS.prefix());
@@ -86,11 +85,11 @@ class DelayqAutoConfigurationTest {
     @Test
     void readsSpringDataRedisUrlThroughBootsRedisAutoConfiguration() {
         long before = keysIn(4);
-        runner.withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class))
+        runner.withConfiguration(AutoConfigurations.of(TestBootLine.REDIS_AUTO_CONFIGURATION))
                 .withPropertyValues("spring.data.redis.url=redis://127.0.0.1:" + REDIS.server().port() + "/4",
                         "delayq.prefix=" + REDIS.prefix())
                 .run(ctx -> {
-                    assertThat(ctx).hasSingleBean(RedisConnectionDetails.class).hasSingleBean(DelayQ.class);
+                    assertThat(ctx).hasSingleBean(TestBootLine.REDIS_CONNECTION_DETAILS).hasSingleBean(DelayQ.class);
                     ctx.getBean(DelayqTemplate.class).enqueue("q", "x", Duration.ofHours(1));
                 });
         assertThat(keysIn(4)).as("keys in database 4").isGreaterThan(before);
@@ -98,13 +97,10 @@ class DelayqAutoConfigurationTest {
 
     @Test
     void connectionDetailsOfAServiceConnectionWinOverTheProperties() {
-        RedisConnectionDetails details = new RedisConnectionDetails() {
-            @Override
-            public Standalone getStandalone() {
-                return Standalone.of("127.0.0.1", REDIS.server().port());
-            }
-        };
-        runner.withBean(RedisConnectionDetails.class, () -> details)
+        Object details = TestBootLine.redisDetails("127.0.0.1", REDIS.server().port());
+        @SuppressWarnings("unchecked")
+        Class<Object> type = (Class<Object>) TestBootLine.REDIS_CONNECTION_DETAILS;
+        runner.withBean(type, () -> details)
                 .withPropertyValues("spring.data.redis.port=" + closedPort(), "delayq.prefix=" + REDIS.prefix())
                 .run(ctx -> assertThat(ctx.getBean(DelayQ.class).server()).endsWith(":" + REDIS.server().port()));
     }
@@ -155,7 +151,8 @@ class DelayqAutoConfigurationTest {
 
     @Test
     void withoutActuatorThereIsNoHealthIndicatorAndTheRestWorks() {
-        onTestRedis().withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate"))
+        onTestRedis().withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate",
+                        "org.springframework.boot.health"))
                 .run(ctx -> assertThat(ctx).hasNotFailed().hasSingleBean(DelayQ.class).hasSingleBean(DelayqWorkers.class)
                         .doesNotHaveBean(DelayqHealthIndicator.class));
     }
@@ -177,7 +174,7 @@ class DelayqAutoConfigurationTest {
 
     @Test
     void withoutJacksonStringAndBytesStillWorkAndAnObjectListenerFailsTheStartSayingWhy() {
-        onTestRedis().withClassLoader(new FilteredClassLoader(ObjectMapper.class)).withUserConfiguration(TextListener.class)
+        onTestRedis().withClassLoader(withoutJackson()).withUserConfiguration(TextListener.class)
                 .run(ctx -> {
                     assertThat(ctx).hasNotFailed();
                     DelayqTemplate template = ctx.getBean(DelayqTemplate.class);
@@ -185,7 +182,7 @@ class DelayqAutoConfigurationTest {
                     assertThatThrownBy(() -> template.enqueue("q", new Order(1, "pen"), Duration.ofHours(1)))
                             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs Jackson");
                 });
-        onTestRedis().withClassLoader(new FilteredClassLoader(ObjectMapper.class)).withUserConfiguration(OrderListener.class)
+        onTestRedis().withClassLoader(withoutJackson()).withUserConfiguration(OrderListener.class)
                 .run(ctx -> assertThat(ctx).getFailure().rootCause()
                         .hasMessageContaining("OrderListener.on").hasMessageContaining(Order.class.getName())
                         .hasMessageContaining("String or byte[]"));
@@ -202,6 +199,8 @@ class DelayqAutoConfigurationTest {
             assertThat(ctx.getBean("delayqHealthIndicator")).isSameAs(own.health);
             assertThat(ctx.getBean(DelayqTemplate.class)).isSameAs(ctx.getBean("ownTemplate"));
             assertThat(ctx.getBean(DelayqTemplate.class).delayQ()).isSameAs(own.delayQ);
+            assertThat(ctx.getBean(DelayqClient.class).get()).as("the client the workers and health use")
+                    .isSameAs(own.delayQ);
         });
     }
 
@@ -231,8 +230,7 @@ class DelayqAutoConfigurationTest {
         onTestRedis().withUserConfiguration(OrderJobs.class, AuditJobs.class)
                 .run(ctx -> assertThat(ctx).getFailure().rootCause().isInstanceOf(IllegalArgumentException.class)
                         .hasMessage("two @DelayqListener methods consume queue 'orders': OrderJobs.onOrder and "
-                                + "AuditJobs.onAny; give each its own queue (the jobs of a queue go to one listener "
-                                + "method)"));
+                                + "AuditJobs.onAny; give each its own queue, or each its own job name (name = \"...\")"));
         // The same queue by a placeholder.
         onTestRedis().withPropertyValues("test.queue=orders")
                 .withUserConfiguration(OrderJobs.class, QueueByPlaceholder.class)
@@ -321,8 +319,8 @@ class DelayqAutoConfigurationTest {
     @Configuration(proxyBeanMethods = false)
     static class OwnBeans {
         final DelayQ delayQ = DelayQ.builder().redis(REDIS.uri()).prefix(REDIS.prefix() + "-own").build();
-        final DelayqPayloadConverter converter = new JacksonPayloadConverter(new ObjectMapper());
-        final HealthIndicator health = () -> Health.up().build();
+        final DelayqPayloadConverter converter = new PlainPayloadConverter();
+        final Object health = TestBootLine.upIndicator();
 
         @Bean
         DelayQ ownDelayQ() {
@@ -340,7 +338,7 @@ class DelayqAutoConfigurationTest {
         }
 
         @Bean
-        HealthIndicator delayqHealthIndicator() {
+        Object delayqHealthIndicator() {
             return health;
         }
 

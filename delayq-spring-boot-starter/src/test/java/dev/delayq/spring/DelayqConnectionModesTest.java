@@ -18,9 +18,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration;
-import org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration;
-import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
@@ -37,7 +34,7 @@ class DelayqConnectionModesTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(
-            DelayqAutoConfiguration.class, JacksonAutoConfiguration.class, SslAutoConfiguration.class))
+            DelayqAutoConfiguration.class, TestBootLine.JACKSON_AUTO_CONFIGURATION, TestBootLine.SSL_AUTO_CONFIGURATION))
             .withUserConfiguration(Echo.class);
 
     @Configuration(proxyBeanMethods = false)
@@ -69,7 +66,7 @@ class DelayqConnectionModesTest {
                         assertThat(server.info("keyspace")).containsKey("db5");
                     });
             // The same through a URL (credentials percent-encoded, as Boot reads them) and Boot's own auto-configuration.
-            runner.withConfiguration(AutoConfigurations.of(RedisAutoConfiguration.class))
+            runner.withConfiguration(AutoConfigurations.of(TestBootLine.REDIS_AUTO_CONFIGURATION))
                     .withPropertyValues("spring.data.redis.url=redis://orders:s3cr%3At%40%2Fx@127.0.0.1:" + server.port() + "/6")
                     .run(ctx -> {
                         roundTrip(ctx);

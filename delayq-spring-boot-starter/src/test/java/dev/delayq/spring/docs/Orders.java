@@ -9,4 +9,7 @@ interface Orders {
     void markPaid(long id);
 
     void cancelIfUnpaid(long id);
+
+    /** PENDING, PAID or CANCELLED. */
+    String status(long id);
 }

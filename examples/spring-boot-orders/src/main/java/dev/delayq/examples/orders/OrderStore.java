@@ -33,6 +33,11 @@ public class OrderStore {
                 (k, s) -> s == OrderStatus.PENDING ? OrderStatus.PAID : s));
     }
 
+    /** How many orders wait for their payment. */
+    public long pending() {
+        return orders.values().stream().filter(s -> s == OrderStatus.PENDING).count();
+    }
+
     /** Cancels the order if it is still pending; whether it did. */
     public boolean cancelIfUnpaid(long id) {
         return orders.replace(id, OrderStatus.PENDING, OrderStatus.CANCELLED);
