@@ -38,7 +38,7 @@ class ConnectionFailureTest {
     @Test
     void aServerThatStopsAnsweringGivesATimeoutWithinTheConfiguredBound() {
         try (RedisServer server = RedisServer.start();
-             DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofMillis(500)).build()) {
+             DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(2)).build()) {
             JobQueue q = dq.queue("q");
             q.enqueue(Job.builder().id("a").build());
             server.pause();
@@ -46,13 +46,13 @@ class ConnectionFailureTest {
                 long start = System.nanoTime();
                 assertThatThrownBy(() -> q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))))
                         .isInstanceOf(DelayQTimeoutException.class)
-                        .hasMessageContaining("did not answer within 500 ms");
-                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+                        .hasMessageContaining("did not answer within 2000 ms");
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
             } finally {
                 server.resume();
             }
             // The claim may have run after all (it was sent before the pause); either way the job is whole.
-            Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> q.inspector().check().clean());
+            Awaitility.await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> q.inspector().check().clean());
             JobInfo info = q.get("a").orElseThrow();
             assertThat(info.state()).isIn(JobState.SCHEDULED, JobState.PROCESSING);
         }

@@ -48,7 +48,8 @@ class WorkerOutageTest {
     @Test
     void aJobWhoseLeaseRanOutBeforeItCouldStartIsNotStarted() throws Exception {
         try (TestSupport t = new TestSupport(Target.of(REDIS.server()), REDIS.prefix())) {
-            DelayQ dq = t.client(b -> b.timeout(Duration.ofMillis(300)));
+            // A command time-out that a loaded machine's slow replies cannot reach (300 ms was reached in a loaded run).
+            DelayQ dq = t.client(b -> b.timeout(Duration.ofSeconds(2)));
             JobQueue q = t.queue(dq, "late-start");
             java.util.List<Integer> started = new java.util.concurrent.CopyOnWriteArrayList<>();
             java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
@@ -95,7 +96,9 @@ class WorkerOutageTest {
     void aCompletionRetriedAfterItsReplyWasLostIsNotALostLeaseWithoutDoneRetention() throws Exception {
         try (TestSupport t = new TestSupport(Target.of(REDIS.server()), REDIS.prefix())) {
             // Done jobs are deleted at once: a completion re-sent after its first call applied finds no job at all.
-            DelayQ dq = t.client(b -> b.timeout(Duration.ofMillis(300)).doneRetention(Duration.ZERO));
+            // A command time-out that a loaded machine's slow replies cannot reach: with 300 ms, a run with both cores
+            // busy saw every retry of the completion time out too, for over 30 s, after Redis resumed.
+            DelayQ dq = t.client(b -> b.timeout(Duration.ofSeconds(2)).doneRetention(Duration.ZERO));
             JobQueue q = t.queue(dq, "lost-reply");
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             java.util.List<String> outcomes = new java.util.concurrent.CopyOnWriteArrayList<>();
