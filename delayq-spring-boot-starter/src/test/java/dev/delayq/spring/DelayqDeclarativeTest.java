@@ -182,7 +182,7 @@ class DelayqDeclarativeTest {
         Map<String, String> cases = Map.of(
                 "delayq.queues.fast.rate=fast", "delayq.queues.fast.rate is 'fast': expected jobs/period such as 100/1s",
                 "delayq.schedules.x.cron=* * * * *", "delayq.schedules.x.queue is not set",
-                "test.every=soon", "@DelayqScheduled Reports.heartbeat: every 'soon' is not a duration such as 30s",
+                "test.every=soon", "@DelayqScheduled Reports.heartbeat: every 'soon' is not a duration: use a number with ms, s, m, h or d",
                 "delayq.schedules.heartbeat.queue=reports,delayq.schedules.heartbeat.every=1s",
                 "schedule 'heartbeat' of queue 'reports' is declared twice: by @DelayqScheduled Reports.heartbeat and by "
                         + "delayq.schedules.heartbeat");
