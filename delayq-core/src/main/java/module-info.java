@@ -5,6 +5,7 @@
  */
 module dev.delayq {
     requires lettuce.core;
+    requires reactor.core; // Lettuce's event bus (RedisBackend.onClientEvent)
     requires org.slf4j;
     requires com.cronutils;
     requires static micrometer.core;

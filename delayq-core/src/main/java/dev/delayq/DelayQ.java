@@ -174,9 +174,11 @@ public final class DelayQ implements AutoCloseable {
 
     /** Builder of a {@link DelayQ}; every setting is validated by {@link #build()}. */
     public static final class Builder {
+        private static final Duration MAX_RECONNECT_DELAY = Duration.ofMinutes(5);
         private String uri = "redis://127.0.0.1:6379";
         private String prefix = "dq";
         private Duration timeout = Duration.ofSeconds(10);
+        private Duration reconnectDelay;
         private int maxPayloadBytes = Bounds.DEFAULT_MAX_PAYLOAD;
         private Duration doneRetention = Duration.ofHours(1);
         private Duration deadRetention = Duration.ofDays(7);
@@ -249,6 +251,17 @@ public final class DelayQ implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The longest wait between attempts to reconnect after a connection to Redis is lost (default 30 s, as
+         * Lettuce's: its waits double from 1 ms up to this bound). Redis back after an outage of 10 s is reconnected
+         * within this bound of its return (with the default, about 6 s later); a lower bound costs one connection
+         * attempt per bound while Redis is down. From 1 ms to 5 minutes.
+         */
+        public Builder reconnectDelay(Duration maxDelay) {
+            this.reconnectDelay = maxDelay;
+            return this;
+        }
+
         /** Command and connect timeout (default 10 s). */
         public Builder timeout(Duration timeout) {
             this.timeout = timeout;
@@ -307,6 +320,9 @@ public final class DelayQ implements AutoCloseable {
         public DelayQ build() {
             Validation.prefix(prefix);
             Validation.positive("timeout", timeout);
+            if (reconnectDelay != null) {
+                Validation.atMost("reconnect delay", Validation.positive("reconnect delay", reconnectDelay), MAX_RECONNECT_DELAY);
+            }
             Validation.range("max payload bytes", maxPayloadBytes, 0, Bounds.MAX_PAYLOAD_LIMIT);
             Validation.delay("done retention", doneRetention);
             Validation.delay("dead retention", deadRetention);
@@ -319,7 +335,8 @@ public final class DelayQ implements AutoCloseable {
             if (tlsTrust != null && !java.nio.file.Files.isReadable(tlsTrust)) {
                 throw new IllegalArgumentException("TLS trusted certificates file " + tlsTrust + " cannot be read");
             }
-            RedisBackend redis = RedisBackend.connect(uri, username, password, timeout, clientName, cluster, tlsTrust);
+            RedisBackend redis = RedisBackend.connect(uri, username, password, timeout, clientName, cluster, tlsTrust,
+                    reconnectDelay);
             try {
                 redis.loadScripts();
                 ServerChecks.verify(redis, durability, allowEviction);

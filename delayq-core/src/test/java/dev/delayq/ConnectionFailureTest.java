@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.delayq.testkit.RedisServer;
 import dev.delayq.testkit.Resp;
+import io.lettuce.core.event.connection.ReconnectAttemptEvent;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -86,6 +88,42 @@ class ConnectionFailureTest {
      * outage stalled producers and workers for the whole timeout. It must fail at once (and the next call, once
      * Redis is back, succeed).
      */
+    @Test
+    void theReconnectDelayBoundsEveryWaitBetweenReconnectionAttempts() throws Exception {
+        // Lettuce's own backoff doubles up to 30 s: its 8th attempt waits 128 ms, its 15th 16 s. With a bound of
+        // 100 ms no wait may exceed it, however long Redis stays away, and Redis is used again once it is back.
+        try (RedisServer server = RedisServer.builder().config("appendonly", "yes").config("appendfsync", "always").start();
+             DelayQ dq = DelayQ.builder().redis(server.uri()).timeout(Duration.ofSeconds(2))
+                     .reconnectDelay(Duration.ofMillis(100)).build()) {
+            JobQueue q = dq.queue("q");
+            q.enqueue(Job.builder().id("before").build());
+            List<ReconnectAttemptEvent> attempts = new CopyOnWriteArrayList<>();
+            try (AutoCloseable events = dq.backend().onClientEvent(e -> {
+                if (e instanceof ReconnectAttemptEvent a) {
+                    attempts.add(a);
+                }
+            })) {
+                server.kill();
+                Awaitility.await().atMost(Duration.ofSeconds(60))
+                        .until(() -> attempts.stream().mapToInt(ReconnectAttemptEvent::getAttempt).max().orElse(0) >= 12);
+                assertThat(attempts).allSatisfy(a -> assertThat(a.getDelay()).isLessThanOrEqualTo(Duration.ofMillis(100)));
+                assertThat(attempts).anySatisfy(a -> assertThat(a.getDelay()).isEqualTo(Duration.ofMillis(100)));
+                server.restart();
+                Awaitility.await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                        .until(() -> q.enqueue(Job.builder().id("after").build()).created());
+            }
+            assertThat(q.get("before")).isPresent();
+        }
+    }
+
+    @Test
+    void aReconnectDelayOutsideItsBoundsIsRefusedNamingThem() {
+        assertThatThrownBy(() -> DelayQ.builder().reconnectDelay(Duration.ZERO).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("reconnect delay is 0s: it must be positive");
+        assertThatThrownBy(() -> DelayQ.builder().reconnectDelay(Duration.ofMinutes(6)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("reconnect delay is 6m: it must be at most 5m");
+    }
+
     @Test
     void aCallWhileTheConnectionIsDownFailsAtOnceInsteadOfWaitingOutTheTimeout() {
         try (RedisServer server = RedisServer.builder().config("appendonly", "yes").config("appendfsync", "always").start();

@@ -45,6 +45,7 @@ final class DelayqConnection {
             DelayQ.Builder b = DelayQ.builder().redis(uri).cluster(target.cluster())
                     .prefix(p.getPrefix())
                     .timeout(timeout(p, redis))
+                    .reconnectDelay(p.getReconnectDelay())
                     .maxPayloadBytes(payloadBytes(p))
                     .doneRetention(p.getDoneRetention())
                     .deadRetention(p.getDeadRetention())

@@ -72,7 +72,10 @@ public class DelayqProperties {
      */
     private boolean requireRedisAtStartup = true;
 
-    /** The delay between connection attempts while Redis has not been reached since start-up. */
+    /**
+     * The delay between connection attempts while Redis has not been reached since start-up, and the longest wait
+     * between reconnection attempts after a connection is lost (Lettuce's waits double from 1 ms up to it; at most 5m).
+     */
     private Duration reconnectDelay = Duration.ofSeconds(2);
 
     /** Default retry policy of every job. */

@@ -66,13 +66,15 @@ public final class RedisBackend implements AutoCloseable {
     /**
      * Connects to the server named by {@code uri} ({@code redis://}, {@code rediss://} for TLS,
      * {@code redis-sentinel://}); {@code username}/{@code password}, when given, replace the URI's credentials;
-     * {@code tlsTrust} is a PEM file of CA certificates to trust (null: the JVM's trust store).
+     * {@code tlsTrust} is a PEM file of CA certificates to trust (null: the JVM's trust store);
+     * {@code reconnectDelay} is the longest wait between reconnection attempts after a connection is lost (null:
+     * Lettuce's backoff, which doubles up to 30 s).
      *
      * @throws IllegalArgumentException  when the URI is malformed
      * @throws DelayQConnectionException when the server cannot be reached or refuses the credentials
      */
     public static RedisBackend connect(String uri, String username, char[] password, Duration timeout, String clientName,
-                                       boolean cluster, Path tlsTrust) {
+                                       boolean cluster, Path tlsTrust, Duration reconnectDelay) {
         RedisURI redisUri = RedisUris.parse(uri);
         if (tlsTrust != null && !redisUri.isSsl()) {
             throw new IllegalArgumentException("TLS trusted certificates (" + tlsTrust + ") were given for '" + RedisUris.mask(uri)
@@ -86,7 +88,7 @@ public final class RedisBackend implements AutoCloseable {
         if (clientName != null) {
             redisUri.setClientName(clientName);
         }
-        return new RedisBackend(Connector.open(redisUri, timeout, cluster, tlsTrust), timeout, true);
+        return new RedisBackend(Connector.open(redisUri, timeout, cluster, tlsTrust, reconnectDelay), timeout, true);
     }
 
     /**
@@ -123,6 +125,16 @@ public final class RedisBackend implements AutoCloseable {
     /** {@code single}, {@code cluster} or {@code sentinel}. */
     public String mode() {
         return server().startsWith("cluster ") ? "cluster" : opened.sentinel() ? "sentinel" : "single";
+    }
+
+    /**
+     * Passes each of Lettuce's events of this client (connections opened and lost, reconnection attempts with their
+     * delay) to {@code listener} until the result is closed: what an operator's diagnostics, and the tests of the
+     * reconnect delay, observe.
+     */
+    public AutoCloseable onClientEvent(java.util.function.Consumer<Object> listener) {
+        var subscription = opened.client().getResources().eventBus().get().subscribe(listener::accept);
+        return subscription::dispose;
     }
 
     /** The command timeout. */
@@ -367,6 +379,10 @@ public final class RedisBackend implements AutoCloseable {
             // future never completed) must not hang the caller's close forever.
             try {
                 opened.client().shutdownAsync(0, 2, TimeUnit.SECONDS).get(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
+                if (opened.ownResources()) {
+                    // Its threads end on their own once the client is down (Lettuce's future type is Netty's: not awaited).
+                    opened.client().getResources().shutdown(0, 2, TimeUnit.SECONDS);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (ExecutionException | TimeoutException e) {
