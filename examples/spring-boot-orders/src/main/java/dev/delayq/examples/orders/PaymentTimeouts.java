@@ -12,15 +12,17 @@ public class PaymentTimeouts {
     private static final Logger LOG = LoggerFactory.getLogger(PaymentTimeouts.class);
 
     private final OrderStore orders;
+    private final PaymentProvider provider;
 
-    PaymentTimeouts(OrderStore orders) {
+    PaymentTimeouts(OrderStore orders, PaymentProvider provider) {
         this.orders = orders;
+        this.provider = provider;
     }
 
     /** One time-out; idempotent, as delayq runs a job at least once. */
     @DelayqListener(queue = OrderController.QUEUE, concurrency = "${orders.timeout-workers:4}")
-    void onTimeout(PaymentTimeout timeout) {
-        if (orders.cancelIfUnpaid(timeout.orderId())) {
+    void onTimeout(PaymentTimeout timeout) throws InterruptedException {
+        if (!provider.paidLate(timeout.orderId()) && orders.cancelIfUnpaid(timeout.orderId())) {
             LOG.info("order {} was not paid in time: cancelled", timeout.orderId());
         }
     }
