@@ -84,11 +84,11 @@ class ScriptProtocolTest {
         } else {
             assertThat(each).as("%s: repeated ARGV %s", script, p.each).isNotNull();
             String names = each.substring(each.indexOf(':') + 1);
-            assertThat(names(names, false)).as("%s: repeated ARGV", script).isEqualTo(lower(p.each));
+            assertThat(names(names)).as("%s: repeated ARGV", script).isEqualTo(lower(p.each));
         }
 
         assertThat(returns).as("%s: a 'Returns { ... }' line", script).isNotNull();
-        List<String> fields = names(returns, false);
+        List<String> fields = names(returns);
         List<String> fixed = fields.stream().filter(f -> !f.endsWith("_1") && !f.equals("...")).toList();
         List<String> items = fields.stream().filter(f -> f.endsWith("_1")).map(f -> f.substring(0, f.length() - 2)).toList();
         assertThat(fixed).as("%s: the reply's fields", script).isEqualTo(lower(p.reply));
@@ -153,7 +153,7 @@ class ScriptProtocolTest {
     }
 
     /** The names in a list "a, b (note), c" or "a | b". */
-    private static List<String> names(String list, boolean keepNotes) {
+    private static List<String> names(String list) {
         List<String> out = new ArrayList<>();
         for (String part : list.replaceAll("\\([^)]*\\)", "").split("[,|]")) {
             String name = part.strip();
