@@ -1,5 +1,6 @@
 package dev.delayq;
 
+import dev.delayq.internal.base.ScriptLimits;
 import dev.delayq.internal.base.Validation;
 import java.time.Duration;
 
@@ -21,7 +22,7 @@ import java.time.Duration;
 public record ClaimOptions(int max, Duration lease, Duration lookahead, RetryPolicy retryPolicy, int recoverLimit,
                            String worker, Duration standby) {
     /** Largest batch one claim may lease; bounds how long one script holds Redis. */
-    public static final int MAX_BATCH = 1000;
+    public static final int MAX_BATCH = ScriptLimits.MAX_BATCH;
 
     /** Validates every field. */
     public ClaimOptions {

@@ -1,6 +1,7 @@
 package dev.delayq;
 
 import dev.delayq.internal.base.Crons;
+import dev.delayq.internal.base.ScriptLimits;
 import dev.delayq.internal.base.Validation;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +26,7 @@ import java.util.Objects;
  */
 public final class Schedule {
     /** Catch-up ticks enqueued at most for {@link Missed#ALL}: the latest ones are kept. */
-    public static final int MAX_CATCH_UP = 100;
+    public static final int MAX_CATCH_UP = ScriptLimits.MAX_CATCH_UP;
     /** The shortest interval of {@link #every(String, Duration)}. */
     public static final Duration MIN_EVERY = Duration.ofSeconds(1);
     /** The longest schedule name, in UTF-8 bytes: a job name's limit, since each tick's job is named after it. */

@@ -2,6 +2,7 @@ package dev.delayq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.delayq.internal.redis.Script;
 import dev.delayq.testkit.RedisExtension;
 import java.io.IOException;
 import java.io.InputStream;
@@ -196,7 +197,7 @@ class ClaimDueTimesTest {
 
     private static String include(String name) {
         try (InputStream in = ClaimDueTimesTest.class.getResourceAsStream("/dev/delayq/lua/includes/" + name + ".lua")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8) + "\n";
+            return Script.limits(new String(in.readAllBytes(), StandardCharsets.UTF_8), name) + "\n";
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -179,14 +179,12 @@ class ScriptArgumentsTest {
                 ch, "p", "one");
         refusedWithoutWriting(Script.RECOVER, List.of(k.due(), k.leases(), k.jobs(), k.meta(), k.dead(), k.dedupe(), k.dedupeHolds(),
                 k.history(), k.prio(), k.events(), k.progress()), "0", "1", "1", "7", ch, "5");
-        refusedWithoutWriting(Script.CANCEL, List.of(k.due(), k.jobs(), k.meta(), k.done(), k.dead(), k.dedupe(), k.dedupeHolds(),
-                k.leases(), k.prio(), k.events(), k.doneBatches()), "erase", "id", "s");
         List<byte[]> rescheduleKeys = List.of(k.due(), k.jobs(), k.meta(), k.prio(), k.events());
         refusedWithoutWriting(Script.RESCHEDULE, rescheduleKeys, "s", "d999999999999999999", ch);
         refusedWithoutWriting(Script.RESCHEDULE, rescheduleKeys, "s", "x", ch);
         List<byte[]> retryKeys = List.of(k.dead(), k.due(), k.jobs(), k.meta(), k.dedupe(), k.dedupeHolds(), k.prio(), k.events());
-        refusedWithoutWriting(Script.RETRY_DEAD, retryKeys, ch, "all", "0", "0");
-        refusedWithoutWriting(Script.RETRY_DEAD, retryKeys, ch, "some", "d");
+        refusedWithoutWriting(Script.RETRY_DEAD_ALL, retryKeys, ch, "0", "0");
+        refusedWithoutWriting(Script.RETRY_DEAD_ALL, retryKeys, ch, "10", "-1");
         List<byte[]> settingsKeys = List.of(k.meta(), k.rate(), k.events());
         refusedWithoutWriting(Script.SETTINGS, settingsKeys, ch, "rate", "50/0");
         refusedWithoutWriting(Script.SETTINGS, settingsKeys, ch, "concurrency", "10", "speed", "9");
@@ -196,11 +194,11 @@ class ScriptArgumentsTest {
                 k.doneBatches(), k.meta());
         refusedWithoutWriting(Script.PURGE, purgeKeys, "0", "0", "0", "0", "me");
         refusedWithoutWriting(Script.PURGE, purgeKeys, "0", "0", "10", "-1", "me");
-        refusedWithoutWriting(Script.PAUSE, List.of(k.meta()), "yes", ch);
         // The read-only scripts refuse too (and write nothing, as always).
-        refusedWithoutWriting(Script.LIST, List.of(k.due(), k.jobs()), "1", "-1", "10", "100");
-        refusedWithoutWriting(Script.LIST, List.of(k.doneBatches(), k.jobs()), "3", "0", "10", "100", "-1");
-        refusedWithoutWriting(Script.LIST, List.of(k.doneBatches(), k.jobs()), "3", "0", "10", "100");
+        refusedWithoutWriting(Script.LIST_DUE, List.of(k.due(), k.jobs()), "-1", "10", "100");
+        refusedWithoutWriting(Script.LIST, List.of(k.dead(), k.jobs()), "0", "0", "100");
+        refusedWithoutWriting(Script.LIST_BATCHES, List.of(k.doneBatches(), k.jobs()), "0", "10", "100", "-1", "0");
+        refusedWithoutWriting(Script.LIST_BATCHES, List.of(k.doneBatches(), k.jobs()), "0", "10", "100");
         refusedWithoutWriting(Script.CHECK, List.of(k.jobs(), k.due(), k.leases(), k.done(), k.dead(), k.dedupe(), k.dedupeHolds(),
                 k.prio(), k.doneBatches()), "elsewhere", "0", "10", "100");
         refusedWithoutWriting(Script.HISTORY, List.of(k.history()), "0");

@@ -277,6 +277,61 @@ class ScriptKeysTest {
         assertThat(meta("cancelled")).isEqualTo("1");
     }
 
+    /** cancel_by_dedupe.lua: the job holding the key goes, its record, due entry and dedupe key with it. */
+    @Test
+    void cancelByDedupeKeyDeletesTheHolderAndReleasesItsKey() {
+        q.enqueue(Job.builder().id("a").delay(Duration.ofHours(1)).dedupe("dk", Duration.ofHours(1)).build());
+        assertThat(keys()).contains(p + "dedupe");
+        ChangeResult r = q.cancelByDedupeKey("dk");
+        assertThat(r.status()).isEqualTo(ChangeResult.Status.CHANGED);
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "history", p + "meta");
+        assertThat(meta("cancelled")).isEqualTo("1");
+    }
+
+    /** delete.lua: a done job's record and done entry go; cancel.lua refuses it and writes nothing. */
+    @Test
+    void deleteDeletesADoneJobsRecordAndDoneEntryWhichCancelRefuses() {
+        q.enqueue(Job.builder().id("a").build());
+        ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
+        q.leases().complete(j.lease());
+        Set<String> before = keys();
+        assertThat(q.cancel("a").status()).isEqualTo(ChangeResult.Status.WRONG_STATE);
+        assertThat(keys()).isEqualTo(before);
+        assertThat(q.inspector().delete("a").status()).isEqualTo(ChangeResult.Status.CHANGED);
+        assertThat(fields("jobs")).isZero();
+        assertThat(keys()).doesNotContain(p + "done", p + "done:batches");
+        assertThat(meta("deleted")).isEqualTo("1");
+    }
+
+    /** retry_dead.lua and retry_dead_all.lua: a dead job's dead entry becomes a due entry, its record scheduled. */
+    @Test
+    void retryDeadMovesDeadJobsBackToTheDueSet() {
+        q.enqueueAll(List.of(Job.builder().id("a").maxAttempts(1).build(), Job.builder().id("b").maxAttempts(1).build()));
+        for (ClaimedJob j : q.leases().claim(ClaimOptions.of(2, Duration.ofSeconds(30))).jobs()) {
+            q.leases().fail(j.lease(), "boom", false, Duration.ZERO);
+        }
+        assertThat(zrange("dead")).hasSize(4);
+        assertThat(q.inspector().retryDead("a").status()).isEqualTo(ChangeResult.Status.CHANGED);
+        assertThat(zrange("dead")).hasSize(2);
+        assertThat(record("a").state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(q.inspector().retryAllDead()).isEqualTo(1);
+        assertThat(keys()).doesNotContain(p + "dead");
+        assertThat(zrange("due")).hasSize(4);
+        assertThat(record("b").state()).isEqualTo(JobState.SCHEDULED);
+    }
+
+    /** pause.lua and resume.lua: the meta hash's paused field only. */
+    @Test
+    void pauseAndResumeWriteTheMetaHashOnly() {
+        assertThat(q.inspector().pause()).isTrue();
+        assertThat(keys()).containsExactly(p + "meta");
+        assertThat(meta("paused")).isEqualTo("1");
+        assertThat(q.inspector().pause()).isFalse();
+        assertThat(q.inspector().resume()).isTrue();
+        assertThat(meta("paused")).isNull();
+        assertThat(q.inspector().resume()).isFalse();
+    }
+
     @Test
     void purgeTakesItsLockRenewsItThroughThePassAndReleasesItWhenNothingIsLeft() {
         q.enqueueAll(List.of(Job.builder().id("a").build(), Job.builder().id("b").build()));

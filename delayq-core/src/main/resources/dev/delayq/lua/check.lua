@@ -2,11 +2,11 @@
 -- index, so concurrent work cannot produce false reports.
 -- KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] leases zset   KEYS[4] done zset   KEYS[5] dead zset
 -- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] priority due zset   KEYS[9] done batches zset
--- ARGV[1] what to scan: "jobs" (every record against the indexes), "due", "prio", "leases", "done", "batches" (the
+-- ARGV[1] phase: what to scan (data, not a verb: every phase answers alike): "jobs" (every record against the indexes), "due", "prio", "leases", "done", "batches" (the
 --   done batch entries, id by id), "dead" (every index entry against its record) or "dedupe" (every dedupe key
 --   against the job it names)
 -- ARGV[2] scan cursor   ARGV[3] entries to scan   ARGV[4] most record bytes to read in this call
--- Returns { next_cursor, scanned, problem, ... } with each problem as "<id or key>: <what is wrong>".
+-- Returns { next_cursor, scanned, problem_1, ... } with each problem as "<id or key>: <what is wrong>".
 -- @include record
 local k_jobs, k_due, k_leases, k_done, k_dead, k_dedupe, k_holds = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local phase, cursor = ARGV[1], ARGV[2]

@@ -11,7 +11,7 @@
 -- ARGV[4] max expired leases to recover in this call
 -- ARGV[5] recovery backoff base ms   ARGV[6] recovery backoff cap ms   ARGV[7] random seed
 -- ARGV[8] wake channel   ARGV[9] max stalls (expired leases) before a job goes dead
--- ARGV[10] the claiming worker's name   ARGV[11] stand-by ms (see "waker" below)
+-- ARGV[10] worker: the claiming worker's name   ARGV[11] stand-by ms (see "waker" below)
 -- ARGV[12] most record bytes to return (at least one job is claimed whatever its size)
 -- Returns { now, next_due, next_expiry, recovered, recovered_dead, covered, now_us, paused, quarantined, limited,
 --   id_1, record_1, ... }
@@ -106,9 +106,9 @@ end
 local k = { due = KEYS[1], leases = KEYS[2], jobs = KEYS[3], meta = KEYS[4], dead = KEYS[5], dedupe = KEYS[6],
   holds = KEYS[7], history = KEYS[8], prio = KEYS[9], events = KEYS[10], progress = KEYS[12] }
 local k_rate = KEYS[11]
-local want, lease_ms, lookahead = whole(ARGV[1], 0, 1000), whole(ARGV[2], 1, 2 ^ 40), whole(ARGV[3], 0, 2 ^ 40)
-local recover_limit, base, cap = whole(ARGV[4], 1, 1000), whole(ARGV[5], 0, 2 ^ 40), whole(ARGV[6], 0, 2 ^ 40)
-local seed, max_stalls, standby = whole(ARGV[7], 0, 2 ^ 31), whole(ARGV[9], 0, 1000000), whole(ARGV[11], 0, 2 ^ 40)
+local want, lease_ms, lookahead = whole(ARGV[1], 0, {{MAX_BATCH}}), whole(ARGV[2], 1, 2 ^ 40), whole(ARGV[3], 0, 2 ^ 40)
+local recover_limit, base, cap = whole(ARGV[4], 1, {{MAX_BATCH}}), whole(ARGV[5], 0, 2 ^ 40), whole(ARGV[6], 0, 2 ^ 40)
+local seed, max_stalls, standby = whole(ARGV[7], 0, 2 ^ 31), whole(ARGV[9], 0, {{MAX_ATTEMPTS}}), whole(ARGV[11], 0, 2 ^ 40)
 local max_bytes = whole(ARGV[12], 1, 2 ^ 40)
 if not (want and lease_ms and lookahead and recover_limit and base and cap and seed and max_stalls and standby
     and max_bytes) then

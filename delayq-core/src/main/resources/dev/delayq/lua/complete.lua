@@ -2,8 +2,8 @@
 -- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] done batches zset   KEYS[4] meta hash   KEYS[5] dedupe hash
 -- KEYS[6] dedupe holds zset   KEYS[7] history hash   KEYS[8] dead zset   KEYS[9] events stream
 -- KEYS[10] progress hash
--- ARGV[1] done retention ms (0: delete the record at once)   ARGV[2] wake channel   ARGV[3..] pairs: id, token
--- Returns one code per job: 1 completed; 2 already completed with this token (a replayed call);
+-- ARGV[1] done retention ms (0: delete the record at once)   ARGV[2] wake channel   ARGV[3..] per lease: id, token
+-- Returns { code_1, ... }: one code per job, 1 completed; 2 already completed with this token (a replayed call);
 --   -1 no such job; -2 stale: the token is not the job's current lease (it was recovered, re-leased
 --   or finished by someone else), nothing changed; -7 the record cannot be decoded (moved to dead).
 --   { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.

@@ -2,13 +2,13 @@
 -- KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] meta hash   KEYS[4] dedupe hash   KEYS[5] dedupe holds zset
 -- KEYS[6] history hash   KEYS[7] priority due zset   KEYS[8] events stream
 -- ARGV[1] wake channel   ARGV[2] n (jobs in this call)
--- ARGV[3 + 4(i-1) ...] per job i: id | payload | when ("d<ms>" delay on Redis's clock, "a<ms>" absolute due ms)
---   | options: "" (none), "g" (none, and the client made the id up), or fields separated by NUL bytes:
+-- ARGV[3..] per job: id, payload, when, options
+--   when: "d<ms>" delay on Redis's clock, "a<ms>" absolute due ms; options: "" (none), "g" (none, and the client made the id up), or fields separated by NUL bytes:
 --     generated ("1"/"0") NUL max attempts NUL name NUL dedupe key NUL dedupe ttl ms NUL priority NUL timeout ms
 --     (empty field = absent). A generated id found again can only be this very call replayed after a lost reply
 --     (71 random bits do not collide), so it counts as created, as the first execution did.
--- Returns the duplicates only, as { i, owner id, hold until ms (-1: the owner is scheduled or running), owner
---   state (0: gone), ... } (every job not listed was created); or, with nothing written:
+-- Returns the duplicates only, as { i_1, owner_id_1, hold_until_1, owner_state_1, ... } (every job not listed was
+--   created; hold until ms, -1: the owner is scheduled or running; owner state 0: gone); or, with nothing written:
 --   { -5, i } when job i's due time would fall beyond year 9999, { -6, what } when an argument is malformed.
 -- A dedupe key holds while its job is scheduled or running; after the job ends, until enqueue time + TTL if that
 -- is later (see jobs.lua). Every argument is checked before the first write: the batch is all or nothing.
@@ -19,7 +19,7 @@
 redis.replicate_commands()
 local k_jobs, k_due, k_meta, k_dedupe, k_holds, k_history = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local k_prio, k_events = KEYS[7], KEYS[8]
-local channel, n = ARGV[1], whole(ARGV[2], 1, 1000)
+local channel, n = ARGV[1], whole(ARGV[2], 1, {{MAX_BATCH}})
 if not n or #ARGV ~= 2 + 4 * n then return { -6, 'malformed enqueue arguments' } end
 local now_micros = now_us()
 local now = math.floor(now_micros / 1000)
@@ -60,7 +60,7 @@ for i = 1, n do
   else
     local f = split(o)
     if #f ~= 7 or (f[1] ~= '0' and f[1] ~= '1') then return { -6, 'job ' .. i .. ': malformed options' } end
-    local ok1, max = optional(f[2], 1, 1000000)
+    local ok1, max = optional(f[2], 1, {{MAX_ATTEMPTS}})
     local ok2, ttl = optional(f[5], 1, MAX_TTL)
     local ok3, priority = optional(f[6], 0, 9)
     local ok4, timeout = optional(f[7], 1, 2 ^ 40)

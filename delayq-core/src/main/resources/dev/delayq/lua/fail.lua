@@ -3,10 +3,10 @@
 -- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] history hash   KEYS[9] priority due zset
 -- KEYS[10] events stream   KEYS[11] progress hash
 -- ARGV[1] id   ARGV[2] token   ARGV[3] error summary
--- ARGV[4] "1" retryable / "0" not (straight to dead)   ARGV[5] backoff ms   ARGV[6] wake channel
+-- ARGV[4] retryable: "1" / "0" not (straight to dead)   ARGV[5] backoff ms   ARGV[6] wake channel
 -- ARGV[7] default max attempts (for records that carry 0)
--- Returns { 1, retry_at } rescheduled; { 2, died_at } dead (attempts used up or not retryable);
---   { 3, retry_at } / { 4, died_at }: this very failure was already applied (a retry of a call whose reply was
+-- Returns { code, at }: code 1 rescheduled, at the retry time; 2 dead (attempts used up or not retryable), at the
+--   time it died; 3 / 4 the same: this very failure was already applied (a retry of a call whose reply was
 --   lost: the job keeps the token of the lease that failed it until it is claimed again);
 --   { -1 } no such job; { -2 } stale token, nothing changed; { -7 } the record cannot be decoded (moved to dead);
 --   { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
@@ -18,7 +18,7 @@ redis.replicate_commands()
 local k_leases, k_jobs, k_due, k_dead, k_meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local k_dedupe, k_holds, k_history, k_prio, k_events, k_progress = KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11]
 local id, token = ARGV[1], whole(ARGV[2], 0, 2 ^ 53)
-local backoff, default_max = whole(ARGV[5], 0, 2 ^ 50), whole(ARGV[7], 1, 1000000)
+local backoff, default_max = whole(ARGV[5], 0, 2 ^ 50), whole(ARGV[7], 1, {{MAX_ATTEMPTS}})
 if not (token and backoff and default_max) or (ARGV[4] ~= '1' and ARGV[4] ~= '0') then
   return { -6, 'malformed fail arguments' }
 end

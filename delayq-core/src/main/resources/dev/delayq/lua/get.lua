@@ -2,7 +2,7 @@
 -- KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] leases zset   KEYS[4] done zset   KEYS[5] dead zset
 -- KEYS[6] dedupe holds zset   KEYS[7] priority due zset   KEYS[8] progress hash
 -- ARGV[1] id
--- Returns {} when there is no such job, else { record, time, state, hold, progress } where time is the due ms
+-- Returns { record, time, state, hold, progress }, or {} when there is no such job; time is the due ms
 --   (scheduled), the lease expiry (processing) or the time it finished (done, dead: a done batch's job carries it
 --   in its record), -1 when the index lacks it; state is the record's state, or for a record that cannot be
 --   decoded the index it was found in (0: none);

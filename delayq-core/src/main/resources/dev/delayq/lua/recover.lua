@@ -13,8 +13,8 @@
 -- @include jobs
 -- @include recover
 redis.replicate_commands()
-local limit, base, cap = whole(ARGV[1], 1, 1000), whole(ARGV[2], 0, 2 ^ 40), whole(ARGV[3], 0, 2 ^ 40)
-local seed, max_stalls = whole(ARGV[4], 0, 2 ^ 31), whole(ARGV[6], 0, 1000000)
+local limit, base, cap = whole(ARGV[1], 1, {{MAX_BATCH}}), whole(ARGV[2], 0, 2 ^ 40), whole(ARGV[3], 0, 2 ^ 40)
+local seed, max_stalls = whole(ARGV[4], 0, 2 ^ 31), whole(ARGV[6], 0, {{MAX_ATTEMPTS}})
 if not (limit and base and cap and seed and max_stalls) then return { -6, 'malformed recover arguments' } end
 math.randomseed(seed)
 local k = { due = KEYS[1], leases = KEYS[2], jobs = KEYS[3], meta = KEYS[4], dead = KEYS[5], dedupe = KEYS[6],

@@ -2,8 +2,8 @@
 -- The attempt is not counted and the job keeps its due time, so it is claimable again at once.
 -- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] due zset   KEYS[4] meta hash   KEYS[5] priority due zset
 -- KEYS[6] events stream   KEYS[7] progress hash
--- ARGV[1] wake channel   ARGV[2..] pairs: id, token
--- Returns one code per job: 1 handed back, -1 no such job, -2 stale token (nothing changed);
+-- ARGV[1] wake channel   ARGV[2..] per lease: id, token
+-- Returns { code_1, ... }: one code per job, 1 handed back, -1 no such job, -2 stale token (nothing changed);
 --   { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
 -- @include record
 -- @include notify

@@ -3,8 +3,8 @@
 -- recovered at any moment, so its holder must stop (its completion is still accepted while nobody else holds
 -- the job; see RELIABILITY.md).
 -- KEYS[1] leases zset   KEYS[2] jobs hash
--- ARGV[1] lease ms   ARGV[2..] pairs: id, token
--- Returns { expiry, code_1, ..., code_n }: the new expiry ms, then per job 1 renewed, -1 no such job,
+-- ARGV[1] lease ms   ARGV[2..] per lease: id, token
+-- Returns { expiry, code_1, ... }: the new expiry ms, then per job 1 renewed, -1 no such job,
 --   -2 stale (the lease is lost: it expired, or the job was recovered, re-leased or finished; the holder must
 --   stop); { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
 -- @include record

@@ -7,13 +7,13 @@
 -- KEYS[6] priority due zset   KEYS[7] events stream   KEYS[8] dedupe hash   KEYS[9] dedupe holds zset
 -- ARGV[1] wake channel   ARGV[2] schedules channel (told of a change made with not before = 0, i.e. by upsert or
 --   remove, so that workers' tickers look again; an advance needs no notice, every ticker wakes at the next tick)
--- ARGV[3] schedule name   ARGV[4] the record the change is based on ("" = no such schedule)
--- ARGV[5] the new record ("" = remove the schedule)   ARGV[6] not before: Redis time (ms) from which the change may
---   happen ("0" = any time; an advance waits for its tick to be due)   ARGV[7] id of a job to drop if it is still
---   scheduled (the pending tick of a changed or removed schedule; "" none)   ARGV[8] id of the previous tick's job
---   which must have ended ("no overlap"; "" none)   ARGV[9] n (tick jobs to enqueue, 0-101)
--- ARGV[10 + 4(i-1) ...] per tick job i: id | payload | due ms (absolute) | max attempts ("" = the worker's default)
--- Returns { 1, created } (created: tick jobs enqueued; the others existed already); { -4 } the schedule changed
+-- ARGV[3] schedule name   ARGV[4] based on: the record the change is based on ("" = no such schedule)
+-- ARGV[5] new record ("" = remove the schedule)   ARGV[6] not before: Redis time (ms) from which the change may
+--   happen ("0" = any time; an advance waits for its tick to be due)   ARGV[7] drop id: a job to drop if it is still
+--   scheduled (the pending tick of a changed or removed schedule; "" none)   ARGV[8] previous id: the previous tick's job,
+--   which must have ended ("no overlap"; "" none)   ARGV[9] ticks: tick jobs to enqueue (0 to {{MAX_TICKS}})
+-- ARGV[10..] per tick job: id, payload, due (ms, absolute), max_attempts ("" = the worker's default)
+-- Returns { code, created }: code 1, created (created: tick jobs enqueued; the others existed already); { -4 } the schedule changed
 --   meanwhile (nothing written: read it again); { 0, now } not yet (now < not before); { -3, state } the previous
 --   tick's job is still scheduled (1) or running (2), nothing written; { -6, what } malformed arguments.
 -- @include record
@@ -23,7 +23,7 @@
 redis.replicate_commands()
 local k_sched, k_jobs, k_due, k_meta, k_history, k_prio, k_events = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local name, expected, new = ARGV[3], ARGV[4], ARGV[5]
-local not_before, n = whole(ARGV[6], 0, MAX_DUE), whole(ARGV[9], 0, 101)
+local not_before, n = whole(ARGV[6], 0, MAX_DUE), whole(ARGV[9], 0, {{MAX_TICKS}})
 if not not_before or not n or #ARGV ~= 9 + 4 * n or name == '' then return { -6, 'malformed schedule arguments' } end
 local dues, maxes = {}, {}
 for i = 1, n do
@@ -31,7 +31,7 @@ for i = 1, n do
   dues[i] = whole(ARGV[a + 2], 0, MAX_DUE)
   local ok = ARGV[a + 3] == ''
   if not ok then
-    maxes[i] = whole(ARGV[a + 3], 1, 1000000)
+    maxes[i] = whole(ARGV[a + 3], 1, {{MAX_ATTEMPTS}})
     ok = maxes[i] ~= nil
   end
   if not dues[i] or not ok or ARGV[a] == '' then return { -6, 'tick ' .. i .. ': malformed job' } end

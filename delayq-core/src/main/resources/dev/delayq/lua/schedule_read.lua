@@ -1,7 +1,7 @@
 -- schedule_read: the queue's schedules (or one) with Redis's clock, read atomically.
 -- KEYS[1] schedules hash
--- ARGV[1] a schedule name, or "" for all of them
--- Returns { now ms, name, record, name, record, ... } (no pair when the one asked for does not exist).
+-- ARGV[1] name of a schedule, or "" for all of them
+-- Returns { now, name_1, record_1, ... }: now in ms, then each schedule (none when the one asked for does not exist).
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local out = { now }

@@ -2,9 +2,10 @@
 -- the event stream. Workers read them in every claim, so a change holds for every worker at once; a change wakes idle
 -- workers (a looser limit may let them claim now).
 -- KEYS[1] meta hash   KEYS[2] rate log zset   KEYS[3] events stream
--- ARGV[1] wake channel   ARGV[2..] pairs: what, value; what is "rate" (value "<n>/<window ms>" or "" to clear),
+-- ARGV[1] wake channel   ARGV[2..] per setting: what, value
+--   what (the name of a setting: data, not a verb) is "rate" (value "<n>/<window ms>" or "" to clear),
 --   "concurrency" ("<n>" or ""), "events" ("<cap>" or "" to turn the stream off and delete it)
--- Returns { 1 }; { -6, what } malformed arguments (nothing written).
+-- Returns { code }: 1; { -6, what } malformed arguments (nothing written).
 -- @include record
 local k_meta, k_rate, k_events = KEYS[1], KEYS[2], KEYS[3]
 local n = (#ARGV - 1) / 2

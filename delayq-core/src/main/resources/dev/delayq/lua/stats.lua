@@ -1,8 +1,8 @@
 -- stats: counts per state, the queue's running totals and switches, read atomically.
 -- KEYS[1] due zset   KEYS[2] leases zset   KEYS[3] done zset   KEYS[4] dead zset   KEYS[5] meta hash
 -- KEYS[6] priority due zset   KEYS[7] done batches zset
--- Returns { scheduled, processing, done, dead, now ms, head due ms (-1: nothing scheduled), past retention,
---   meta field, value, ... }
+-- Returns { scheduled, processing, done, dead, now_ms, head_due_ms, past_retention, meta_field_1, value_1, ... }
+--   (head_due_ms -1: nothing scheduled)
 -- (done: the done set's entries and the ids the done batch entries hold, meta's done_batched: see record.lua)
 -- (past retention: done and dead jobs older than the retention the workers' last purge pass recorded, meta's keep_done
 --  and keep_dead (purge.lua), -1 when none did; the done batch entries of which some are older and some not count

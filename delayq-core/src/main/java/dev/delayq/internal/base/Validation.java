@@ -8,7 +8,7 @@ import java.time.Instant;
 public final class Validation {
     // The bounds checked here, published as dev.delayq.Bounds (which takes them from here: this package depends on
     // nothing of delayq, so the public value types can use it without a cycle).
-    public static final int MAX_ATTEMPTS = 1_000_000;
+    public static final int MAX_ATTEMPTS = ScriptLimits.MAX_ATTEMPTS;
     public static final int MAX_DEDUPE_KEY_BYTES = 512;
     public static final Instant MAX_DUE = Instant.ofEpochMilli(253_402_300_799_999L);
     public static final int MAX_ID_BYTES = 512;

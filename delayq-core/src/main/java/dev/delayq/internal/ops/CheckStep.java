@@ -20,6 +20,24 @@ public final class CheckStep {
     public static final List<String> PHASES = List.of("jobs", "due", "prio", "leases", "done", "batches", "dead",
             "dedupe");
 
+    private static final ScriptKey[] KEYS = {ScriptKey.JOBS, ScriptKey.DUE, ScriptKey.LEASES, ScriptKey.DONE, ScriptKey.DEAD,
+        ScriptKey.DEDUPE, ScriptKey.DEDUPE_HOLDS, ScriptKey.PRIORITY_DUE, ScriptKey.DONE_BATCHES};
+
+    /**
+     * ARGV, in order. The phase is what one page scans ({@link #PHASES}), data of the one operation "check a page", not
+     * a verb: every phase answers alike.
+     */
+    enum Arg { PHASE, SCAN_CURSOR, ENTRIES_TO_SCAN, MOST_RECORD_BYTES }
+
+    /** The reply's fields before the problems. */
+    enum Out { NEXT_CURSOR, SCANNED }
+
+    /** Each problem after them. */
+    enum Problem { PROBLEM }
+
+    static final Protocol PROTOCOL = Protocol.of(Script.CHECK, KEYS, Arg.values(), null, Out.values(), Problem.values())
+            .bound(Arg.ENTRIES_TO_SCAN, 1, 100_000).bound(Arg.MOST_RECORD_BYTES, 1, Protocol.MS);
+
     private CheckStep() {
     }
 
@@ -34,14 +52,18 @@ public final class CheckStep {
     }
 
     public static CompletableFuture<Page> call(RedisBackend redis, Keys keys, String phase, String cursor) {
-        byte[][] k = {keys.jobs(), keys.due(), keys.leases(), keys.done(), keys.dead(), keys.dedupe(), keys.dedupeHolds(),
-                keys.prio(), keys.doneBatches()};
-        return Reply.eval(redis, Script.CHECK, k, ascii(phase), ascii(cursor), num(PAGE), num(MAX_BYTES)).thenApply(r -> {
-            List<String> problems = new ArrayList<>(r.size() - 2);
-            for (int i = 2; i < r.size(); i++) {
-                problems.add(Reply.str(r.get(i)));
+        byte[][] a = new byte[PROTOCOL.argCount()][];
+        a[Arg.PHASE.ordinal()] = ascii(phase);
+        a[Arg.SCAN_CURSOR.ordinal()] = ascii(cursor);
+        a[Arg.ENTRIES_TO_SCAN.ordinal()] = num(PAGE);
+        a[Arg.MOST_RECORD_BYTES.ordinal()] = num(MAX_BYTES);
+        return Reply.eval(redis, Script.CHECK, ScriptKey.of(KEYS, keys), a).thenApply(r -> {
+            int head = Out.values().length;
+            List<String> problems = new ArrayList<>(r.size() - head);
+            for (int i = 0; head + i < r.size(); i++) {
+                problems.add(Reply.str(Reply.item(r, head, 1, i, Problem.PROBLEM)));
             }
-            return new Page(Reply.str(r.get(0)), Reply.asLong(r.get(1)), problems);
+            return new Page(Reply.str(Reply.at(r, Out.NEXT_CURSOR)), Reply.longAt(r, Out.SCANNED), problems);
         });
     }
 }

@@ -1,5 +1,16 @@
 package dev.delayq.internal.ops;
 
+import static dev.delayq.internal.ops.ScriptKey.DEAD;
+import static dev.delayq.internal.ops.ScriptKey.DEDUPE;
+import static dev.delayq.internal.ops.ScriptKey.DEDUPE_HOLDS;
+import static dev.delayq.internal.ops.ScriptKey.DONE_BATCHES;
+import static dev.delayq.internal.ops.ScriptKey.EVENTS;
+import static dev.delayq.internal.ops.ScriptKey.HISTORY;
+import static dev.delayq.internal.ops.ScriptKey.JOBS;
+import static dev.delayq.internal.ops.ScriptKey.LEASES;
+import static dev.delayq.internal.ops.ScriptKey.META;
+import static dev.delayq.internal.ops.ScriptKey.PROGRESS;
+
 import dev.delayq.Ack;
 import dev.delayq.Lease;
 import dev.delayq.internal.Keys;
@@ -16,18 +27,31 @@ import java.util.concurrent.CompletableFuture;
 
 /** {@code complete.lua}: acknowledge finished jobs, each fenced by its lease's token. */
 public final class Complete {
+    private static final ScriptKey[] KEYS = {LEASES, JOBS, DONE_BATCHES, META, DEDUPE, DEDUPE_HOLDS, HISTORY, DEAD, EVENTS,
+        PROGRESS};
+
+    /** ARGV, in order, before the leases ({@link LeaseBatches.Each}). */
+    enum Arg { DONE_RETENTION_MS, WAKE_CHANNEL }
+
+    /** The reply: one code per lease. */
+    enum Out { }
+
+    static final Protocol PROTOCOL = Protocol.of(Script.COMPLETE, KEYS, Arg.values(), LeaseBatches.Each.values(),
+            Out.values(), LeaseBatches.Code.values()).bound(Arg.DONE_RETENTION_MS, 0, 1L << 50);
+
     private Complete() {
     }
 
     /** Completes the jobs of {@code leases}; done jobs are kept for {@code retention} (zero: deleted at once). */
     public static CompletableFuture<List<Ack>> call(RedisBackend redis, Keys keys, Duration retention, List<Lease> leases) {
-        byte[][] k = {keys.leases(), keys.jobs(), keys.doneBatches(), keys.meta(), keys.dedupe(), keys.dedupeHolds(), keys.history(),
-                keys.dead(), keys.events(), keys.progress()};
-        byte[] ms = Args.num(retention.toMillis());
+        byte[][] k = ScriptKey.of(KEYS, keys);
+        byte[][] head = new byte[PROTOCOL.argCount()][];
+        head[Arg.DONE_RETENTION_MS.ordinal()] = Args.num(retention.toMillis());
+        head[Arg.WAKE_CHANNEL.ordinal()] = keys.wakeChannel();
         Set<Lease> distinct = new LinkedHashSet<>(leases);
         List<Lease> once = distinct.size() == leases.size() ? leases : new ArrayList<>(distinct);
         CompletableFuture<List<Ack>> acks = LeaseBatches.chunked(once, chunk -> Reply.eval(redis, Script.COMPLETE, k,
-                LeaseBatches.args(chunk, ms, keys.wakeChannel())).thenApply(LeaseBatches::acks));
+                LeaseBatches.args(chunk, head)).thenApply(LeaseBatches::acks));
         if (once == leases) {
             return acks;
         }

@@ -3,12 +3,21 @@ package dev.delayq.internal.ops;
 import static dev.delayq.internal.ops.Args.ascii;
 import static dev.delayq.internal.ops.Args.num;
 import static dev.delayq.internal.ops.Args.utf8;
+import static dev.delayq.internal.ops.ScriptKey.DEDUPE;
+import static dev.delayq.internal.ops.ScriptKey.DEDUPE_HOLDS;
+import static dev.delayq.internal.ops.ScriptKey.DUE;
+import static dev.delayq.internal.ops.ScriptKey.EVENTS;
+import static dev.delayq.internal.ops.ScriptKey.HISTORY;
+import static dev.delayq.internal.ops.ScriptKey.JOBS;
+import static dev.delayq.internal.ops.ScriptKey.META;
+import static dev.delayq.internal.ops.ScriptKey.PRIORITY_DUE;
 
 import dev.delayq.Durability;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
 import dev.delayq.JobState;
 import dev.delayq.internal.Keys;
+import dev.delayq.internal.base.ScriptLimits;
 import dev.delayq.internal.base.Validation;
 import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.redis.Script;
@@ -20,6 +29,26 @@ import java.util.concurrent.CompletableFuture;
 public final class Enqueue {
     private static final byte[] GENERATED = {'g'};
 
+    private static final ScriptKey[] KEYS = {JOBS, DUE, META, DEDUPE, DEDUPE_HOLDS, HISTORY, PRIORITY_DUE, EVENTS};
+
+    /** ARGV, in order, before the jobs. */
+    enum Arg { WAKE_CHANNEL, N }
+
+    /** The arguments of each job. */
+    enum Each { ID, PAYLOAD, WHEN, OPTIONS }
+
+    /** The reply: nothing but the duplicates. */
+    enum Out { }
+
+    /** The fields of each duplicate. */
+    enum Duplicate { I, OWNER_ID, HOLD_UNTIL, OWNER_STATE }
+
+    static final Protocol PROTOCOL = Protocol.of(Script.ENQUEUE, KEYS, Arg.values(), Each.values(), Out.values(),
+            Duplicate.values()).bound(Arg.N, 1, ScriptLimits.MAX_BATCH);
+    private static final int ARGS = PROTOCOL.argCount();
+    private static final int WIDTH = Each.values().length;
+    private static final int DUPLICATE = Duplicate.values().length;
+
     private Enqueue() {
     }
 
@@ -29,18 +58,17 @@ public final class Enqueue {
      */
     public static CompletableFuture<List<EnqueueResult>> call(RedisBackend redis, Keys keys, Durability durability,
                                                               List<Job> batch, String[] ids) {
-        byte[][] k = {keys.jobs(), keys.due(), keys.meta(), keys.dedupe(), keys.dedupeHolds(), keys.history(), keys.prio(),
-                keys.events()};
-        byte[][] args = new byte[2 + 4 * batch.size()][];
-        args[0] = keys.wakeChannel();
-        args[1] = num(batch.size());
+        byte[][] k = ScriptKey.of(KEYS, keys);
+        byte[][] args = new byte[ARGS + WIDTH * batch.size()][];
+        args[Arg.WAKE_CHANNEL.ordinal()] = keys.wakeChannel();
+        args[Arg.N.ordinal()] = num(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             Job job = batch.get(i);
-            int a = 2 + 4 * i;
-            args[a] = utf8(ids[i]);
-            args[a + 1] = job.payloadUnsafe();
-            args[a + 2] = ascii(job.runAt() != null ? "a" + job.runAt().toEpochMilli() : "d" + job.delay().toMillis());
-            args[a + 3] = options(job);
+            int a = ARGS + WIDTH * i;
+            args[a + Each.ID.ordinal()] = utf8(ids[i]);
+            args[a + Each.PAYLOAD.ordinal()] = job.payloadUnsafe();
+            args[a + Each.WHEN.ordinal()] = ascii(job.runAt() != null ? "a" + job.runAt().toEpochMilli() : "d" + job.delay().toMillis());
+            args[a + Each.OPTIONS.ordinal()] = options(job);
         }
         CompletableFuture<List<Object>> call = durability.waits()
                 ? redis.evalDurable(Script.ENQUEUE, durability.localAof(), durability.replicas(), durability.timeout(), k, args)
@@ -73,11 +101,11 @@ public final class Enqueue {
                     + ") falls beyond year 9999 on the Redis clock");
         }
         EnqueueResult[] out = new EnqueueResult[batch.size()];
-        for (int i = 0; i + 3 < reply.size(); i += 4) {
-            int index = Reply.asInt(reply.get(i)) - 1;
-            int state = Reply.asInt(reply.get(i + 3));
-            out[index] = new EnqueueResult(Reply.str(reply.get(i + 1)), false, state == 0 ? null : JobState.ofCode(state),
-                    Reply.asLong(reply.get(i + 2)));
+        for (int d = 0; DUPLICATE * (d + 1) <= reply.size(); d++) {
+            int index = Reply.asInt(Reply.item(reply, 0, DUPLICATE, d, Duplicate.I)) - 1;
+            int state = Reply.asInt(Reply.item(reply, 0, DUPLICATE, d, Duplicate.OWNER_STATE));
+            out[index] = new EnqueueResult(Reply.str(Reply.item(reply, 0, DUPLICATE, d, Duplicate.OWNER_ID)), false,
+                    state == 0 ? null : JobState.ofCode(state), Reply.asLong(Reply.item(reply, 0, DUPLICATE, d, Duplicate.HOLD_UNTIL)));
         }
         for (int i = 0; i < out.length; i++) {
             if (out[i] == null) {

@@ -2,11 +2,23 @@ package dev.delayq.internal.ops;
 
 import static dev.delayq.internal.ops.Args.num;
 import static dev.delayq.internal.ops.Args.utf8;
+import static dev.delayq.internal.ops.ScriptKey.DEAD;
+import static dev.delayq.internal.ops.ScriptKey.DEDUPE;
+import static dev.delayq.internal.ops.ScriptKey.DEDUPE_HOLDS;
+import static dev.delayq.internal.ops.ScriptKey.DUE;
+import static dev.delayq.internal.ops.ScriptKey.EVENTS;
+import static dev.delayq.internal.ops.ScriptKey.HISTORY;
+import static dev.delayq.internal.ops.ScriptKey.JOBS;
+import static dev.delayq.internal.ops.ScriptKey.LEASES;
+import static dev.delayq.internal.ops.ScriptKey.META;
+import static dev.delayq.internal.ops.ScriptKey.PRIORITY_DUE;
+import static dev.delayq.internal.ops.ScriptKey.PROGRESS;
 
 import dev.delayq.Bounds;
 import dev.delayq.FailResult;
 import dev.delayq.Lease;
 import dev.delayq.internal.Keys;
+import dev.delayq.internal.base.ScriptLimits;
 import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.redis.Script;
 import java.time.Duration;
@@ -14,6 +26,20 @@ import java.util.concurrent.CompletableFuture;
 
 /** {@code fail.lua}: record a failed attempt, fenced by the token: retry after a backoff, or dead. */
 public final class Fail {
+    private static final ScriptKey[] KEYS = {LEASES, JOBS, DUE, DEAD, META, DEDUPE, DEDUPE_HOLDS, HISTORY, PRIORITY_DUE, EVENTS,
+        PROGRESS};
+
+    /** ARGV, in order. */
+    enum Arg { ID, TOKEN, ERROR, RETRYABLE, BACKOFF_MS, WAKE_CHANNEL, DEFAULT_MAX_ATTEMPTS }
+
+    /** The reply. */
+    enum Out { CODE, AT }
+
+    static final Protocol PROTOCOL = Protocol.of(Script.FAIL, KEYS, Arg.values(), Out.values())
+            .bound(Arg.TOKEN, 0, 1L << 53).bound(Arg.BACKOFF_MS, 0, 1L << 50).bound(Arg.DEFAULT_MAX_ATTEMPTS, 1,
+                    ScriptLimits.MAX_ATTEMPTS);
+    private static final int ARGS = PROTOCOL.argCount();
+
     private Fail() {
     }
 
@@ -23,14 +49,19 @@ public final class Fail {
      */
     public static CompletableFuture<FailResult> call(RedisBackend redis, Keys keys, Lease lease, String error, boolean retryable,
                                                      Duration backoff, int defaultMax) {
-        byte[][] k = {keys.leases(), keys.jobs(), keys.due(), keys.dead(), keys.meta(), keys.dedupe(), keys.dedupeHolds(),
-                keys.history(), keys.prio(), keys.events(), keys.progress()};
-        byte[][] a = {utf8(lease.id()), num(lease.token()), truncate(error == null ? "failed" : error),
-                Args.flag(retryable), num(backoff.toMillis()), keys.wakeChannel(), num(defaultMax)};
-        return Reply.eval(redis, Script.FAIL, k, a).thenApply(r -> switch ((int) Reply.asLong(r.get(0))) {
+        byte[][] k = ScriptKey.of(KEYS, keys);
+        byte[][] a = new byte[ARGS][];
+        a[Arg.ID.ordinal()] = utf8(lease.id());
+        a[Arg.TOKEN.ordinal()] = num(lease.token());
+        a[Arg.ERROR.ordinal()] = truncate(error == null ? "failed" : error);
+        a[Arg.RETRYABLE.ordinal()] = Args.flag(retryable);
+        a[Arg.BACKOFF_MS.ordinal()] = num(backoff.toMillis());
+        a[Arg.WAKE_CHANNEL.ordinal()] = keys.wakeChannel();
+        a[Arg.DEFAULT_MAX_ATTEMPTS.ordinal()] = num(defaultMax);
+        return Reply.eval(redis, Script.FAIL, k, a).thenApply(r -> switch ((int) Reply.longAt(r, Out.CODE)) {
             // 3 and 4: this very failure was applied already, by a call whose reply was lost
-            case 1, 3 -> new FailResult(FailResult.Outcome.RETRY_SCHEDULED, Reply.asLong(r.get(1)));
-            case 2, 4 -> new FailResult(FailResult.Outcome.DEAD, Reply.asLong(r.get(1)));
+            case 1, 3 -> new FailResult(FailResult.Outcome.RETRY_SCHEDULED, Reply.longAt(r, Out.AT));
+            case 2, 4 -> new FailResult(FailResult.Outcome.DEAD, Reply.longAt(r, Out.AT));
             default -> new FailResult(Reply.code(r) == ReplyCode.NOT_FOUND ? FailResult.Outcome.NOT_FOUND : FailResult.Outcome.STALE, 0);
         });
     }

@@ -1,5 +1,14 @@
 package dev.delayq.internal.ops;
 
+import static dev.delayq.internal.ops.ScriptKey.DEAD;
+import static dev.delayq.internal.ops.ScriptKey.DEDUPE_HOLDS;
+import static dev.delayq.internal.ops.ScriptKey.DONE;
+import static dev.delayq.internal.ops.ScriptKey.DUE;
+import static dev.delayq.internal.ops.ScriptKey.JOBS;
+import static dev.delayq.internal.ops.ScriptKey.LEASES;
+import static dev.delayq.internal.ops.ScriptKey.PRIORITY_DUE;
+import static dev.delayq.internal.ops.ScriptKey.PROGRESS;
+
 import dev.delayq.JobInfo;
 import dev.delayq.JobState;
 import dev.delayq.internal.Keys;
@@ -10,21 +19,29 @@ import java.util.concurrent.CompletableFuture;
 
 /** {@code get.lua}: one job with its full state, read atomically. */
 public final class Get {
+    private static final ScriptKey[] KEYS = {JOBS, DUE, LEASES, DONE, DEAD, DEDUPE_HOLDS, PRIORITY_DUE, PROGRESS};
+
+    /** ARGV. */
+    enum Arg { ID }
+
+    /** The reply ({} when there is no such job). */
+    enum Out { RECORD, TIME, STATE, HOLD, PROGRESS }
+
+    static final Protocol PROTOCOL = Protocol.of(Script.GET, KEYS, Arg.values(), Out.values());
+
     private Get() {
     }
 
     public static CompletableFuture<Optional<JobInfo>> call(RedisBackend redis, Keys keys, String id) {
-        byte[][] k = {keys.jobs(), keys.due(), keys.leases(), keys.done(), keys.dead(), keys.dedupeHolds(), keys.prio(),
-                keys.progress()};
-        return Reply.eval(redis, Script.GET, k, Args.utf8(id)).thenApply(r -> {
+        return Reply.eval(redis, Script.GET, ScriptKey.of(KEYS, keys), Args.utf8(id)).thenApply(r -> {
             if (r.isEmpty()) {
                 return Optional.empty();
             }
-            int state = Reply.asInt(r.get(2));
+            int state = (int) Reply.longAt(r, Out.STATE);
             // A record that cannot be decoded and is in no index of processing, done or dead is in the due set.
             JobState index = state == 0 ? JobState.SCHEDULED : JobState.ofCode(state);
-            return Optional.of(JobInfos.of(id, (byte[]) r.get(0), Reply.asLong(r.get(1)), index, Reply.asLong(r.get(3)),
-                    r.size() > 4 ? Reply.str(r.get(4)) : null));
+            return Optional.of(JobInfos.of(id, (byte[]) Reply.at(r, Out.RECORD), Reply.longAt(r, Out.TIME), index,
+                    Reply.longAt(r, Out.HOLD), r.size() > Out.PROGRESS.ordinal() ? Reply.str(Reply.at(r, Out.PROGRESS)) : null));
         });
     }
 }

@@ -2,6 +2,7 @@ package dev.delayq.internal.ops;
 
 import dev.delayq.MinuteStats;
 import dev.delayq.internal.Keys;
+import dev.delayq.internal.base.ScriptLimits;
 import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.redis.Script;
 import java.time.Instant;
@@ -13,22 +14,38 @@ import java.util.concurrent.CompletableFuture;
 public final class History {
     /** Lag buckets: 0 under 1 ms, b (1 to 20) from 2^(b-1) ms to under 2^b ms, 20 also everything above. */
     static final int BUCKETS = 21;
-    private static final int PER_MINUTE = 1 + 4 + BUCKETS;
+    private static final int PER_MINUTE = Minute.LAG_0.ordinal() + BUCKETS;
+
+    /** ARGV. */
+    enum Arg { MINUTES }
+
+    /** The reply's fields before the minutes. */
+    enum Out { NOW }
+
+    /** Each minute's fields: its number, four counters, the lag buckets 0 to 20. */
+    enum Minute { MINUTE, ENQUEUED, COMPLETED, RETRIED, DEAD, LAG_0 }
+
+    static final Protocol PROTOCOL = Protocol.of(Script.HISTORY, new ScriptKey[] {ScriptKey.HISTORY}, Arg.values(), null,
+            Out.values(), Minute.values()).bound(Arg.MINUTES, 1, ScriptLimits.HISTORY_MINUTES);
 
     private History() {
     }
 
     /** The last {@code minutes} minutes, the current one included, oldest first. */
     public static CompletableFuture<List<MinuteStats>> call(RedisBackend redis, Keys keys, int minutes) {
-        return Reply.eval(redis, Script.HISTORY, new byte[][] {keys.history()}, Args.num(minutes)).thenApply(r -> {
+        return Reply.eval(redis, Script.HISTORY, ScriptKey.of(PROTOCOL.keys, keys), Args.num(minutes)).thenApply(r -> {
             List<MinuteStats> out = new ArrayList<>(minutes);
-            for (int i = 1; i + PER_MINUTE - 1 < r.size(); i += PER_MINUTE) {
+            int head = Out.values().length;
+            for (int m = 0; head + PER_MINUTE * (m + 1) <= r.size(); m++) {
                 long[] lags = new long[BUCKETS];
                 for (int b = 0; b < BUCKETS; b++) {
-                    lags[b] = Reply.asLong(r.get(i + 5 + b));
+                    lags[b] = Reply.asLong(r.get(head + PER_MINUTE * m + Minute.LAG_0.ordinal() + b));
                 }
-                out.add(new MinuteStats(Instant.ofEpochSecond(Reply.asLong(r.get(i)) * 60), Reply.asLong(r.get(i + 1)),
-                        Reply.asLong(r.get(i + 2)), Reply.asLong(r.get(i + 3)), Reply.asLong(r.get(i + 4)),
+                out.add(new MinuteStats(Instant.ofEpochSecond(Reply.asLong(Reply.item(r, head, PER_MINUTE, m, Minute.MINUTE)) * 60),
+                        Reply.asLong(Reply.item(r, head, PER_MINUTE, m, Minute.ENQUEUED)),
+                        Reply.asLong(Reply.item(r, head, PER_MINUTE, m, Minute.COMPLETED)),
+                        Reply.asLong(Reply.item(r, head, PER_MINUTE, m, Minute.RETRIED)),
+                        Reply.asLong(Reply.item(r, head, PER_MINUTE, m, Minute.DEAD)),
                         percentile(lags, 0.50), percentile(lags, 0.99)));
             }
             return out;

@@ -2,6 +2,7 @@ package dev.delayq.internal.ops;
 
 import dev.delayq.Ack;
 import dev.delayq.Lease;
+import dev.delayq.internal.base.ScriptLimits;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -10,7 +11,15 @@ import java.util.function.Function;
 /** Lease lists sent as {@code id, token} argument pairs, at most {@link #MAX} per script call. */
 final class LeaseBatches {
     /** Jobs per complete / renew / release call: bounds how long one call holds Redis. */
-    static final int MAX = 1000;
+    static final int MAX = ScriptLimits.MAX_BATCH;
+
+    /** The arguments of each lease, after the script's own. */
+    enum Each { ID, TOKEN }
+
+    /** The reply of each lease: its code. */
+    enum Code { CODE }
+
+    private static final int WIDTH = Each.values().length;
 
     private LeaseBatches() {
     }
@@ -35,12 +44,13 @@ final class LeaseBatches {
     }
 
     /** {@code head..., id_1, token_1, ..., id_n, token_n}. */
-    static byte[][] args(List<Lease> leases, byte[]... head) {
-        byte[][] a = new byte[head.length + 2 * leases.size()][];
+    static byte[][] args(List<Lease> leases, byte[][] head) {
+        byte[][] a = new byte[head.length + WIDTH * leases.size()][];
         System.arraycopy(head, 0, a, 0, head.length);
         for (int i = 0; i < leases.size(); i++) {
-            a[head.length + 2 * i] = Args.utf8(leases.get(i).id());
-            a[head.length + 1 + 2 * i] = Args.num(leases.get(i).token());
+            int at = head.length + WIDTH * i;
+            a[at + Each.ID.ordinal()] = Args.utf8(leases.get(i).id());
+            a[at + Each.TOKEN.ordinal()] = Args.num(leases.get(i).token());
         }
         return a;
     }

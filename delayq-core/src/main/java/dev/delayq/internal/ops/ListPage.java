@@ -11,10 +11,49 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-/** {@code list.lua}: one page of the jobs in one state, in index order. */
+/**
+ * {@code list.lua} (leases, done, dead), {@code list_due.lua} (the two due sets) and {@code list_batches.lua} (the done
+ * batch entries): one page of the jobs in one state, in index order.
+ */
 public final class ListPage {
     /** Record bytes one page returns at most (at least one entry whatever its size). */
     static final long MAX_BYTES = 4L * 1024 * 1024;
+    /** The largest page the scripts give. */
+    private static final int PAGE_MAX = 10_000;
+
+    /** list.lua's and list_due.lua's ARGV. */
+    enum Arg { START_RANK, PAGE_SIZE, MOST_RECORD_BYTES }
+
+    /** Their reply's fields before the entries. */
+    enum Out { TOTAL }
+
+    /** list.lua's entries (score: the lease expiry or finish time). */
+    enum Entry { ID, RECORD, SCORE }
+
+    /** list_due.lua's entries. */
+    enum DueEntry { ID, RECORD, DUE }
+
+    /** list_batches.lua's ARGV. */
+    enum BatchArg { START_RANK, MOST_JOBS, MOST_RECORD_BYTES, ID_TO_START_FROM, IDS_TO_SKIP }
+
+    /** list_batches.lua's reply before the jobs. */
+    enum BatchOut { ENTRIES, RANK, FROM, SKIP }
+
+    /** list_batches.lua's jobs. */
+    enum BatchJob { ID, RECORD, FINISH }
+
+    private static final ScriptKey[] INDEX_KEYS = {ScriptKey.INDEX, ScriptKey.JOBS};
+    static final Protocol LIST = bounded(Protocol.of(Script.LIST, INDEX_KEYS, Arg.values(), null, Out.values(), Entry.values()));
+    static final Protocol LIST_DUE = bounded(Protocol.of(Script.LIST_DUE, INDEX_KEYS, Arg.values(), null, Out.values(),
+            DueEntry.values()));
+    static final Protocol LIST_BATCHES = Protocol.of(Script.LIST_BATCHES, new ScriptKey[] {ScriptKey.DONE_BATCHES, ScriptKey.JOBS},
+            BatchArg.values(), null, BatchOut.values(), BatchJob.values()).bound(BatchArg.START_RANK, 0, 1L << 50)
+            .bound(BatchArg.MOST_JOBS, 1, PAGE_MAX).bound(BatchArg.MOST_RECORD_BYTES, 1, Protocol.MS)
+            .bound(BatchArg.ID_TO_START_FROM, 0, 1L << 31).bound(BatchArg.IDS_TO_SKIP, 0, 1L << 50);
+
+    private static Protocol bounded(Protocol p) {
+        return p.bound(Arg.START_RANK, 0, 1L << 50).bound(Arg.PAGE_SIZE, 1, PAGE_MAX).bound(Arg.MOST_RECORD_BYTES, 1, Protocol.MS);
+    }
 
     private ListPage() {
     }
@@ -33,17 +72,24 @@ public final class ListPage {
     public static CompletableFuture<Page> call(RedisBackend redis, Keys keys, JobState state, boolean priorities, long offset,
                                                int count) {
         byte[] index = state == JobState.SCHEDULED && priorities ? keys.prio() : index(keys, state);
-        byte[] mode = Args.ascii(state != JobState.SCHEDULED ? "0" : priorities ? "2" : "1");
-        return Reply.eval(redis, Script.LIST, new byte[][] {index, keys.jobs()}, mode, num(offset), num(count),
-                num(MAX_BYTES)).thenApply(r -> {
-                    int n = (r.size() - 1) / 3;
-                    long total = Reply.asLong(r.get(0));
+        // The due sets' members carry the sequence prefix, and the priority due set's scores the band: list_due reads
+        // both; list reads the indexes of ids (leases, done, dead). Both answer in the layout of Entry.
+        Script script = state == JobState.SCHEDULED ? Script.LIST_DUE : Script.LIST;
+        byte[][] a = new byte[LIST.argCount()][];
+        a[Arg.START_RANK.ordinal()] = num(offset);
+        a[Arg.PAGE_SIZE.ordinal()] = num(count);
+        a[Arg.MOST_RECORD_BYTES.ordinal()] = num(MAX_BYTES);
+        return Reply.eval(redis, script, ScriptKey.of(INDEX_KEYS, keys, index), a).thenApply(r -> {
+                    int head = Out.values().length;
+                    int width = Entry.values().length;
+                    int n = (r.size() - head) / width;
+                    long total = Reply.longAt(r, Out.TOTAL);
                     List<JobInfo> jobs = new ArrayList<>(n);
                     for (int i = 0; i < n; i++) {
-                        Object raw = r.get(2 + 3 * i);
+                        Object raw = Reply.item(r, head, width, i, Entry.RECORD);
                         if (raw != null) {
-                            jobs.add(JobInfos.of(Reply.str(r.get(1 + 3 * i)), (byte[]) raw, Reply.asLong(r.get(3 + 3 * i)),
-                                    state, -1, null));
+                            jobs.add(JobInfos.of(Reply.str(Reply.item(r, head, width, i, Entry.ID)), (byte[]) raw,
+                                    Reply.asLong(Reply.item(r, head, width, i, Entry.SCORE)), state, -1, null));
                         }
                     }
                     return new Page(jobs, n, offset + n >= total || n == 0);
@@ -65,17 +111,26 @@ public final class ListPage {
      */
     public static CompletableFuture<BatchPage> batches(RedisBackend redis, Keys keys, long rank, int at, long skip,
                                                        int count) {
-        return Reply.eval(redis, Script.LIST, new byte[][] {keys.doneBatches(), keys.jobs()}, Args.ascii("3"), num(rank),
-                num(count), num(MAX_BYTES), num(at), num(skip)).thenApply(r -> {
-                    long total = Reply.asLong(r.get(0));
-                    long next = Reply.asLong(r.get(1));
-                    int n = (r.size() - 4) / 3;
+        byte[][] a = new byte[LIST_BATCHES.argCount()][];
+        a[BatchArg.START_RANK.ordinal()] = num(rank);
+        a[BatchArg.MOST_JOBS.ordinal()] = num(count);
+        a[BatchArg.MOST_RECORD_BYTES.ordinal()] = num(MAX_BYTES);
+        a[BatchArg.ID_TO_START_FROM.ordinal()] = num(at);
+        a[BatchArg.IDS_TO_SKIP.ordinal()] = num(skip);
+        return Reply.eval(redis, Script.LIST_BATCHES, ScriptKey.of(LIST_BATCHES.keys, keys), a).thenApply(r -> {
+                    long total = Reply.longAt(r, BatchOut.ENTRIES);
+                    long next = Reply.longAt(r, BatchOut.RANK);
+                    int head = BatchOut.values().length;
+                    int width = BatchJob.values().length;
+                    int n = (r.size() - head) / width;
                     List<JobInfo> jobs = new ArrayList<>(n);
                     for (int i = 0; i < n; i++) {
-                        jobs.add(JobInfos.of(Reply.str(r.get(4 + 3 * i)), (byte[]) r.get(5 + 3 * i),
-                                Reply.asLong(r.get(6 + 3 * i)), JobState.DONE, -1, null));
+                        jobs.add(JobInfos.of(Reply.str(Reply.item(r, head, width, i, BatchJob.ID)),
+                                (byte[]) Reply.item(r, head, width, i, BatchJob.RECORD),
+                                Reply.asLong(Reply.item(r, head, width, i, BatchJob.FINISH)), JobState.DONE, -1, null));
                     }
-                    return new BatchPage(jobs, next, (int) Reply.asLong(r.get(2)), Reply.asLong(r.get(3)), next >= total);
+                    return new BatchPage(jobs, next, (int) Reply.longAt(r, BatchOut.FROM), Reply.longAt(r, BatchOut.SKIP),
+                            next >= total);
                 });
     }
 

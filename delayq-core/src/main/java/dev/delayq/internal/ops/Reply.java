@@ -35,6 +35,20 @@ final class Reply {
         return (int) asLong(o);
     }
 
+    /** The reply's field {@code field} (its position is the constant's in the script's declared reply). */
+    static Object at(List<Object> reply, Enum<?> field) {
+        return reply.get(field.ordinal());
+    }
+
+    static long longAt(List<Object> reply, Enum<?> field) {
+        return asLong(reply.get(field.ordinal()));
+    }
+
+    /** Field {@code field} of item {@code i} of the items that follow the {@code head} fixed fields, {@code width} each. */
+    static Object item(List<Object> reply, int head, int width, int i, Enum<?> field) {
+        return reply.get(head + width * i + field.ordinal());
+    }
+
     static ReplyCode code(List<Object> reply) {
         return ReplyCode.of(asLong(reply.get(0)));
     }

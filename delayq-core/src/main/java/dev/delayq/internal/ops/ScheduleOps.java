@@ -2,10 +2,20 @@ package dev.delayq.internal.ops;
 
 import static dev.delayq.internal.ops.Args.num;
 import static dev.delayq.internal.ops.Args.utf8;
+import static dev.delayq.internal.ops.ScriptKey.DEDUPE;
+import static dev.delayq.internal.ops.ScriptKey.DEDUPE_HOLDS;
+import static dev.delayq.internal.ops.ScriptKey.DUE;
+import static dev.delayq.internal.ops.ScriptKey.EVENTS;
+import static dev.delayq.internal.ops.ScriptKey.HISTORY;
+import static dev.delayq.internal.ops.ScriptKey.JOBS;
+import static dev.delayq.internal.ops.ScriptKey.META;
+import static dev.delayq.internal.ops.ScriptKey.PRIORITY_DUE;
+import static dev.delayq.internal.ops.ScriptKey.SCHEDULES;
 
 import dev.delayq.DelayQException;
 import dev.delayq.Schedule;
 import dev.delayq.internal.Keys;
+import dev.delayq.internal.base.ScriptLimits;
 import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.redis.Script;
 import java.nio.charset.StandardCharsets;
@@ -68,21 +78,52 @@ public final class ScheduleOps {
     public record Result(Outcome outcome, int created) {
     }
 
+    private static final ScriptKey[] WRITE_KEYS = {SCHEDULES, JOBS, DUE, META, HISTORY, PRIORITY_DUE, EVENTS, DEDUPE,
+        DEDUPE_HOLDS};
+
+    /** schedule.lua's ARGV, in order, before the tick jobs. */
+    enum Arg { WAKE_CHANNEL, SCHEDULES_CHANNEL, SCHEDULE_NAME, BASED_ON, NEW_RECORD, NOT_BEFORE, DROP_ID, PREVIOUS_ID, TICKS }
+
+    /** The arguments of each tick job. */
+    enum TickArg { ID, PAYLOAD, DUE, MAX_ATTEMPTS }
+
+    /** schedule.lua's reply. */
+    enum Out { CODE, CREATED }
+
+    static final Protocol SCHEDULE = Protocol.of(Script.SCHEDULE, WRITE_KEYS, Arg.values(), TickArg.values(), Out.values(), null)
+            .bound(Arg.TICKS, 0, ScriptLimits.MAX_CATCH_UP + 1);
+
+    /** schedule_read.lua's ARGV. */
+    enum ReadArg { NAME }
+
+    /** schedule_read.lua's reply: now, then each schedule's name and record. */
+    enum ReadOut { NOW }
+
+    /** The fields of each schedule in schedule_read.lua's reply. */
+    enum ReadItem { NAME, RECORD }
+
+    static final Protocol READ = Protocol.of(Script.SCHEDULE_READ, new ScriptKey[] {SCHEDULES}, ReadArg.values(), null,
+            ReadOut.values(), ReadItem.values());
+    private static final int ARGS = SCHEDULE.argCount();
+    private static final int TICK = TickArg.values().length;
+
     /** Reads one schedule ({@code name}) or all of them ({@code null}), with Redis's time. */
     public static CompletableFuture<Snapshot> read(RedisBackend redis, Keys keys, String name) {
-        return Reply.eval(redis, Script.SCHEDULE_READ, new byte[][] {keys.schedules()}, name == null ? Args.EMPTY : utf8(name))
+        return Reply.eval(redis, Script.SCHEDULE_READ, ScriptKey.of(READ.keys, keys), name == null ? Args.EMPTY : utf8(name))
                 .thenApply(r -> {
                     List<Stored> out = new ArrayList<>();
-                    for (int i = 1; i + 1 < r.size(); i += 2) {
-                        String n = Reply.str(r.get(i));
-                        byte[] raw = (byte[]) r.get(i + 1);
+                    int head = ReadOut.values().length;
+                    int width = ReadItem.values().length;
+                    for (int i = 0; head + width * (i + 1) <= r.size(); i++) {
+                        String n = Reply.str(Reply.item(r, head, width, i, ReadItem.NAME));
+                        byte[] raw = (byte[]) Reply.item(r, head, width, i, ReadItem.RECORD);
                         try {
                             out.add(decode(n, raw));
                         } catch (DelayQException e) {
                             out.add(new Stored(n, null, -1, -1, raw, e.getMessage()));
                         }
                     }
-                    return new Snapshot(Reply.asLong(r.get(0)), out);
+                    return new Snapshot(Reply.longAt(r, ReadOut.NOW), out);
                 });
     }
 
@@ -93,28 +134,28 @@ public final class ScheduleOps {
      */
     public static CompletableFuture<Result> write(RedisBackend redis, Keys keys, String name, byte[] expected, byte[] next,
                                                   long notBefore, String dropId, String overlapId, Schedule s, List<Tick> ticks) {
-        byte[][] k = {keys.schedules(), keys.jobs(), keys.due(), keys.meta(), keys.history(), keys.prio(), keys.events(),
-                keys.dedupe(), keys.dedupeHolds()};
-        byte[][] a = new byte[9 + 4 * ticks.size()][];
-        a[0] = keys.wakeChannel();
-        a[1] = keys.schedulesChannel();
-        a[2] = utf8(name);
-        a[3] = expected == null ? Args.EMPTY : expected;
-        a[4] = next == null ? Args.EMPTY : next;
-        a[5] = num(notBefore);
-        a[6] = dropId == null ? Args.EMPTY : utf8(dropId);
-        a[7] = overlapId == null ? Args.EMPTY : utf8(overlapId);
-        a[8] = num(ticks.size());
+        byte[][] k = ScriptKey.of(WRITE_KEYS, keys);
+        byte[][] a = new byte[ARGS + TICK * ticks.size()][];
+        a[Arg.WAKE_CHANNEL.ordinal()] = keys.wakeChannel();
+        a[Arg.SCHEDULES_CHANNEL.ordinal()] = keys.schedulesChannel();
+        a[Arg.SCHEDULE_NAME.ordinal()] = utf8(name);
+        a[Arg.BASED_ON.ordinal()] = expected == null ? Args.EMPTY : expected;
+        a[Arg.NEW_RECORD.ordinal()] = next == null ? Args.EMPTY : next;
+        a[Arg.NOT_BEFORE.ordinal()] = num(notBefore);
+        a[Arg.DROP_ID.ordinal()] = dropId == null ? Args.EMPTY : utf8(dropId);
+        a[Arg.PREVIOUS_ID.ordinal()] = overlapId == null ? Args.EMPTY : utf8(overlapId);
+        a[Arg.TICKS.ordinal()] = num(ticks.size());
         byte[] payload = s == null ? Args.EMPTY : utf8(s.payload());
         byte[] max = s == null || s.maxAttempts() == 0 ? Args.EMPTY : num(s.maxAttempts());
         for (int i = 0; i < ticks.size(); i++) {
-            a[9 + 4 * i] = utf8(ticks.get(i).id());
-            a[10 + 4 * i] = payload;
-            a[11 + 4 * i] = num(ticks.get(i).dueMillis());
-            a[12 + 4 * i] = max;
+            int at = ARGS + TICK * i;
+            a[at + TickArg.ID.ordinal()] = utf8(ticks.get(i).id());
+            a[at + TickArg.PAYLOAD.ordinal()] = payload;
+            a[at + TickArg.DUE.ordinal()] = num(ticks.get(i).dueMillis());
+            a[at + TickArg.MAX_ATTEMPTS.ordinal()] = max;
         }
-        return Reply.eval(redis, Script.SCHEDULE, k, a).thenApply(r -> switch (Reply.asInt(r.get(0))) {
-            case 1 -> new Result(Outcome.DONE, Reply.asInt(r.get(1)));
+        return Reply.eval(redis, Script.SCHEDULE, k, a).thenApply(r -> switch ((int) Reply.longAt(r, Out.CODE)) {
+            case 1 -> new Result(Outcome.DONE, (int) Reply.longAt(r, Out.CREATED));
             case 0 -> new Result(Outcome.NOT_YET, 0);
             case -3 -> new Result(Outcome.PREVIOUS_RUNNING, 0);
             default -> {

@@ -8,6 +8,23 @@ import java.util.concurrent.CompletableFuture;
 
 /** {@code settings.lua}: the queue's flow settings in its meta hash (rate and concurrency limits, the event stream). */
 public final class Settings {
+    private static final ScriptKey[] KEYS = {ScriptKey.META, ScriptKey.RATE_LOG, ScriptKey.EVENTS};
+
+    /** ARGV, in order, before the settings. */
+    enum Arg { WAKE_CHANNEL }
+
+    /**
+     * Each setting: which one ("rate", "concurrency" or "events": the name of a field of the queue's settings, data
+     * the script validates per field, not a verb; every pair is written the same way) and its value.
+     */
+    enum Each { WHAT, VALUE }
+
+    /** The reply. */
+    enum Out { CODE }
+
+    static final Protocol PROTOCOL = Protocol.of(Script.SETTINGS, KEYS, Arg.values(), Each.values(), Out.values(), null);
+    private static final int ARGS = PROTOCOL.argCount();
+
     private Settings() {
     }
 
@@ -24,12 +41,12 @@ public final class Settings {
     }
 
     private static CompletableFuture<Void> call(RedisBackend redis, Keys keys, String... pairs) {
-        byte[][] a = new byte[1 + pairs.length][];
-        a[0] = keys.wakeChannel();
+        byte[][] a = new byte[ARGS + pairs.length][];
+        a[Arg.WAKE_CHANNEL.ordinal()] = keys.wakeChannel();
         for (int i = 0; i < pairs.length; i++) {
-            a[1 + i] = Args.utf8(pairs[i]);
+            a[ARGS + i] = Args.utf8(pairs[i]); // what, value, what, value... (Each)
         }
-        return Reply.eval(redis, Script.SETTINGS, new byte[][] {keys.meta(), keys.rate(), keys.events()}, a)
+        return Reply.eval(redis, Script.SETTINGS, ScriptKey.of(KEYS, keys), a)
                 .thenApply(r -> null);
     }
 }

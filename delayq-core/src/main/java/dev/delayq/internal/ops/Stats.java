@@ -12,8 +12,20 @@ import java.util.concurrent.CompletableFuture;
 
 /** {@code stats.lua}: counts per state, the running totals and the queue's switches, read atomically. */
 public final class Stats {
-    /** Elements before the meta fields: the four counts, now, head due, past retention. */
-    private static final int HEADER = 7;
+    private static final ScriptKey[] KEYS = {ScriptKey.DUE, ScriptKey.LEASES, ScriptKey.DONE, ScriptKey.DEAD, ScriptKey.META,
+        ScriptKey.PRIORITY_DUE, ScriptKey.DONE_BATCHES};
+
+    /** stats.lua takes no ARGV. */
+    enum Arg { }
+
+    /** The reply's fields before the meta fields. */
+    enum Out { SCHEDULED, PROCESSING, DONE, DEAD, NOW_MS, HEAD_DUE_MS, PAST_RETENTION }
+
+    /** Each meta field after them. */
+    enum Meta { META_FIELD, VALUE }
+
+    static final Protocol PROTOCOL = Protocol.of(Script.STATS, KEYS, Arg.values(), null, Out.values(), Meta.values());
+    private static final int HEADER = Out.values().length;
 
     private Stats() {
     }
@@ -40,8 +52,7 @@ public final class Stats {
     }
 
     public static CompletableFuture<QueueStats> call(RedisBackend redis, Keys keys, String name) {
-        byte[][] k = {keys.due(), keys.leases(), keys.done(), keys.dead(), keys.meta(), keys.prio(), keys.doneBatches()};
-        return Reply.eval(redis, Script.STATS, k).thenApply(r -> {
+        return Reply.eval(redis, Script.STATS, ScriptKey.of(KEYS, keys)).thenApply(r -> {
             Map<String, String> meta = new LinkedHashMap<>();
             for (int i = HEADER; i + 1 < r.size(); i += 2) {
                 meta.put(Reply.str(r.get(i)), Reply.str(r.get(i + 1)));
@@ -57,9 +68,9 @@ public final class Stats {
                             + v + "): the queue's meta hash was changed by something other than delayq");
                 }
             }
-            return new QueueStats(name, Reply.asLong(r.get(0)), Reply.asLong(r.get(1)), Reply.asLong(r.get(2)),
-                    Reply.asLong(r.get(3)), totals, meta.containsKey("paused"), Reply.asLong(r.get(5)), Reply.asLong(r.get(4)),
-                    limits(meta), number(meta, "events"), Reply.asLong(r.get(6)));
+            return new QueueStats(name, Reply.longAt(r, Out.SCHEDULED), Reply.longAt(r, Out.PROCESSING), Reply.longAt(r, Out.DONE),
+                    Reply.longAt(r, Out.DEAD), totals, meta.containsKey("paused"), Reply.longAt(r, Out.HEAD_DUE_MS),
+                    Reply.longAt(r, Out.NOW_MS), limits(meta), number(meta, "events"), Reply.longAt(r, Out.PAST_RETENTION));
         });
     }
 }

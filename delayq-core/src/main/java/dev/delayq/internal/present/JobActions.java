@@ -12,14 +12,15 @@ import java.util.Set;
  * the dashboard's 409s and its buttons ({@code allowed} in a job's JSON) come from this table.
  *
  * <p>The scripts decide (a refusal is their {@code { -3, state }} reply, {@code ChangeResult.Status.WRONG_STATE});
- * this table says the same thing to people and must agree with them: {@code cancel.lua} cancels a scheduled job and
- * deletes any job not leased, {@code reschedule.lua} moves a scheduled job, {@code retry_dead.lua} revives a dead one.
+ * this table says the same thing to people and must agree with them: {@code cancel.lua} cancels a scheduled job,
+ * {@code delete.lua} deletes any job not leased, {@code reschedule.lua} moves a scheduled job, {@code retry_dead.lua}
+ * revives a dead one.
  * {@code JobActionsScriptsTest} runs every operation in every state against Redis and holds the two together.
  */
 public enum JobActions {
-    /** Delete a job before it runs ({@code cancel.lua}, mode cancel). */
+    /** Delete a job before it runs ({@code cancel.lua}). */
     CANCEL("cancel", "cancelled", EnumSet.of(JobState.SCHEDULED)),
-    /** Delete a job that no worker holds ({@code cancel.lua}, mode delete). */
+    /** Delete a job that no worker holds ({@code delete.lua}). */
     DELETE("delete", "deleted", EnumSet.of(JobState.SCHEDULED, JobState.DONE, JobState.DEAD)),
     /** Move a scheduled job to another due time ({@code reschedule.lua}). */
     RESCHEDULE("reschedule", "rescheduled", EnumSet.of(JobState.SCHEDULED)),

@@ -166,15 +166,15 @@ public final class Partition {
     // ---- by id ------------------------------------------------------------------------------------------------
 
     ChangeResult cancel(String id) {
-        return redis.await(Cancel.call(redis, keys, Cancel.Mode.CANCEL, false, id), "cancel");
+        return redis.await(Cancel.cancel(redis, keys, id), "cancel");
     }
 
     ChangeResult cancelByDedupeKey(String key) {
-        return redis.await(Cancel.call(redis, keys, Cancel.Mode.CANCEL, true, key), "cancel");
+        return redis.await(Cancel.cancelByDedupe(redis, keys, key), "cancel");
     }
 
     ChangeResult delete(String id) {
-        return redis.await(Cancel.call(redis, keys, Cancel.Mode.DELETE, false, id), "delete");
+        return redis.await(Cancel.delete(redis, keys, id), "delete");
     }
 
     ChangeResult reschedule(String id, Duration delay, Instant at) {

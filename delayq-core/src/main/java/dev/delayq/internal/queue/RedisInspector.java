@@ -11,6 +11,7 @@ import dev.delayq.PurgeResult;
 import dev.delayq.QueueInspector;
 import dev.delayq.QueueStats;
 import dev.delayq.internal.ClientSettings;
+import dev.delayq.internal.base.ScriptLimits;
 import dev.delayq.internal.base.Validation;
 import java.time.Duration;
 import java.time.Instant;
@@ -109,7 +110,7 @@ final class RedisInspector implements QueueInspector {
     /** The partitions' histories, minute by minute: counts added, lag percentiles the worst partition's. */
     @Override
     public List<MinuteStats> history(int minutes) {
-        Validation.range("minutes", minutes, 1, 1440);
+        Validation.range("minutes", minutes, 1, ScriptLimits.HISTORY_MINUTES);
         return parts.history(minutes);
     }
 

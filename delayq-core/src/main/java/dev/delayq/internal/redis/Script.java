@@ -1,5 +1,6 @@
 package dev.delayq.internal.redis;
 
+import dev.delayq.internal.base.ScriptLimits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -28,6 +29,11 @@ import java.util.regex.Pattern;
  * every call, and each {@code local function} is a closure made and collected per call: the whole library cost
  * about 77,000 instructions a call, of which a {@code get} uses 27,000 (docs/perf/journal.md,
  * "A script's fixed cost").
+ *
+ * <p>A limit the Java side shares with a script is written in the script as {@code {{NAME}}}, which is replaced by its
+ * value from {@link ScriptLimits} (defined once there); an unknown name, or a {@code {{} left over, fails the load.
+ * What each script takes and answers is declared beside the class that calls it ({@code internal.ops}, one
+ * {@code Protocol} per constant here).
  */
 public enum Script {
     ENQUEUE("enqueue"),
@@ -38,14 +44,20 @@ public enum Script {
     RELEASE("release"),
     RECOVER("recover"),
     CANCEL("cancel"),
+    CANCEL_BY_DEDUPE("cancel_by_dedupe"),
+    DELETE("delete"),
     RESCHEDULE("reschedule"),
     RETRY_DEAD("retry_dead"),
+    RETRY_DEAD_ALL("retry_dead_all"),
     PURGE("purge"),
     GET("get"),
     LIST("list"),
+    LIST_DUE("list_due"),
+    LIST_BATCHES("list_batches"),
     STATS("stats"),
     CHECK("check"),
     PAUSE("pause"),
+    RESUME("resume"),
     HISTORY("history"),
     SETTINGS("settings"),
     PROGRESS("progress"),
@@ -58,7 +70,7 @@ public enum Script {
 
     Script(String fileName) {
         this.fileName = fileName;
-        String text = expand(read(fileName + ".lua"));
+        String text = limits(expand(read(fileName + ".lua")), fileName);
         this.source = text.getBytes(StandardCharsets.UTF_8);
         this.sha = sha1(source);
     }
@@ -80,6 +92,27 @@ public enum Script {
     /** The SHA-1 that EVALSHA names it by. */
     public String sha() {
         return sha;
+    }
+
+    /**
+     * {@code text} with each {@code {{NAME}}} replaced by the value of {@link ScriptLimits#PLACEHOLDERS}; an unknown
+     * name, or a {@code {{} that is not a placeholder, fails ({@code script} names the script in the message).
+     */
+    public static String limits(String text, String script) {
+        String out = Placeholder.PATTERN.matcher(text).replaceAll(m -> {
+            Long value = ScriptLimits.PLACEHOLDERS.get(m.group(1));
+            if (value == null) {
+                throw new IllegalStateException("script " + script + " names the unknown limit {{" + m.group(1)
+                        + "}}; known: " + new java.util.TreeSet<>(ScriptLimits.PLACEHOLDERS.keySet()));
+            }
+            return Long.toString(value);
+        });
+        int left = out.indexOf("{{");
+        if (left >= 0) {
+            throw new IllegalStateException("script " + script + " has an unexpanded placeholder: "
+                    + out.substring(left, Math.min(out.length(), left + 40)).lines().findFirst().orElse(""));
+        }
+        return out;
     }
 
     /** {@code text} with its include lines replaced by the definitions of those includes that it uses. */
@@ -197,6 +230,11 @@ public enum Script {
             });
             return out;
         }
+    }
+
+    /** Holder: enum constants are built before the enum's own static fields. */
+    private static final class Placeholder {
+        static final Pattern PATTERN = Pattern.compile("\\{\\{([A-Z][A-Z0-9_]*)}}");
     }
 
     /** Holder: enum constants are built before the enum's own static fields. */

@@ -1,6 +1,7 @@
 package dev.delayq.internal.worker;
 
 import dev.delayq.Ack;
+import dev.delayq.ClaimOptions;
 import dev.delayq.FailResult;
 import dev.delayq.JobListener;
 import dev.delayq.Lease;
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Acker {
     private static final Logger LOG = LoggerFactory.getLogger(Acker.class);
-    private static final int MAX_BATCH = 1000;
+    private static final int MAX_BATCH = ClaimOptions.MAX_BATCH;
 
     private final WorkerContext ctx;
     private final String queue;

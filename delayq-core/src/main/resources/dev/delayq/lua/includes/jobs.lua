@@ -53,7 +53,7 @@ end
 -- first writes to it, so the hash stays bounded without a purge. Fields: <slot>:m (the minute the slot holds,
 -- epoch minutes), <slot>:e enqueued, :c completed, :r retried, :d dead, :l<b> claims with a lag in bucket b
 -- (b = 0 for under 1 ms, else floor(log2(ms)) + 1, at most 20).
-local HISTORY_SLOTS = 1440
+local HISTORY_SLOTS = {{HISTORY_MINUTES}}
 local HISTORY_FIELDS = { 'e', 'c', 'r', 'd' }
 
 -- The minute whose slot is known to be this minute's (checked by this call, or by an earlier call that noted it in

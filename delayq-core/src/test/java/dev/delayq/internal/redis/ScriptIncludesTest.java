@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * or {@code :} not counted), so a mistake in either shows.
  */
 class ScriptIncludesTest {
-    private static final List<String> INCLUDES = List.of("record", "flow", "jobs", "notify", "recover");
+    private static final List<String> INCLUDES = List.of("record", "flow", "jobs", "notify", "recover", "remove", "revive", "page");
     private static final Pattern DEFINITION = Pattern.compile("(?m)^local\\s+(?:function\\s+(\\w+)|(\\w+(?:\\s*,\\s*\\w+)*)\\s*=)");
     /** A name not right after a letter, a digit, {@code :} or a single {@code .} (a field), but after {@code ..}. */
     private static final Pattern NAME = Pattern.compile("(?<![\\w:])(?<!(?<!\\.)\\.)([A-Za-z_]\\w*)");
