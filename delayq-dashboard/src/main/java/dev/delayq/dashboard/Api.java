@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The JSON API under {@code /api}: a thin client of the same {@link QueueInspector} operations the command line uses.
@@ -31,12 +32,17 @@ final class Api {
     /** Longest history asked for at once: one day of minutes. */
     static final int MAX_HISTORY_MINUTES = 1440;
 
-    private final DelayQ dq;
+    /** The client, asked for on every request: inside an application it may connect to Redis after the start. */
+    private final Supplier<? extends DelayQ> client;
     private final Access access;
 
-    Api(DelayQ dq, Access access) {
-        this.dq = dq;
+    Api(Supplier<? extends DelayQ> client, Access access) {
+        this.client = client;
         this.access = access;
+    }
+
+    private DelayQ dq() {
+        return client.get();
     }
 
     void routes(Routes r) {
@@ -69,6 +75,7 @@ final class Api {
     }
 
     private void server(Exchange ctx) {
+        DelayQ dq = dq();
         ServerInfo s = dq.serverInfo();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("server", s.server());
@@ -87,6 +94,7 @@ final class Api {
 
     private void queues(Exchange ctx) {
         List<Map<String, Object>> all = new ArrayList<>();
+        DelayQ dq = dq();
         for (String name : dq.queues()) {
             all.add(JobFields.stats(dq.inspector(name).stats()));
         }
@@ -201,6 +209,7 @@ final class Api {
     private QueueInspector queue(Exchange ctx) {
         String name = ctx.pathParam("queue");
         // Check the registry first: dq.queue() keeps every queue it opened, so names from URLs must not reach it.
+        DelayQ dq = dq();
         if (!dq.queues().contains(name)) {
             throw ApiException.notFound("no queue '" + name + "'");
         }

@@ -101,17 +101,7 @@ public final class Dashboard implements AutoCloseable {
     }
 
     private static void checkToken(String token) {
-        if (token == null) {
-            return;
-        }
-        if (token.length() < MIN_TOKEN_LENGTH) {
-            throw new IllegalArgumentException("token has " + token.length() + " characters: it must have at least "
-                    + MIN_TOKEN_LENGTH + " (e.g. from 'openssl rand -hex 16')");
-        }
-        if (!token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
-            throw new IllegalArgumentException("token contains spaces, control or non-ASCII characters: "
-                    + "use printable ASCII only (e.g. from 'openssl rand -hex 16')");
-        }
+        Tokens.check(token);
     }
 
     private static void checkExposure(String bind, String token) {
@@ -146,7 +136,7 @@ public final class Dashboard implements AutoCloseable {
         if (app != null) {
             throw new IllegalStateException("the dashboard is already started");
         }
-        Api api = new Api(dq, access);
+        Api api = new Api(() -> dq, access);
         Javalin javalin = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;

@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * The dashboard's pages and JSON API as a servlet, for an application's own web server (Tomcat, Jetty, Undertow): no
@@ -41,7 +42,19 @@ public final class DashboardServlet extends HttpServlet {
      * @throws NullPointerException when {@code dq} is null
      */
     public static Builder builder(DelayQ dq) {
-        return new Builder(Objects.requireNonNull(dq, "dq"));
+        Objects.requireNonNull(dq, "dq");
+        return new Builder(() -> dq);
+    }
+
+    /**
+     * A builder for a dashboard servlet whose client is looked up on every request, for an application that may
+     * connect to Redis after it has started: while {@code client} throws
+     * {@link dev.delayq.DelayQConnectionException}, the API answers 503 with its message.
+     *
+     * @throws NullPointerException when {@code client} is null
+     */
+    public static Builder builder(Supplier<? extends DelayQ> client) {
+        return new Builder(Objects.requireNonNull(client, "client"));
     }
 
     @Override
@@ -78,12 +91,12 @@ public final class DashboardServlet extends HttpServlet {
 
     /** Builder of a {@link DashboardServlet}; {@link #build()} checks the settings together. */
     public static final class Builder {
-        private final DelayQ dq;
+        private final Supplier<? extends DelayQ> dq;
         private String token;
         private boolean readOnly;
         private boolean authenticatedByApplication;
 
-        private Builder(DelayQ dq) {
+        private Builder(Supplier<? extends DelayQ> dq) {
             this.dq = dq;
         }
 
@@ -94,7 +107,7 @@ public final class DashboardServlet extends HttpServlet {
          * @throws IllegalArgumentException when the token is too short or has other characters
          */
         public Builder token(String token) {
-            Dashboard.checkSettings(Dashboard.DEFAULT_BIND, Dashboard.DEFAULT_PORT, token);
+            Tokens.check(token);
             this.token = token;
             return this;
         }
