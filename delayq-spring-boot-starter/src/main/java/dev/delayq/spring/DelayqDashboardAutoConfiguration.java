@@ -20,7 +20,7 @@ import org.springframework.context.annotation.Import;
  * servlet needs none).
  *
  * <p>Who may use it: with Spring Security (its web security on), the {@code delayqDashboardSecurityFilterChain}
- * ({@link DelayqDashboardSecurity}) requires {@code delayq.dashboard.role} for every request under the path, with the
+ * ({@code DelayqDashboardSecurity}) requires {@code delayq.dashboard.role} for every request under the path, with the
  * CSRF token in a cookie the pages send back; without it, the dashboard's own token ({@code delayq.dashboard.token},
  * then required) as on the standalone dashboard.
  */
