@@ -1,10 +1,12 @@
 package dev.delayq.spring;
 
 import dev.delayq.dashboard.DashboardServlet;
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -32,23 +34,40 @@ import org.springframework.context.annotation.Import;
         "org.springframework.boot.actuate.autoconfigure.security.servlet.ManagementWebSecurityAutoConfiguration",
         "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration"})
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@ConditionalOnClass({DashboardServlet.class, ServletRegistrationBean.class})
+@ConditionalOnClass(ServletRegistrationBean.class)
 @ConditionalOnProperty(prefix = "delayq.dashboard", name = "enabled", havingValue = "true")
 @ConditionalOnBean(DelayqClient.class)
 @EnableConfigurationProperties(DelayqDashboardProperties.class)
 public class DelayqDashboardAutoConfiguration {
     static final String HTTP_SECURITY = "org.springframework.security.config.annotation.web.builders.HttpSecurity";
+    static final String DASHBOARD_SERVLET = "dev.delayq.dashboard.DashboardServlet";
 
-    /** The servlet at {@code path/*}, its client looked up per request (Redis may be reached after the start). */
-    static ServletRegistrationBean<DashboardServlet> registration(DashboardServlet servlet, String path) {
-        ServletRegistrationBean<DashboardServlet> bean = new ServletRegistrationBean<>(servlet, path + "/*");
-        bean.setName("delayqDashboard");
-        return bean;
+    /** The servlet at {@code path/*} (only loaded when delayq-dashboard is on the class path). */
+    static final class Servlets {
+        private Servlets() {
+        }
+
+        static ServletRegistrationBean<DashboardServlet> registration(DashboardServlet servlet, String path) {
+            ServletRegistrationBean<DashboardServlet> bean = new ServletRegistrationBean<>(servlet, path + "/*");
+            bean.setName("delayqDashboard");
+            return bean;
+        }
+    }
+
+    /** Enabled without the artifact: the start fails, saying what to add, rather than serving nothing silently. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnMissingClass(DASHBOARD_SERVLET)
+    static class WithoutDashboardArtifact implements InitializingBean {
+        @Override
+        public void afterPropertiesSet() {
+            throw new IllegalStateException("delayq.dashboard.enabled=true, but delayq-dashboard is not on the class "
+                    + "path: add the dependency dev.delayq:delayq-dashboard (its version from delayq-bom)");
+        }
     }
 
     /** With Spring Security's web security: the application authenticates, the role and CSRF are checked by it. */
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = HTTP_SECURITY)
+    @ConditionalOnClass(name = {DASHBOARD_SERVLET, HTTP_SECURITY})
     @ConditionalOnBean(type = HTTP_SECURITY)
     @Import(DelayqDashboardSecurity.class)
     static class WithSpringSecurity {
@@ -60,12 +79,13 @@ public class DelayqDashboardAutoConfiguration {
             properties.checkedRole();
             DashboardServlet servlet = DashboardServlet.builder(client::get).readOnly(properties.isReadOnly())
                     .authenticatedByApplication(true).build();
-            return registration(servlet, path);
+            return Servlets.registration(servlet, path);
         }
     }
 
     /** Without Spring Security's web security: the dashboard's own token, required. */
     @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = DASHBOARD_SERVLET)
     @ConditionalOnMissingBean(type = HTTP_SECURITY)
     static class WithToken {
         @Bean
@@ -80,7 +100,7 @@ public class DelayqDashboardAutoConfiguration {
                         + "'openssl rand -hex 16'): anyone who can reach the application could change jobs");
             }
             try {
-                return registration(DashboardServlet.builder(client::get).token(token)
+                return Servlets.registration(DashboardServlet.builder(client::get).token(token)
                         .readOnly(properties.isReadOnly()).build(), path);
             } catch (IllegalArgumentException e) {
                 // The message is the whole of it (the token's form); said with the property that holds the token.

@@ -3,6 +3,7 @@ package dev.delayq.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.delayq.DelayQ;
+import dev.delayq.dashboard.DashboardServlet;
 import dev.delayq.test.spring.AutoConfigureDelayqRedis;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -109,7 +111,7 @@ class DelayqDashboardTokenTest {
     }
 
     @Test
-    void withoutSpringSecurityOrATokenOrWithABadPathTheApplicationDoesNotStart() {
+    void withoutSpringSecurityOrATokenOrTheArtifactOrWithABadPathTheApplicationDoesNotStart() {
         WebApplicationContextRunner runner = new WebApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(DelayqDashboardAutoConfiguration.class))
                 .withBean(DelayqClient.class, () -> DelayqClient.of(delayQ))
@@ -125,5 +127,9 @@ class DelayqDashboardTokenTest {
                 .run(ctx -> assertThat(ctx).hasNotFailed().hasBean("delayqDashboardServlet"));
         runner.withPropertyValues("delayq.dashboard.enabled=false")
                 .run(ctx -> assertThat(ctx).hasNotFailed().doesNotHaveBean("delayqDashboardServlet"));
+        runner.withPropertyValues("delayq.dashboard.token=" + TOKEN)
+                .withClassLoader(new FilteredClassLoader(DashboardServlet.class))
+                .run(ctx -> assertThat(ctx).getFailure().rootCause()
+                        .hasMessageContaining("delayq-dashboard is not on the class path"));
     }
 }
