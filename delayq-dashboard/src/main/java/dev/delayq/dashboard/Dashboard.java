@@ -1,11 +1,7 @@
 package dev.delayq.dashboard;
 
 import dev.delayq.DelayQ;
-import dev.delayq.DelayQConnectionException;
-import dev.delayq.DelayQTimeoutException;
 import io.javalin.Javalin;
-import io.javalin.http.Context;
-import io.javalin.http.Handler;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.UncheckedIOException;
@@ -165,36 +161,7 @@ public final class Dashboard implements AutoCloseable {
                 x.respond(200, "text/plain; version=0.0.4; charset=utf-8",
                         registry.scrape().getBytes(StandardCharsets.UTF_8));
             });
-            for (Routes.Route r : routes.all()) {
-                Handler h = ctx -> r.handler().handle(new JavalinExchange(ctx));
-                switch (r.method()) {
-                    case "GET" -> config.routes.get(r.pattern(), h);
-                    case "POST" -> config.routes.post(r.pattern(), h);
-                    case "DELETE" -> config.routes.delete(r.pattern(), h);
-                    default -> throw new IllegalStateException("no Javalin route for " + r.method());
-                }
-            }
-            // The same answers as inside an application (Errors.respond), registered per type as before: Javalin's
-            // own HttpResponseExceptions (405, ...) are still answered by Javalin.
-            config.routes.exception(ApiException.class, (e, ctx) -> Errors.respond(new JavalinExchange(ctx), e));
-            config.routes.exception(IllegalArgumentException.class,
-                    (e, ctx) -> Errors.respond(new JavalinExchange(ctx), e));
-            config.routes.exception(DelayQConnectionException.class,
-                    (e, ctx) -> Errors.respond(new JavalinExchange(ctx), e));
-            config.routes.exception(DelayQTimeoutException.class,
-                    (e, ctx) -> Errors.respond(new JavalinExchange(ctx), e));
-            config.routes.exception(Exception.class, (e, ctx) -> Errors.respond(new JavalinExchange(ctx), e));
-            // Javalin answers unmatched routes in plain text: say it in JSON like every other error (ours are JSON).
-            config.routes.error(404, ctx -> {
-                if (!isJson(ctx)) {
-                    Errors.notFound(new JavalinExchange(ctx));
-                }
-            });
-            config.routes.error(405, ctx -> {
-                if (!isJson(ctx)) {
-                    Errors.methodNotAllowed(new JavalinExchange(ctx));
-                }
-            });
+            JavalinExchange.register(config.routes, routes);
         });
         try {
             javalin.start();
@@ -204,11 +171,6 @@ public final class Dashboard implements AutoCloseable {
         }
         app = javalin;
         return this;
-    }
-
-    private static boolean isJson(Context ctx) {
-        String type = ctx.res().getContentType();
-        return type != null && type.startsWith("application/json");
     }
 
     private UncheckedIOException bindFailure(RuntimeException e) {
