@@ -1,7 +1,5 @@
 package dev.delayq.dashboard;
 
-import io.javalin.http.Context;
-import io.javalin.http.HandlerType;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -13,6 +11,10 @@ import java.util.Set;
  * Who may do what, checked before every request: the token (Bearer header or session cookie), the host name (DNS
  * rebinding, when there is no token), same-origin mutations (CSRF) and read-only mode. Also sets the security
  * headers of every response.
+ *
+ * <p>Inside an application ({@link DashboardServlet}) the host check is off (the application's server is not a
+ * loopback-only one, so a token is required there); when the application authenticates every request itself
+ * (Spring Security), there is no token and the same-origin check is left to the application's CSRF protection.
  */
 final class Access {
     static final String COOKIE = "delayq_session";
@@ -24,16 +26,36 @@ final class Access {
 
     private final byte[] tokenHash;
     private final boolean readOnly;
+    /** The host names accepted without a token; null: no host check. */
     private final Set<String> hosts;
+    private final boolean sameOriginCheck;
     private final Sessions sessions = new Sessions();
 
+    /** The standalone server's rules, listening on {@code bind}. */
     Access(String token, boolean readOnly, String bind) {
+        this(token, readOnly, loopbackNames(bind), true);
+    }
+
+    private Access(String token, boolean readOnly, Set<String> hosts, boolean sameOriginCheck) {
         this.tokenHash = token != null ? sha256(token) : null;
         this.readOnly = readOnly;
+        this.hosts = hosts;
+        this.sameOriginCheck = sameOriginCheck;
+    }
+
+    /**
+     * The rules inside an application: with {@code token} (not null) as on the standalone server but for the host
+     * check; with {@code token} null the application has authenticated the request and checked CSRF already.
+     */
+    static Access inApplication(String token, boolean readOnly) {
+        return new Access(token, readOnly, null, token != null);
+    }
+
+    private static Set<String> loopbackNames(String bind) {
         String b = bind.toLowerCase(Locale.ROOT);
         Set<String> names = new java.util.HashSet<>(Set.of("localhost", "127.0.0.1", "[::1]"));
         names.add(b.contains(":") ? "[" + b + "]" : b);
-        this.hosts = Set.copyOf(names);
+        return Set.copyOf(names);
     }
 
     /** Whether a token is required. */
@@ -51,7 +73,7 @@ final class Access {
     }
 
     /** Runs before every request; throws {@link ApiException} (401, 403) to refuse it. */
-    void check(Context ctx) {
+    void check(Exchange ctx) {
         ctx.header("Content-Security-Policy", CSP);
         ctx.header("X-Content-Type-Options", "nosniff");
         ctx.header("X-Frame-Options", "DENY");
@@ -61,7 +83,7 @@ final class Access {
         ctx.header("Cross-Origin-Resource-Policy", "same-origin");
         ctx.header("Cache-Control", "no-store");
         String path = ctx.path();
-        if (tokenHash == null) {
+        if (tokenHash == null && hosts != null) {
             checkHost(ctx);
         }
         if (!OPEN.contains(path) && !authenticated(ctx)) {
@@ -71,7 +93,9 @@ final class Access {
                     : "a token is required: log in at /login, or send 'Authorization: Bearer <token>'");
         }
         if (isMutation(ctx.method())) {
-            checkSameOrigin(ctx);
+            if (sameOriginCheck) {
+                checkSameOrigin(ctx);
+            }
             if (readOnly && !path.equals("/login") && !path.equals("/logout")) {
                 throw new ApiException(403, "the dashboard is read-only: changes are refused");
             }
@@ -83,7 +107,7 @@ final class Access {
         return tokenHash != null && given != null && MessageDigest.isEqual(tokenHash, sha256(given));
     }
 
-    private boolean authenticated(Context ctx) {
+    private boolean authenticated(Exchange ctx) {
         if (tokenHash == null) {
             return true;
         }
@@ -94,15 +118,15 @@ final class Access {
         return sessions.valid(ctx.cookie(COOKIE));
     }
 
-    private static boolean isMutation(HandlerType method) {
-        return method != HandlerType.GET && method != HandlerType.HEAD && method != HandlerType.OPTIONS;
+    private static boolean isMutation(String method) {
+        return !method.equals("GET") && !method.equals("HEAD") && !method.equals("OPTIONS");
     }
 
     /**
      * Without a token the dashboard trusts whoever reaches the loopback address. A web page can reach it too, through
      * a host name it controls that resolves to 127.0.0.1 (DNS rebinding): only the loopback names are accepted.
      */
-    private void checkHost(Context ctx) {
+    private void checkHost(Exchange ctx) {
         String host = ctx.header("Host");
         if (host == null) {
             return; // HTTP/1.0: no browser sends it
@@ -118,7 +142,7 @@ final class Access {
      * (every current browser) and {@code Origin} (every browser on POST and DELETE). Clients that send neither, such
      * as curl, cannot be driven by a web page and pass.
      */
-    private static void checkSameOrigin(Context ctx) {
+    private static void checkSameOrigin(Exchange ctx) {
         String site = ctx.header("Sec-Fetch-Site");
         if (site != null && !site.equals("same-origin") && !site.equals("none")) {
             throw new ApiException(403, "cross-site request refused (Sec-Fetch-Site: " + site + ")");

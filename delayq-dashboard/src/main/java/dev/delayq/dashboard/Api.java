@@ -11,8 +11,7 @@ import dev.delayq.ServerInfo;
 import dev.delayq.internal.present.DurationText;
 import dev.delayq.internal.present.JobActions;
 import dev.delayq.internal.present.JobFields;
-import io.javalin.config.RoutesConfig;
-import io.javalin.http.Context;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The JSON API under {@code /api}: a thin client of the same {@link QueueInspector} operations the command line uses.
@@ -32,15 +32,20 @@ final class Api {
     /** Longest history asked for at once: one day of minutes. */
     static final int MAX_HISTORY_MINUTES = 1440;
 
-    private final DelayQ dq;
+    /** The client, asked for on every request: inside an application it may connect to Redis after the start. */
+    private final Supplier<? extends DelayQ> client;
     private final Access access;
 
-    Api(DelayQ dq, Access access) {
-        this.dq = dq;
+    Api(Supplier<? extends DelayQ> client, Access access) {
+        this.client = client;
         this.access = access;
     }
 
-    void routes(RoutesConfig r) {
+    private DelayQ dq() {
+        return client.get();
+    }
+
+    void routes(Routes r) {
         r.get("/api/server", this::server);
         r.get("/api/queues", this::queues);
         r.get("/api/queues/{queue}", ctx -> json(ctx, JobFields.stats(queue(ctx).stats())));
@@ -69,7 +74,8 @@ final class Api {
         r.get("/api/queues/{queue}/history", this::history);
     }
 
-    private void server(Context ctx) {
+    private void server(Exchange ctx) {
+        DelayQ dq = dq();
         ServerInfo s = dq.serverInfo();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("server", s.server());
@@ -86,15 +92,16 @@ final class Api {
         json(ctx, m);
     }
 
-    private void queues(Context ctx) {
+    private void queues(Exchange ctx) {
         List<Map<String, Object>> all = new ArrayList<>();
+        DelayQ dq = dq();
         for (String name : dq.queues()) {
             all.add(JobFields.stats(dq.inspector(name).stats()));
         }
         json(ctx, all);
     }
 
-    private void jobs(Context ctx) {
+    private void jobs(Exchange ctx) {
         QueueInspector q = queue(ctx);
         String stateParam = ctx.queryParam("state");
         JobState state;
@@ -125,14 +132,14 @@ final class Api {
         json(ctx, m);
     }
 
-    private void job(Context ctx) {
+    private void job(Exchange ctx) {
         QueueInspector q = queue(ctx);
         String id = id(ctx);
         JobInfo j = q.get(id).orElseThrow(() -> noJob(q, id));
         json(ctx, JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
     }
 
-    private void history(Context ctx) {
+    private void history(Exchange ctx) {
         QueueInspector q = queue(ctx);
         int minutes = (int) longParam(ctx, "minutes", 60, 1, MAX_HISTORY_MINUTES);
         List<Map<String, Object>> rows = new ArrayList<>();
@@ -153,7 +160,7 @@ final class Api {
         json(ctx, answer);
     }
 
-    private void reschedule(Context ctx) {
+    private void reschedule(Exchange ctx) {
         String delay = ctx.queryParam("delay");
         String at = ctx.queryParam("at");
         if ((delay == null) == (at == null)) {
@@ -169,7 +176,7 @@ final class Api {
     }
 
     /** Runs one change of one job and answers 200, 404 or 409 (the refusal of {@link JobActions}). */
-    private void change(Context ctx, JobActions action, Function<QueueInspector, ChangeResult> op) {
+    private void change(Exchange ctx, JobActions action, Function<QueueInspector, ChangeResult> op) {
         QueueInspector q = queue(ctx);
         String id = id(ctx);
         ChangeResult r = op.apply(q);
@@ -199,16 +206,17 @@ final class Api {
     }
 
     /** The queue named in the path; 404 when no job was ever enqueued to it (the name is not recorded). */
-    private QueueInspector queue(Context ctx) {
+    private QueueInspector queue(Exchange ctx) {
         String name = ctx.pathParam("queue");
         // Check the registry first: dq.queue() keeps every queue it opened, so names from URLs must not reach it.
+        DelayQ dq = dq();
         if (!dq.queues().contains(name)) {
             throw ApiException.notFound("no queue '" + name + "'");
         }
         return dq.inspector(name);
     }
 
-    private static String id(Context ctx) {
+    private static String id(Exchange ctx) {
         return ctx.pathParam("id");
     }
 
@@ -216,7 +224,7 @@ final class Api {
         return ApiException.notFound("no job '" + id + "' in queue '" + q.name() + "'");
     }
 
-    private static long longParam(Context ctx, String name, long dflt, long min, long max) {
+    private static long longParam(Exchange ctx, String name, long dflt, long min, long max) {
         String v = ctx.queryParam(name);
         if (v == null) {
             return dflt;
@@ -233,7 +241,7 @@ final class Api {
                 + (max == Long.MAX_VALUE ? " up" : " to " + max));
     }
 
-    static void json(Context ctx, Object value) {
-        ctx.contentType("application/json").result(Errors.json(value));
+    static void json(Exchange ctx, Object value) {
+        ctx.respond(200, "application/json", Errors.json(value).getBytes(StandardCharsets.UTF_8));
     }
 }

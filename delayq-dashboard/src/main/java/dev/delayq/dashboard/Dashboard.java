@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -96,17 +97,7 @@ public final class Dashboard implements AutoCloseable {
     }
 
     private static void checkToken(String token) {
-        if (token == null) {
-            return;
-        }
-        if (token.length() < MIN_TOKEN_LENGTH) {
-            throw new IllegalArgumentException("token has " + token.length() + " characters: it must have at least "
-                    + MIN_TOKEN_LENGTH + " (e.g. from 'openssl rand -hex 16')");
-        }
-        if (!token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
-            throw new IllegalArgumentException("token contains spaces, control or non-ASCII characters: "
-                    + "use printable ASCII only (e.g. from 'openssl rand -hex 16')");
-        }
+        Tokens.check(token);
     }
 
     private static void checkExposure(String bind, String token) {
@@ -141,7 +132,7 @@ public final class Dashboard implements AutoCloseable {
         if (app != null) {
             throw new IllegalStateException("the dashboard is already started");
         }
-        Api api = new Api(dq, access);
+        Api api = new Api(() -> dq, access);
         Javalin javalin = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -161,14 +152,16 @@ public final class Dashboard implements AutoCloseable {
                         UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT));
             });
             config.jetty.modifyServletContextHandler(handler -> handler.getServletHandler().setDecodeAmbiguousURIs(true));
-            config.routes.before(access::check);
-            Pages.routes(config.routes, access);
-            api.routes(config.routes);
-            config.routes.get("/metrics", ctx -> {
+            config.routes.before(ctx -> access.check(new JavalinExchange(ctx)));
+            Routes routes = new Routes();
+            Pages.routes(routes, access);
+            api.routes(routes);
+            routes.get("/metrics", x -> {
                 meters.refresh();
-                ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(registry.scrape());
+                x.respond(200, "text/plain; version=0.0.4; charset=utf-8",
+                        registry.scrape().getBytes(StandardCharsets.UTF_8));
             });
-            Errors.handlers(config.routes, access);
+            JavalinExchange.register(config.routes, routes);
         });
         try {
             javalin.start();

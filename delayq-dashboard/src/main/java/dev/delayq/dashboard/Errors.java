@@ -4,8 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.delayq.DelayQConnectionException;
 import dev.delayq.DelayQTimeoutException;
-import io.javalin.config.RoutesConfig;
-import io.javalin.http.Context;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,49 +20,44 @@ final class Errors {
     private Errors() {
     }
 
-    static void handlers(RoutesConfig routes, Access access) {
-        routes.exception(ApiException.class, (e, ctx) -> {
-            if (e.status() == 401 && isPage(ctx)) {
-                Pages.login(ctx, 401, "");
+    /** The response to a failure of a handler (or of {@link Access#check}), whichever server runs it. */
+    static void respond(Exchange x, Exception e) {
+        if (e instanceof ApiException a) {
+            if (a.status() == 401 && isPage(x)) {
+                Pages.login(x, 401, "");
             } else {
-                error(ctx, e.status(), e.getMessage());
+                error(x, a.status(), a.getMessage());
             }
-        });
-        routes.exception(IllegalArgumentException.class, (e, ctx) -> error(ctx, 400, e.getMessage()));
-        routes.exception(DelayQConnectionException.class,
-                (e, ctx) -> error(ctx, 503, "Redis is unreachable: " + e.getMessage()));
-        routes.exception(DelayQTimeoutException.class,
-                (e, ctx) -> error(ctx, 503, "Redis did not answer in time: " + e.getMessage()));
-        routes.exception(Exception.class, (e, ctx) -> {
-            LOG.warn("dashboard: {} {} failed", ctx.method(), ctx.path(), e);
-            error(ctx, 500, "internal error: " + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()));
-        });
-        // Javalin answers unmatched routes in plain text: say it in JSON like every other error (ours are JSON already).
-        routes.error(404, ctx -> {
-            if (!isJson(ctx)) {
-                error(ctx, 404, "no such page: " + ctx.method() + " " + ctx.path());
-            }
-        });
-        routes.error(405, ctx -> {
-            if (!isJson(ctx)) {
-                error(ctx, 405, ctx.method() + " is not allowed here: changes are POST or DELETE, reads are GET");
-            }
-        });
+        } else if (e instanceof IllegalArgumentException) {
+            error(x, 400, e.getMessage());
+        } else if (e instanceof DelayQConnectionException) {
+            error(x, 503, "Redis is unreachable: " + e.getMessage());
+        } else if (e instanceof DelayQTimeoutException) {
+            error(x, 503, "Redis did not answer in time: " + e.getMessage());
+        } else {
+            LOG.warn("dashboard: {} {} failed", x.method(), x.path(), e);
+            error(x, 500, "internal error: " + (e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName()));
+        }
     }
 
-    private static boolean isJson(Context ctx) {
-        String type = ctx.res().getContentType();
-        return type != null && type.startsWith("application/json");
+    /** The answer to a path no route has: JSON like every other error. */
+    static void notFound(Exchange x) {
+        error(x, 404, "no such page: " + x.method() + " " + x.path());
+    }
+
+    /** The answer to a method the path has no route for. */
+    static void methodNotAllowed(Exchange x) {
+        error(x, 405, x.method() + " is not allowed here: changes are POST or DELETE, reads are GET");
     }
 
     /** Whether the request is for a page (the browser should see the login form) rather than for data. */
-    private static boolean isPage(Context ctx) {
-        String path = ctx.path();
+    private static boolean isPage(Exchange x) {
+        String path = x.path();
         return !path.startsWith("/api/") && !path.equals("/metrics") && !path.startsWith("/assets/");
     }
 
-    static void error(Context ctx, int status, String message) {
-        ctx.status(status).contentType("application/json").result(json(Map.of("error", message)));
+    static void error(Exchange x, int status, String message) {
+        x.respond(status, "application/json", json(Map.of("error", message)).getBytes(StandardCharsets.UTF_8));
     }
 
     static String json(Object value) {

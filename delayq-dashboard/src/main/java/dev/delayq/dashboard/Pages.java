@@ -1,8 +1,5 @@
 package dev.delayq.dashboard;
 
-import io.javalin.config.RoutesConfig;
-import io.javalin.http.Context;
-import io.javalin.http.HttpStatus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -12,11 +9,14 @@ import java.util.Map;
 /**
  * The pages: one shell page for the overview, queue and job pages (the script renders them from the API), the login
  * page, and the static files (script, style sheets, the uPlot charting library from its webjar). All are read from
- * the class path once; nothing in them depends on Redis, so they contain no data to escape.
+ * the class path once; nothing in them depends on Redis. The one value put in them is where the dashboard is mounted
+ * ({@link Exchange#base()}, from the application's configuration), escaped, so links work under {@code /delayq} too.
  */
 final class Pages {
     private static final String UPLOT = "/META-INF/resources/webjars/uplot/1.6.30/dist/";
     private static final String OWN = "/dev/delayq/dashboard/static/";
+    /** Where the pages say where the dashboard is mounted (links, forms, the script's requests start with it). */
+    private static final String BASE_SLOT = "{{base}}";
     /** Where the login page shows a message (only fixed texts are put there). */
     private static final String MESSAGE_SLOT = "<!--message-->";
 
@@ -33,7 +33,7 @@ final class Pages {
     private Pages() {
     }
 
-    static void routes(RoutesConfig routes, Access access) {
+    static void routes(Routes routes, Access access) {
         routes.get("/", Pages::shell);
         routes.get("/queues/{queue}", Pages::shell);
         routes.get("/queues/{queue}/jobs/{id}", Pages::shell);
@@ -43,18 +43,19 @@ final class Pages {
                 throw ApiException.notFound("no such file: " + ctx.pathParam("name"));
             }
             // The files change only with the jar: a browser may keep them, but asks again on every page load.
-            ctx.header("Cache-Control", "no-cache").contentType(a.type()).result(a.bytes());
+            ctx.header("Cache-Control", "no-cache");
+            ctx.respond(200, a.type(), a.bytes());
         });
         routes.get("/login", ctx -> {
             if (!access.tokenRequired()) {
-                ctx.redirect("/", HttpStatus.SEE_OTHER);
+                ctx.redirect("/");
                 return;
             }
             login(ctx, 200, "");
         });
         routes.post("/login", ctx -> {
             if (!access.tokenRequired()) {
-                ctx.redirect("/", HttpStatus.SEE_OTHER);
+                ctx.redirect("/");
                 return;
             }
             if (!access.tokenMatches(ctx.formParam("token"))) {
@@ -62,24 +63,50 @@ final class Pages {
                 return;
             }
             String session = access.sessions().create();
-            ctx.header("Set-Cookie", Access.COOKIE + "=" + session + "; Path=/; Max-Age=" + Sessions.TTL_SECONDS
+            ctx.header("Set-Cookie", Access.COOKIE + "=" + session + "; Path=" + cookiePath(ctx) + "; Max-Age=" + Sessions.TTL_SECONDS
                     + "; HttpOnly; SameSite=Strict" + (ctx.scheme().equals("https") ? "; Secure" : ""));
-            ctx.redirect("/", HttpStatus.SEE_OTHER);
+            ctx.redirect("/");
         });
         routes.post("/logout", ctx -> {
             access.sessions().remove(ctx.cookie(Access.COOKIE));
-            ctx.header("Set-Cookie", Access.COOKIE + "=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict");
-            ctx.redirect(access.tokenRequired() ? "/login" : "/", HttpStatus.SEE_OTHER);
+            ctx.header("Set-Cookie", Access.COOKIE + "=; Path=" + cookiePath(ctx) + "; Max-Age=0; HttpOnly; SameSite=Strict");
+            ctx.redirect(access.tokenRequired() ? "/login" : "/");
         });
     }
 
-    private static void shell(Context ctx) {
-        ctx.html(SHELL);
+    private static void shell(Exchange ctx) {
+        html(ctx, 200, SHELL);
     }
 
     /** The login page with a status and a fixed message (never text from the request or from Redis). */
-    static void login(Context ctx, int status, String fixedMessage) {
-        ctx.status(status).html(LOGIN.replace(MESSAGE_SLOT, fixedMessage));
+    static void login(Exchange ctx, int status, String fixedMessage) {
+        html(ctx, status, LOGIN.replace(MESSAGE_SLOT, fixedMessage));
+    }
+
+    private static void html(Exchange ctx, int status, String page) {
+        String html = page.replace(BASE_SLOT, escape(ctx.base()));
+        ctx.respond(status, "text/html; charset=utf-8", html.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The session cookie's path: the dashboard's own, so it is not sent to the rest of an application. */
+    private static String cookiePath(Exchange ctx) {
+        return ctx.base().isEmpty() ? "/" : ctx.base();
+    }
+
+    /** Escapes text for an HTML attribute value. */
+    static String escape(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '&' -> b.append("&amp;");
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                case '"' -> b.append("&quot;");
+                case '\'' -> b.append("&#39;");
+                default -> b.append(c);
+            }
+        }
+        return b.toString();
     }
 
     /** One static file. */

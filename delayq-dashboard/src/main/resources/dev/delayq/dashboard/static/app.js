@@ -15,6 +15,9 @@
     return ok;
   }
   const main = document.getElementById('main');
+  // Where the dashboard is mounted: '' on the standalone server, e.g. '/delayq' inside an application. Every link and
+  // request starts with it.
+  const BASE = document.documentElement.dataset.base || '';
   const ctx = { offsetMs: 0, readOnly: true, server: null };
 
   // ---- DOM helpers --------------------------------------------------------------------------------------------
@@ -43,10 +46,11 @@
     return el;
   }
 
-  const enc = (s) => encodeURIComponent(s).replace(/\./g, '%2E');
-  const queueHref = (q, params) => '/queues/' + enc(q) + (params ? '?' + new URLSearchParams(params) : '');
-  const jobHref = (q, id) => '/queues/' + enc(q) + '/jobs/' + enc(id);
-  const apiQueue = (q) => '/api/queues/' + enc(q);
+  // Only a whole '.' or '..' segment: an application's firewall (Spring Security's) refuses '%2E' in other places.
+  const enc = (s) => (s === '.' || s === '..' ? s.replace(/\./g, '%2E') : encodeURIComponent(s));
+  const queueHref = (q, params) => BASE + '/queues/' + enc(q) + (params ? '?' + new URLSearchParams(params) : '');
+  const jobHref = (q, id) => BASE + '/queues/' + enc(q) + '/jobs/' + enc(id);
+  const apiQueue = (q) => BASE + '/api/queues/' + enc(q);
   const apiJob = (q, id) => apiQueue(q) + '/jobs/' + enc(id);
 
   function card(title, ...kids) {
@@ -130,11 +134,20 @@
 
   // ---- the API ------------------------------------------------------------------------------------------------
 
+  // Inside an application with Spring Security, changes carry the CSRF token it expects: the XSRF-TOKEN cookie's value
+  // (CookieCsrfTokenRepository) sent back as the X-XSRF-TOKEN header. Absent cookie, absent header.
+  function csrfHeaders(method) {
+    if (method === 'GET' || method === 'HEAD') return {};
+    const m = document.cookie.match(/(?:^|;\s*)XSRF-TOKEN=([^;]*)/);
+    return m ? { 'X-XSRF-TOKEN': decodeURIComponent(m[1]) } : {};
+  }
+
   async function api(method, path, params) {
     const url = params ? path + '?' + new URLSearchParams(params) : path;
-    const res = await fetch(url, { method, headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    const headers = Object.assign({ Accept: 'application/json' }, csrfHeaders(method));
+    const res = await fetch(url, { method, headers, credentials: 'same-origin' });
     if (res.status === 401) {
-      location.assign('/login');
+      location.assign(BASE + '/login');
       throw new Error('the token is needed: log in');
     }
     let body = null;
@@ -148,7 +161,7 @@
   }
 
   async function loadServer() {
-    const s = await api('GET', '/api/server');
+    const s = await api('GET', BASE + '/api/server');
     ctx.server = s;
     ctx.offsetMs = Date.parse(s.serverTime) - Date.now();
     ctx.readOnly = s.readOnly;
@@ -297,7 +310,7 @@
       h('div', { class: 'grid' }, chartCard('Throughput, jobs per minute (all queues, last hour)', 'throughput'),
         chartCard('Dispatch lag, ms (worst queue, last hour)', 'lag')));
     every(async () => {
-      const queues = await api('GET', '/api/queues');
+      const queues = await api('GET', BASE + '/api/queues');
       const s = ctx.server;
       fill(serverBody, facts([
         ['Server', s.server], ['Version', s.version], ['Mode', s.mode],
@@ -331,7 +344,7 @@
     const st = STATES.includes(params.get('state')) ? params.get('state') : 'scheduled';
     const offset = Math.max(0, parseInt(params.get('offset') || '0', 10) || 0);
     const selected = new Set();
-    setCrumbs([{ text: 'Overview', href: '/' }, { text: name }]);
+    setCrumbs([{ text: 'Overview', href: BASE + '/' }, { text: name }]);
     document.title = name + ' · delayq';
 
     const title = h('h1', null, 'Queue ', h('span', { class: 'mono', text: name }));
@@ -480,7 +493,7 @@
   // ---- job page -----------------------------------------------------------------------------------------------
 
   function jobPage(name, id) {
-    setCrumbs([{ text: 'Overview', href: '/' }, { text: name, href: queueHref(name) }, { text: id }]);
+    setCrumbs([{ text: 'Overview', href: BASE + '/' }, { text: name, href: queueHref(name) }, { text: id }]);
     document.title = id + ' · ' + name + ' · delayq';
     const title = h('h1', null, 'Job ', h('span', { class: 'mono', id: 'job-id', text: id }));
     const body = h('div');
@@ -560,7 +573,7 @@
   // ---- routing ------------------------------------------------------------------------------------------------
 
   function route() {
-    const p = location.pathname;
+    const p = location.pathname.startsWith(BASE) ? location.pathname.slice(BASE.length) : location.pathname;
     let m;
     try {
       if (p === '/' || p === '') return overview();
@@ -569,7 +582,7 @@
     } catch (e) {
       // a malformed %-escape in the address: fall through
     }
-    fill(main, card(null, h('p', { text: 'No such page. ' }), h('a', { href: '/', text: 'Overview' })));
+    fill(main, card(null, h('p', { text: 'No such page. ' }), h('a', { href: BASE + '/', text: 'Overview' })));
   }
 
   route();
