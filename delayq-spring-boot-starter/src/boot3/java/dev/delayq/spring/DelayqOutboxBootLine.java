@@ -18,7 +18,7 @@ class DelayqOutboxBootLine {
     static class Health {
         /** Apart from the class check above: this condition's own class is in Actuator (see DelayqBootLine). */
         @Configuration(proxyBeanMethods = false)
-        @ConditionalOnEnabledHealthIndicator("delayqOutbox")
+        @ConditionalOnEnabledHealthIndicator("delayq-outbox")
         static class Indicator {
             /** {@code management.health.delayq-outbox.enabled=false} turns it off. */
             @Bean

@@ -100,6 +100,16 @@ class DelayqOutboxConfigurationTest {
     }
 
     @Test
+    void theHealthContributorIsThereWithActuatorUnlessTurnedOff() {
+        DataSource ds = OutboxPostgres.newDatabase();
+        ApplicationContextRunner enabled = runner.withBean(DataSource.class, () -> ds)
+                .withPropertyValues("delayq.outbox.enabled=true");
+        enabled.run(ctx -> assertThat(ctx).hasBean("delayqOutboxHealthIndicator"));
+        enabled.withPropertyValues("management.health.delayq-outbox.enabled=false")
+                .run(ctx -> assertThat(ctx).hasNotFailed().doesNotHaveBean("delayqOutboxHealthIndicator"));
+    }
+
+    @Test
     void everySettingIsCheckedWithItsPropertysName() {
         DataSource ds = OutboxPostgres.newDatabase();
         ApplicationContextRunner enabled = runner.withBean(DataSource.class, () -> ds)

@@ -21,7 +21,7 @@ class DelayqOutboxBootLine {
          * Apart from the class check above: this condition's own class is in the health module (see DelayqBootLine).
          */
         @Configuration(proxyBeanMethods = false)
-        @ConditionalOnEnabledHealthIndicator("delayqOutbox")
+        @ConditionalOnEnabledHealthIndicator("delayq-outbox")
         static class Indicator {
             /** {@code management.health.delayq-outbox.enabled=false} turns it off. */
             @Bean
