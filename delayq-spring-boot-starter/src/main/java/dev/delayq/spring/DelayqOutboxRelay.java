@@ -7,7 +7,9 @@ import dev.delayq.outbox.OutboxStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -126,6 +128,19 @@ public class DelayqOutboxRelay implements SmartLifecycle, DisposableBean {
     public OutboxStatus status() {
         OutboxRelay r = relay;
         return r == null ? null : r.status();
+    }
+
+    /**
+     * The outbox's state for the dashboard ({@code Dashboard.builder(dq).outbox(relay::dashboardStatus)}): the
+     * {@code delayqOutbox} health's details ({@code pending}, {@code oldestPendingAge}, {@code relay}, the counts)
+     * with {@code status} UP or DOWN. Counts the table: call it when shown, not in a loop.
+     */
+    public Map<String, Object> dashboardStatus() {
+        DelayqOutboxHealthDetails.Report r = DelayqOutboxHealthDetails.of(this);
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("status", r.up() ? "UP" : "DOWN");
+        status.putAll(r.details());
+        return status;
     }
 
     /** When this bean was made: a relay not started for longer than {@code down-after} is reported DOWN. */

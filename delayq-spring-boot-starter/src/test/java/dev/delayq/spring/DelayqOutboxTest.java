@@ -151,6 +151,8 @@ class DelayqOutboxTest {
             assertThat(down.status()).as("a stopped relay").isEqualTo("DOWN");
             assertThat(down.details()).containsEntry("pending", 2L).containsEntry("relay", "stopped")
                     .containsKey("oldestPendingAge");
+            assertThat(relay.dashboardStatus()).as("what the dashboard shows").containsEntry("status", "DOWN")
+                    .containsEntry("pending", 2L);
             Awaitility.await().atMost(WAIT).until(() ->
                     registry.get("delayq.outbox.pending").gauge().value() == 2.0);
             assertThat(registry.get("delayq.outbox.oldest.age").gauge().value()).isGreaterThanOrEqualTo(0.0);
