@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The JSON API under {@code /api}: a thin client of the same {@link QueueInspector} operations the command line uses.
@@ -34,10 +35,12 @@ final class Api {
 
     private final DelayQ dq;
     private final Access access;
+    private final Supplier<? extends Map<String, ?>> outbox;
 
-    Api(DelayQ dq, Access access) {
+    Api(DelayQ dq, Access access, Supplier<? extends Map<String, ?>> outbox) {
         this.dq = dq;
         this.access = access;
+        this.outbox = outbox;
     }
 
     void routes(RoutesConfig r) {
@@ -83,7 +86,20 @@ final class Api {
         m.put("prefix", dq.prefix());
         m.put("readOnly", access.readOnly());
         m.put("tokenRequired", access.tokenRequired());
+        if (outbox != null) {
+            m.put("outbox", outboxStatus());
+        }
         json(ctx, m);
+    }
+
+    /** The application's outbox status; a failing supplier is reported in the block, not as a failed request. */
+    private Map<String, ?> outboxStatus() {
+        try {
+            Map<String, ?> status = outbox.get();
+            return status != null ? status : Map.of("error", "no outbox status");
+        } catch (RuntimeException e) {
+            return Map.of("error", String.valueOf(e.getMessage()));
+        }
     }
 
     private void queues(Context ctx) {
