@@ -35,10 +35,12 @@ final class Api {
     /** The client, asked for on every request: inside an application it may connect to Redis after the start. */
     private final Supplier<? extends DelayQ> client;
     private final Access access;
+    private final Supplier<? extends Map<String, ?>> outbox;
 
-    Api(Supplier<? extends DelayQ> client, Access access) {
+    Api(Supplier<? extends DelayQ> client, Access access, Supplier<? extends Map<String, ?>> outbox) {
         this.client = client;
         this.access = access;
+        this.outbox = outbox;
     }
 
     private DelayQ dq() {
@@ -89,7 +91,20 @@ final class Api {
         m.put("prefix", dq.prefix());
         m.put("readOnly", access.readOnly());
         m.put("tokenRequired", access.tokenRequired());
+        if (outbox != null) {
+            m.put("outbox", outboxStatus());
+        }
         json(ctx, m);
+    }
+
+    /** The application's outbox status; a failing supplier is reported in the block, not as a failed request. */
+    private Map<String, ?> outboxStatus() {
+        try {
+            Map<String, ?> status = outbox.get();
+            return status != null ? status : Map.of("error", "no outbox status");
+        } catch (RuntimeException e) {
+            return Map.of("error", String.valueOf(e.getMessage()));
+        }
     }
 
     private void queues(Exchange ctx) {

@@ -9,7 +9,9 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
@@ -46,6 +48,7 @@ public final class Dashboard implements AutoCloseable {
     private final QueueMeters meters;
     private final PrometheusMeterRegistry registry;
     private final boolean ownRegistry;
+    private final Supplier<? extends Map<String, ?>> outbox;
     private Javalin app;
 
     private Dashboard(Builder b) {
@@ -56,6 +59,7 @@ public final class Dashboard implements AutoCloseable {
         this.registry = b.registry != null ? b.registry : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.meters = new QueueMeters(dq, registry);
         this.access = new Access(b.token, b.readOnly, b.bind);
+        this.outbox = b.outbox;
     }
 
     /**
@@ -132,7 +136,7 @@ public final class Dashboard implements AutoCloseable {
         if (app != null) {
             throw new IllegalStateException("the dashboard is already started");
         }
-        Api api = new Api(() -> dq, access);
+        Api api = new Api(() -> dq, access, outbox);
         Javalin javalin = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -223,6 +227,7 @@ public final class Dashboard implements AutoCloseable {
         private String token;
         private boolean readOnly;
         private PrometheusMeterRegistry registry;
+        private Supplier<? extends Map<String, ?>> outbox;
 
         private Builder(DelayQ dq) {
             this.dq = dq;
@@ -265,6 +270,16 @@ public final class Dashboard implements AutoCloseable {
          */
         public Builder registry(PrometheusMeterRegistry registry) {
             this.registry = registry;
+            return this;
+        }
+
+        /**
+         * The status of the application's transactional outbox (delayq-outbox), read at every {@code /api/server}:
+         * the JSON gains an {@code outbox} block with what it returns (e.g. {@code pending}, {@code oldestPendingAge},
+         * {@code relay}), and the overview page shows the pending rows. {@code null} (the default): no block.
+         */
+        public Builder outbox(Supplier<? extends Map<String, ?>> status) {
+            this.outbox = status;
             return this;
         }
 

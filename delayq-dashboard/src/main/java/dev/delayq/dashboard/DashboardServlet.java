@@ -33,7 +33,7 @@ public final class DashboardServlet extends HttpServlet {
     private DashboardServlet(Builder b) {
         this.access = Access.inApplication(b.token, b.readOnly);
         Pages.routes(routes, access);
-        new Api(b.dq, access).routes(routes);
+        new Api(b.dq, access, b.outbox).routes(routes);
     }
 
     /**
@@ -95,6 +95,7 @@ public final class DashboardServlet extends HttpServlet {
         private String token;
         private boolean readOnly;
         private boolean authenticatedByApplication;
+        private Supplier<? extends java.util.Map<String, ?>> outbox;
 
         private Builder(Supplier<? extends DelayQ> dq) {
             this.dq = dq;
@@ -109,6 +110,15 @@ public final class DashboardServlet extends HttpServlet {
         public Builder token(String token) {
             Tokens.check(token);
             this.token = token;
+            return this;
+        }
+
+        /**
+         * The status of the application's transactional outbox, read at every {@code /api/server}: the overview shows
+         * its pending rows (as {@code Dashboard.Builder.outbox}); null: no outbox block (default).
+         */
+        public Builder outbox(Supplier<? extends java.util.Map<String, ?>> status) {
+            this.outbox = status;
             return this;
         }
 

@@ -94,9 +94,10 @@ public class DelayqAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public DelayqTemplate delayqTemplate(DelayqClient client, DelayqPayloadConverter converter,
-                                         ObjectProvider<DelayqProducerMetrics> metrics, DelayqProperties properties) {
+                                         ObjectProvider<DelayqProducerMetrics> metrics, DelayqProperties properties,
+                                         ObjectProvider<DelayqOutboxWriter> outbox) {
         return new DelayqTemplate(client, converter, metrics.getIfUnique(() -> DelayqProducerMetrics.NONE),
-                properties.getProducer().isAfterCommit());
+                properties.getProducer().isAfterCommit(), outbox.getIfAvailable());
     }
 
     /** {@link DelayqListener} methods, unless {@code delayq.worker.enabled=false} (a producer-only application). */

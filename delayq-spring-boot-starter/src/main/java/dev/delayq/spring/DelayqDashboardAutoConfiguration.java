@@ -1,7 +1,10 @@
 package dev.delayq.spring;
 
 import dev.delayq.dashboard.DashboardServlet;
+import java.util.Map;
+import java.util.function.Supplier;
 import org.springframework.beans.factory.InitializingBean;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -74,11 +77,12 @@ public class DelayqDashboardAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(name = "delayqDashboardServlet")
         ServletRegistrationBean<DashboardServlet> delayqDashboardServlet(DelayqClient client,
-                                                                         DelayqDashboardProperties properties) {
+                                                                         DelayqDashboardProperties properties,
+                                                                         ObjectProvider<DelayqOutboxDashboardStatus> outbox) {
             String path = properties.checkedPath();
             properties.checkedRole();
             DashboardServlet servlet = DashboardServlet.builder(client::get).readOnly(properties.isReadOnly())
-                    .authenticatedByApplication(true).build();
+                    .outbox(outboxStatus(outbox)).authenticatedByApplication(true).build();
             return Servlets.registration(servlet, path);
         }
     }
@@ -91,7 +95,8 @@ public class DelayqDashboardAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean(name = "delayqDashboardServlet")
         ServletRegistrationBean<DashboardServlet> delayqDashboardServlet(DelayqClient client,
-                                                                         DelayqDashboardProperties properties) {
+                                                                         DelayqDashboardProperties properties,
+                                                                         ObjectProvider<DelayqOutboxDashboardStatus> outbox) {
             String path = properties.checkedPath();
             String token = properties.getToken();
             if (token == null || token.isBlank()) {
@@ -101,11 +106,17 @@ public class DelayqDashboardAutoConfiguration {
             }
             try {
                 return Servlets.registration(DashboardServlet.builder(client::get).token(token)
-                        .readOnly(properties.isReadOnly()).build(), path);
+                        .readOnly(properties.isReadOnly()).outbox(outboxStatus(outbox)).build(), path);
             } catch (IllegalArgumentException e) {
                 // The message is the whole of it (the token's form); said with the property that holds the token.
                 throw new IllegalArgumentException("delayq.dashboard.token: " + e.getMessage());
             }
         }
+    }
+
+    /** The outbox's status when the application has the outbox on, else null (no outbox block). */
+    static Supplier<Map<String, Object>> outboxStatus(ObjectProvider<DelayqOutboxDashboardStatus> outbox) {
+        DelayqOutboxDashboardStatus status = outbox.getIfAvailable();
+        return status == null ? null : status.status();
     }
 }

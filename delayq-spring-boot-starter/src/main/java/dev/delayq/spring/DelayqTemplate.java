@@ -20,8 +20,14 @@ import java.time.Duration;
  * and not at all when it rolls back: a job never refers to data that was rolled back, and a worker never runs it
  * before the data is visible. The result is then the job's id, reported created (whether it was a duplicate is known
  * at the commit only: {@code delayq.jobs.duplicates} counts it). An enqueue that fails after the commit throws from
- * the commit (the transaction stays committed); a crash between the commit and the enqueue loses the job (delayq
- * has no outbox). {@code delayq.producer.after-commit=false} enqueues at once instead, as outside a transaction.
+ * the commit (the transaction stays committed); a crash between the commit and the enqueue loses the job.
+ * {@code delayq.producer.after-commit=false} enqueues at once instead, as outside a transaction.
+ *
+ * <p><b>With the transactional outbox</b> ({@code delayq.outbox.enabled=true}, module {@code delayq-outbox}), an
+ * enqueue inside a transaction of the application's DataSource writes the job as a row of the outbox table through the
+ * transaction's own connection instead: the row commits or rolls back with the application's rows, and the relay moves
+ * it to Redis after the commit, exactly once even if the process dies in between. Redis need not be reachable for it.
+ * The result is the job's id, reported created. Outside a transaction it enqueues at once, as without the outbox.
  *
  * <p>Thread-safe. For everything else (list, stats, retry dead jobs), {@link #queue(String)} gives the queue.
  */
@@ -30,6 +36,7 @@ public class DelayqTemplate {
     private final DelayqPayloadConverter converter;
     private final DelayqProducerMetrics metrics;
     private final boolean afterCommit;
+    private final DelayqOutboxWriter outbox;
 
     /** A template on {@code delayQ}, writing payloads with {@code converter}, enqueueing after commits, no meters. */
     public DelayqTemplate(DelayQ delayQ, DelayqPayloadConverter converter) {
@@ -43,6 +50,17 @@ public class DelayqTemplate {
      */
     public DelayqTemplate(DelayqClient client, DelayqPayloadConverter converter, DelayqProducerMetrics metrics,
                           boolean afterCommit) {
+        this(client, converter, metrics, afterCommit, null);
+    }
+
+    /**
+     * A template as above that writes the jobs enqueued inside a transaction through {@code outbox} (null: none).
+     *
+     * @param afterCommit whether an enqueue inside a Spring-managed transaction that the outbox does not take waits for
+     *                    its commit
+     */
+    public DelayqTemplate(DelayqClient client, DelayqPayloadConverter converter, DelayqProducerMetrics metrics,
+                          boolean afterCommit, DelayqOutboxWriter outbox) {
         if (client == null || converter == null || metrics == null) {
             throw new IllegalArgumentException("client, converter and metrics must not be null");
         }
@@ -50,6 +68,7 @@ public class DelayqTemplate {
         this.converter = converter;
         this.metrics = metrics;
         this.afterCommit = afterCommit;
+        this.outbox = outbox;
     }
 
     /**
@@ -75,7 +94,7 @@ public class DelayqTemplate {
 
     /**
      * Enqueues {@code job} as it is (its payload already bytes: see {@link #payload(Object)}); inside a
-     * Spring-managed transaction, after its commit (see above).
+     * Spring-managed transaction, after its commit or through the outbox (see above).
      *
      * @return created or duplicate; inside a transaction, the job's id as created
      * @throws IllegalArgumentException when the queue name or the job is invalid
@@ -83,6 +102,12 @@ public class DelayqTemplate {
     public EnqueueResult enqueue(String queue, Job job) {
         if (job == null) {
             throw new IllegalArgumentException("job must not be null");
+        }
+        if (outbox != null) {
+            EnqueueResult written = outbox.writeInTransaction(queue, job); // checks the queue name without Redis
+            if (written != null) {
+                return written;
+            }
         }
         JobQueue q = client.get().queue(queue); // the name is checked now, in a transaction too
         if (afterCommit && AfterCommit.Presence.AVAILABLE && AfterCommit.inTransaction()) {

@@ -56,6 +56,24 @@ class ConfigurationMetadataTest {
                 "management.health.delayq.enabled");
     }
 
+    /** Issue 44: every outbox property with its description and the module's default. */
+    @Test
+    void theOutboxPropertiesAreDescribedWithTheModulesDefaults() throws Exception {
+        Map<String, JsonNode> properties = properties();
+        Map<String, String> defaults = Map.of("delayq.outbox.enabled", "false", "delayq.outbox.table", "delayq_outbox",
+                "delayq.outbox.initialize-schema", "embedded", "delayq.outbox.batch-size", "1000",
+                "delayq.outbox.poll-interval", "500ms", "delayq.outbox.listen", "true",
+                "delayq.outbox.notify-on-commit", "true", "delayq.outbox.relay-name", "relay",
+                "delayq.outbox.down-after", "1m", "management.health.delayq-outbox.enabled", "true");
+        defaults.forEach((name, value) -> {
+            assertThat(properties).containsKey(name);
+            assertThat(properties.get(name).path("description").asText()).as(name).isNotBlank();
+            assertThat(properties.get(name).get("defaultValue").asText()).as(name).isEqualTo(value);
+        });
+        assertThat(properties.keySet().stream().filter(n -> n.startsWith("delayq.outbox."))).as("all of them")
+                .hasSize(defaults.size() - 1);
+    }
+
     /**
      * The default payload limit is the core's (it was 1MB here, four times the core's). The processor cannot read it
      * from the core's constant: the additional metadata states it, held here to the constant.

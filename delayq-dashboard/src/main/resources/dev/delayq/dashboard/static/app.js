@@ -311,11 +311,17 @@
         chartCard('Dispatch lag, ms (worst queue, last hour)', 'lag')));
     every(async () => {
       const queues = await api('GET', BASE + '/api/queues');
-      const s = ctx.server;
-      fill(serverBody, facts([
+      // The outbox's pending rows change: read the server facts again when the application has an outbox.
+      const s = ctx.server.outbox ? (ctx.server = await api('GET', BASE + '/api/server')) : ctx.server;
+      const rows = [
         ['Server', s.server], ['Version', s.version], ['Mode', s.mode],
         ['Memory', fmtBytes(s.usedMemoryBytes) + (s.maxMemoryBytes > 0 ? ' of ' + fmtBytes(s.maxMemoryBytes) : '')],
-        ['Clients', fmtInt(s.connectedClients)], ['Uptime', fmtSpan(s.uptimeSeconds * 1000)], ['Key prefix', s.prefix]]));
+        ['Clients', fmtInt(s.connectedClients)], ['Uptime', fmtSpan(s.uptimeSeconds * 1000)], ['Key prefix', s.prefix]];
+      if (s.outbox) {
+        rows.push(['Outbox pending', s.outbox.error ? 'unknown: ' + s.outbox.error
+          : fmtInt(s.outbox.pending) + (s.outbox.oldestPendingAge ? ' (oldest ' + s.outbox.oldestPendingAge + ')' : '')]);
+      }
+      fill(serverBody, facts(rows));
       fill(queuesBody, queues.length === 0
         ? h('p', { class: 'empty', text: 'No queues yet: a queue appears here once a job was enqueued to it.' })
         : queueTable(queues));
