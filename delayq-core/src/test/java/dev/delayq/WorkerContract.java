@@ -444,12 +444,15 @@ abstract class WorkerContract {
         long before = evalshaCalls();
         for (JobQueue fq : queues) {
             for (int w = 0; w < 4; w++) {
-                start(Worker.builder(fq, job -> { }).concurrency(1).name(fq.name() + "-" + w));
+                // Its heartbeat (a script call every interval: 5 s by default) beats once here, when it starts.
+                start(Worker.builder(fq, job -> { }).concurrency(1).name(fq.name() + "-" + w)
+                        .heartbeatInterval(Duration.ofMinutes(10)));
             }
         }
         // Each worker claims once from each partition when it starts, learns the head is far away, and sleeps; its
-        // schedule ticker reads each partition's (empty) schedules once, then sleeps until a notice or 30 s.
-        long initialClaims = (long) queues.size() * 4 * partitions() * 2;
+        // schedule ticker reads each partition's (empty) schedules once, then sleeps until a notice or 30 s; and it
+        // beats once.
+        long initialClaims = (long) queues.size() * 4 * (partitions() * 2 + 1);
         Awaitility.await().atMost(WAIT).until(() -> evalshaCalls() - before >= initialClaims);
         Awaitility.await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
                 .untilAsserted(() -> assertThat(evalshaCalls() - before).as("script calls of the idle workers")
