@@ -61,7 +61,7 @@ public interface QueueInspector {
 
     /**
      * The queue's live workers, as their heartbeats recorded them (whichever client or process runs them): name, host,
-     * pid, concurrency, the jobs they run and since when. A worker beats every few seconds and drops out at once when it
+     * pid, concurrency, the jobs they run and since when. A worker beats every 10 s by default and drops out at once when it
      * closes, or three beat intervals after its last beat when it stops without closing (killed, frozen, cut off).
      */
     List<WorkerInfo> workers();

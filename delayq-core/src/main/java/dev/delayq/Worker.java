@@ -358,7 +358,7 @@ public final class Worker implements AutoCloseable {
 
         /**
          * How often the worker records its heartbeat in the queue's worker registry ({@link QueueInspector#workers()},
-         * {@code delayq workers}), 100 ms to 10 min (default 5 s). Its entry lives three intervals: a worker that stops
+         * {@code delayq workers}), 100 ms to 10 min (default 10 s). Its entry lives three intervals: a worker that stops
          * without closing drops out that long after its last beat; one that closes drops out at once.
          */
         public Builder heartbeatInterval(Duration interval) {

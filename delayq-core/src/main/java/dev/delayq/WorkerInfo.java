@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A live worker of a queue, as its last heartbeat recorded it ({@link QueueInspector#workers()}). Every worker beats
- * every few seconds ({@link Worker.Builder#heartbeatInterval}); a worker that stops without closing (killed, frozen,
+ * every 10 s by default ({@link Worker.Builder#heartbeatInterval}); a worker that stops without closing (killed, frozen,
  * cut off from Redis) drops out when three beat intervals pass without a beat, one that closes drops out at once.
  *
  * @param id          the worker's entry in the registry: its name and a random suffix (two workers may share a name)

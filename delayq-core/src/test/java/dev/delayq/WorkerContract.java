@@ -444,7 +444,7 @@ abstract class WorkerContract {
         long before = evalshaCalls();
         for (JobQueue fq : queues) {
             for (int w = 0; w < 4; w++) {
-                // Its heartbeat (a script call every interval: 5 s by default) beats once here, when it starts.
+                // Its heartbeat (a script call every interval: 10 s by default) beats once here, when it starts.
                 start(Worker.builder(fq, job -> { }).concurrency(1).name(fq.name() + "-" + w)
                         .heartbeatInterval(Duration.ofMinutes(10)));
             }

@@ -18,7 +18,7 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "workers", mixinStandardHelpOptions = true,
         description = {"List the live workers of a queue (of every queue under the prefix when none is given), as their "
                 + "heartbeats recorded them: name, host, pid, concurrency, the jobs they run and since when, when they "
-                + "started and last beat, and their delayq version. A worker beats every few seconds; one that closes "
+                + "started and last beat, and their delayq version. A worker beats every 10 s by default; one that closes "
                 + "drops out at once, one that stops without closing (killed, frozen, cut off) three beat intervals "
                 + "after its last beat.",
                 "A queue with jobs due now and no live worker is flagged 'no workers'. --json: one object per worker "
