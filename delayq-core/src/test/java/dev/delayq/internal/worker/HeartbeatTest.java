@@ -70,6 +70,25 @@ class HeartbeatTest {
     }
 
     @Test
+    void failedBeatsAreLoggedAtMostOnceAMinute() {
+        try (dev.delayq.LogCapture.Recording log = dev.delayq.LogCapture.record(Heartbeat.class.getName())) {
+            for (int i = 0; i < 5; i++) { // a beat failing every 10 s for 50 s: one warning
+                heartbeat.beat();
+                lastBeat().answer().completeExceptionally(new IllegalStateException("Redis is down"));
+                worker.ticker.advance(Duration.ofSeconds(10));
+            }
+            assertThat(log.events()).hasSize(1);
+            assertThat(log.events().get(0).message()).startsWith("worker w: heartbeat in queue q failed (logged at most "
+                    + "once a minute; the worker goes on)").contains("Redis is down");
+            worker.ticker.advance(Duration.ofSeconds(10)); // a minute after the first
+            heartbeat.beat();
+            lastBeat().answer().completeExceptionally(new IllegalStateException("Redis is down"));
+            assertThat(log.events()).hasSize(2);
+            assertThat(worker.metrics.count("redisError heartbeat")).isEqualTo(6);
+        }
+    }
+
+    @Test
     void closeRemovesTheWorkerFromTheRegistry() {
         CompletableFuture.runAsync(() -> {
             while (worker.parts.get(0).goodbyes.isEmpty()) {
