@@ -39,6 +39,7 @@ final class Heartbeat {
     private final long intervalMillis;
     private volatile long lastLogNanos;
     private volatile boolean logged;
+    private volatile boolean closed;
     private ScheduledThreadPoolExecutor thread;
 
     /** The heartbeat of the worker {@code ctx}, on {@code host}; its registry is the queue's (asked of partition 0). */
@@ -66,23 +67,41 @@ final class Heartbeat {
         thread.scheduleWithFixedDelay(this::beat, 0, intervalMillis, TimeUnit.MILLISECONDS);
     }
 
-    /** Stops beating and removes the worker from the registry, waiting a little for Redis (else its entry expires). */
+    /**
+     * Stops beating and removes the worker from the registry, waiting a little for Redis (else its entry expires). An
+     * interrupt does not cut it short (the goodbye is still sent); it is restored on the way out.
+     */
     void close() {
+        closed = true;
+        boolean interrupted = false;
         if (thread != null) {
             thread.shutdownNow();
+            try {
+                // A beat under way is sent before the goodbye (one connection keeps their order): never after it,
+                // which would list a closed worker until its entry expired.
+                thread.awaitTermination(2, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
         }
         try {
             registry.gone(id).get(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            interrupted = true;
         } catch (Exception e) {
             LOG.debug("worker {}: could not leave the worker registry of queue {} (its entry expires by itself): {}",
                     ctx.worker(), ctx.queue(), e.toString());
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
     /** One beat (what the thread runs each interval); never throws. */
     void beat() {
+        if (closed) {
+            return;
+        }
         try {
             registry.beat(snapshot(), intervalMillis * TTL_INTERVALS).whenComplete((ok, e) -> {
                 if (e != null) {
