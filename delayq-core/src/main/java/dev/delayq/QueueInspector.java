@@ -60,6 +60,13 @@ public interface QueueInspector {
     QueueStats stats();
 
     /**
+     * The queue's live workers, as their heartbeats recorded them (whichever client or process runs them): name, host,
+     * pid, concurrency, the jobs they run and since when. A worker beats every 10 s by default and drops out at once when it
+     * closes, or three beat intervals after its last beat when it stops without closing (killed, frozen, cut off).
+     */
+    List<WorkerInfo> workers();
+
+    /**
      * Stops handing out jobs: claims return nothing, idle workers sleep (costing Redis nothing) until
      * {@link #resume()}, running jobs finish. Enqueues, schedules and every other operation go on. Kept in Redis:
      * every worker of the queue sees it.

@@ -8,11 +8,9 @@ import dev.delayq.internal.worker.Routes;
 import dev.delayq.internal.worker.QueuePartition;
 import dev.delayq.internal.worker.WorkerConfig;
 import dev.delayq.internal.worker.WorkerEngine;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Runs a handler for every due job of a queue: at most {@code concurrency} at once, each on
@@ -193,6 +191,7 @@ public final class Worker implements AutoCloseable {
         private boolean shutdownHook;
         private String name;
         private Duration jobTimeout = Duration.ZERO;
+        private Duration heartbeat = WorkerConfig.DEFAULT_HEARTBEAT;
 
         private Builder(JobQueue queue) {
             RedisQueue engine = RedisQueue.of(queue);
@@ -357,6 +356,16 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How often the worker records its heartbeat in the queue's worker registry ({@link QueueInspector#workers()},
+         * {@code delayq workers}), 100 ms to 10 min (default 10 s). Its entry lives three intervals: a worker that stops
+         * without closing drops out that long after its last beat; one that closes drops out at once.
+         */
+        public Builder heartbeatInterval(Duration interval) {
+            this.heartbeat = interval;
+            return this;
+        }
+
         /** The worker's name in logs, locks and its meters' {@code worker} tag (default host-pid-random). */
         public Builder name(String name) {
             this.name = name;
@@ -373,22 +382,11 @@ public final class Worker implements AutoCloseable {
                 throw new IllegalArgumentException("metrics and listener must not be null (use WorkerMetrics.NONE, JobListener.NONE)");
             }
             RetryPolicy policy = retryPolicy != null ? retryPolicy : settings.retryPolicy();
-            String n = name != null ? name : defaultName();
+            String n = name != null ? name : WorkerConfig.defaultName();
             WorkerConfig config = new WorkerConfig(n, concurrency, batchSize, lease, lookahead, policy, shutdownGrace,
-                    maxIdleSleep, purgeInterval, 10, ackLinger, standby, jobTimeout);
+                    maxIdleSleep, purgeInterval, 10, ackLinger, standby, jobTimeout, heartbeat);
             return new Worker(new WorkerEngine(queue.name(), queue.inspector()::stats, QueuePartition.of(parts), routes.build(),
                     executor, config, metrics, listener), n, queue.name(), shutdownHook, parts.get(0).lifecycle());
-        }
-
-        private static String defaultName() {
-            String host;
-            try {
-                host = InetAddress.getLocalHost().getHostName();
-            } catch (Exception e) {
-                host = "host";
-            }
-            long pid = ProcessHandle.current().pid();
-            return host + "-" + pid + "-" + Integer.toString(ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
         }
     }
 }

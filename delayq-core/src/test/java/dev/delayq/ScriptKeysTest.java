@@ -155,6 +155,53 @@ class ScriptKeysTest {
         }
     }
 
+    private static dev.delayq.internal.WorkerBeat beat(String id, String... running) {
+        List<dev.delayq.internal.WorkerBeat.Run> runs = Arrays.stream(running)
+                .map(r -> new dev.delayq.internal.WorkerBeat.Run(r, 1000)).toList();
+        return new dev.delayq.internal.WorkerBeat(id, "n-" + id, "h", 42, List.of("k"), 4, 5000, "9.9", runs);
+    }
+
+    @Test
+    void workerBeatWritesTheRegistryDropsExpiredWorkersAndWorkerGoneRemovesOne() {
+        dev.delayq.internal.queue.Partition part = RedisQueue.of(q).partitions().get(0);
+        assertThat(keys()).isEmpty();
+        long before = t.redisNow();
+        long at = part.workerBeat(beat("w1", "a", "b"), 60_000).join();
+        assertThat(keys()).containsExactly(p + "workers", p + "workers:info");
+        assertThat(zrange("workers")).extracting(ScriptKeysTest::s).containsExactly("w1", Long.toString(at + 60_000));
+        assertThat(at).isBetween(before, t.redisNow());
+        assertThat(s(call("HGET", p + "workers:info", "w1")))
+                .isEqualTo(at + "\n1\nn-w1\nh\n42\nk\n4\n5000\n9.9\n1000\ta\n1000\tb");
+        for (String key : List.of("workers", "workers:info")) {
+            assertThat((Long) call("PTTL", p + key)).as(key + " lives as long as its latest worker").isBetween(1L, 60_000L);
+        }
+        WorkerInfo w = q.inspector().workers().get(0);
+        assertThat(w).isEqualTo(new WorkerInfo("w1", "n-w1", "h", 42, List.of("k"), 4,
+                List.of(new WorkerInfo.RunningJob("a", java.time.Instant.ofEpochMilli(at - 1000)),
+                        new WorkerInfo.RunningJob("b", java.time.Instant.ofEpochMilli(at - 1000))),
+                java.time.Instant.ofEpochMilli(at - 5000), java.time.Instant.ofEpochMilli(at), "9.9"));
+
+        part.workerBeat(beat("w2"), 1).join(); // expires at once: not listed, and dropped by the next beat
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> t.redisNow() > at + 2);
+        assertThat(q.inspector().workers()).extracting(WorkerInfo::id).containsExactly("w1");
+        part.workerBeat(beat("w1"), 60_000).join();
+        assertThat(zrange("workers")).extracting(ScriptKeysTest::s).first().isEqualTo("w1");
+        assertThat(zrange("workers")).hasSize(2);
+        assertThat(fields("workers:info")).isEqualTo(1);
+
+        assertThat(part.workerGone("w1").join()).isTrue();
+        assertThat(part.workerGone("w1").join()).isFalse();
+        assertThat(keys()).as("the last worker gone: nothing left").isEmpty();
+    }
+
+    @Test
+    void aPartitionedQueueKeepsOneWorkerRegistryUnderItsPlainTag() {
+        JobQueue parted = t.queue(t.client(), "kp", 3);
+        RedisQueue.of(parted).partitions().get(2).workerBeat(beat("w1"), 60_000).join();
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":{kp}:workers", REDIS.prefix() + ":{kp}:workers:info");
+        assertThat(parted.inspector().workers()).extracting(WorkerInfo::id).containsExactly("w1");
+    }
+
     @Test
     void claimMovesTheJobFromDueToLeasesWithAFreshToken() {
         q.enqueue(Job.builder().id("a").build());

@@ -57,6 +57,21 @@ class WorkerBuilderTest {
     }
 
     @Test
+    void theHeartbeatIntervalIsBoundedAndTheNameHasNoControlCharacters() {
+        assertThatThrownBy(() -> worker().heartbeatInterval(Duration.ofMillis(50)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("heartbeat interval is 50ms: it must be 100ms to 10m");
+        assertThatThrownBy(() -> worker().heartbeatInterval(Duration.ofMinutes(11)).build())
+                .hasMessage("heartbeat interval is 11m: it must be 100ms to 10m");
+        assertThatThrownBy(() -> worker().heartbeatInterval(null).build())
+                .hasMessage("heartbeat interval is missing: it must be positive");
+        assertThatThrownBy(() -> worker().name("a\nb").build())
+                .hasMessageStartingWith("worker name 'a").hasMessageEndingWith("contains a control character: use text "
+                        + "without control characters");
+        worker().heartbeatInterval(Duration.ofMillis(100)).build();
+        worker().heartbeatInterval(Duration.ofMinutes(10)).build();
+    }
+
+    @Test
     void handlersByNameAreCheckedToo() {
         assertThatThrownBy(() -> Worker.builder(q).build()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("the worker has no handler");

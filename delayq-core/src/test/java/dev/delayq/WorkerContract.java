@@ -444,12 +444,15 @@ abstract class WorkerContract {
         long before = evalshaCalls();
         for (JobQueue fq : queues) {
             for (int w = 0; w < 4; w++) {
-                start(Worker.builder(fq, job -> { }).concurrency(1).name(fq.name() + "-" + w));
+                // Its heartbeat (a script call every interval: 10 s by default) beats once here, when it starts.
+                start(Worker.builder(fq, job -> { }).concurrency(1).name(fq.name() + "-" + w)
+                        .heartbeatInterval(Duration.ofMinutes(10)));
             }
         }
         // Each worker claims once from each partition when it starts, learns the head is far away, and sleeps; its
-        // schedule ticker reads each partition's (empty) schedules once, then sleeps until a notice or 30 s.
-        long initialClaims = (long) queues.size() * 4 * partitions() * 2;
+        // schedule ticker reads each partition's (empty) schedules once, then sleeps until a notice or 30 s; and it
+        // beats once.
+        long initialClaims = (long) queues.size() * 4 * (partitions() * 2 + 1);
         Awaitility.await().atMost(WAIT).until(() -> evalshaCalls() - before >= initialClaims);
         Awaitility.await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
                 .untilAsserted(() -> assertThat(evalshaCalls() - before).as("script calls of the idle workers")
@@ -932,5 +935,41 @@ abstract class WorkerContract {
         }).lookahead(Duration.ofMillis(200)).concurrency(50));
         awaitDone(n);
         assertThat(early).isEmpty();
+    }
+
+    @Test
+    void aRunningWorkerIsListedWithTheJobItRunsAndLeavesTheRegistryAtOnceWhenItCloses() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Worker w = start(Worker.builder(q, job -> {
+            started.countDown();
+            release.await(60, TimeUnit.SECONDS);
+        }).name("beating").concurrency(3).heartbeatInterval(Duration.ofMillis(200)));
+        long before = t.redisNow();
+        q.enqueue(Job.builder().id("slow").build());
+        assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
+        QueueInspector inspector = dq.inspector("w");
+        Awaitility.await().atMost(WAIT).until(() -> inspector.workers().stream().anyMatch(i -> !i.running().isEmpty()));
+        List<WorkerInfo> listed = inspector.workers();
+        long after = t.redisNow();
+        assertThat(listed).hasSize(1);
+        WorkerInfo info = listed.get(0);
+        assertThat(info.name()).isEqualTo("beating");
+        assertThat(info.id()).startsWith("beating#");
+        assertThat(info.host()).isNotBlank();
+        assertThat(info.pid()).isEqualTo(ProcessHandle.current().pid());
+        assertThat(info.queues()).containsExactly("w");
+        assertThat(info.concurrency()).isEqualTo(3);
+        assertThat(info.version()).isNotBlank().doesNotContain("${");
+        assertThat(info.running()).extracting(WorkerInfo.RunningJob::id).containsExactly("slow");
+        // Redis's clock: the job started after it was enqueued, and the worker before the job.
+        long jobStart = info.running().get(0).startedAt().toEpochMilli();
+        assertThat(jobStart).isBetween(before - 50, after);
+        assertThat(info.startedAt().toEpochMilli()).isLessThanOrEqualTo(jobStart + 50);
+        assertThat(info.lastBeat().toEpochMilli()).isBetween(jobStart, after);
+
+        release.countDown();
+        w.close();
+        assertThat(inspector.workers()).as("a closed worker leaves at once, not after its heartbeat expires").isEmpty();
     }
 }

@@ -17,10 +17,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A worker process killed with SIGKILL while it holds a batch loses nothing: another worker recovers every job. */
+/**
+ * A worker process killed with SIGKILL while it holds a batch loses nothing: another worker recovers every job. Its
+ * heartbeat, listed while it ran with the jobs it held, expires three beat intervals after its last beat (never
+ * earlier: it said no goodbye).
+ */
 class WorkerCrashTest {
     @RegisterExtension
     static final RedisExtension REDIS = RedisExtension.shared();
+
+    private static final long BEAT_MS = 500;
 
     private TestSupport t;
 
@@ -47,16 +53,28 @@ class WorkerCrashTest {
         Files.createFile(marker);
         String java = ProcessHandle.current().info().command().orElse("java");
         Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), ChildWorkerMain.class.getName(),
-                REDIS.uri(), t.prefix(), "crash", "2000", String.valueOf(held), marker.toString())
+                REDIS.uri(), t.prefix(), "crash", "2000", String.valueOf(held), marker.toString(), String.valueOf(BEAT_MS))
                 .redirectErrorStream(true).redirectOutput(dir.resolve("child.log").toFile()).start();
         try {
             Awaitility.await().atMost(Duration.ofSeconds(60))
                     .until(() -> Files.readAllLines(marker, StandardCharsets.UTF_8).size() == held);
             assertThat(q.inspector().stats().processing()).isEqualTo(held);
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> q.inspector().workers().stream()
+                    .anyMatch(w -> w.pid() == child.pid() && w.running().size() == held));
         } finally {
             child.destroyForcibly(); // SIGKILL: no shutdown hook, no hand-back, leases left to expire
             assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
         }
+        long lastBeat = q.inspector().workers().stream().filter(w -> w.pid() == child.pid())
+                .mapToLong(w -> w.lastBeat().toEpochMilli()).max().orElse(Long.MIN_VALUE);
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
+            boolean listed = q.inspector().workers().stream().anyMatch(w -> w.pid() == child.pid());
+            long now = q.inspector().stats().serverTimeMillis(); // read after the list
+            if (!listed && lastBeat != Long.MIN_VALUE) {
+                assertThat(now).as("dropped no earlier than three beats after its last one").isGreaterThanOrEqualTo(lastBeat + 3 * BEAT_MS);
+            }
+            return !listed;
+        });
         List<String> abandoned = Files.readAllLines(marker, StandardCharsets.UTF_8);
         assertThat(abandoned).hasSize(held);
 

@@ -25,6 +25,7 @@ import picocli.CommandLine.ScopeType;
                 WorkCommand.class,
                 StatsCommand.class,
                 QueuesCommand.class,
+                WorkersCommand.class,
                 JobCommand.class,
                 ListCommand.class,
                 CancelCommand.class,

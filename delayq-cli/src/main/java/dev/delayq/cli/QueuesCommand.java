@@ -18,14 +18,15 @@ import picocli.CommandLine.ParentCommand;
 /** {@code delayq queues}: every queue under the prefix with its counts. */
 @Command(name = "queues", mixinStandardHelpOptions = true,
         description = {"List the queues that have had jobs under the prefix (or were created with --create), with their "
-                + "jobs per state, whether they are paused and their flow limits ('-': none).",
+                + "jobs per state, whether they are paused, their flow limits ('-': none) and their live workers (by their "
+                + "heartbeats; '0 no workers' when jobs are due and no live worker runs them).",
                 "A registry entry that cannot be shown (a name that is not a valid queue name, a queue whose counts "
                         + "cannot be read) is flagged in its row with the reason ('--json': 'error'), the others are "
                         + "still listed, and the exit status is 1."},
         footer = {"", "Examples:", "  delayq queues", "  delayq queues --prefix myapp --json"})
 public final class QueuesCommand implements Callable<Integer> {
     /** One row of the table, the header included. */
-    private static final String ROW = "%-30s %10s %10s %10s %10s %6s %-12s %11s%n";
+    private static final String ROW = "%-30s %10s %10s %10s %10s %6s %-12s %11s %s%n";
 
     @ParentCommand
     Main main;
@@ -34,13 +35,16 @@ public final class QueuesCommand implements Callable<Integer> {
     public Integer call() {
         List<String> names = main.client().queues();
         if (!main.json()) {
-            main.out().printf(ROW, "QUEUE", "SCHEDULED", "PROCESSING", "DONE", "DEAD", "PAUSED", "RATE", "CONCURRENCY");
+            main.out().printf(ROW, "QUEUE", "SCHEDULED", "PROCESSING", "DONE", "DEAD", "PAUSED", "RATE", "CONCURRENCY", "WORKERS");
         }
         int bad = 0;
         for (String n : names) {
             QueueStats s;
+            int workers;
             try {
-                s = main.client().inspector(n).stats(); // listed from the registry: known by definition
+                dev.delayq.QueueInspector inspector = main.client().inspector(n); // from the registry: known by definition
+                s = inspector.stats();
+                workers = inspector.workers().size();
             } catch (DelayQConnectionException | DelayQTimeoutException | DelayQConfigurationException e) {
                 throw e; // Redis itself fails: no other queue would fare better (exit 3)
             } catch (IllegalArgumentException | DelayQException e) {
@@ -49,12 +53,13 @@ public final class QueuesCommand implements Callable<Integer> {
                 continue;
             }
             if (main.json()) {
-                main.out().println(Json.line(JobFields.stats(s)));
+                main.out().println(Json.line(JobFields.stats(s, workers)));
             } else {
                 Limits l = s.limits();
                 main.out().printf(ROW, s.queue(), s.scheduled(), s.processing(), s.done(), s.dead(), s.paused() ? "yes" : "no",
                         l.rateJobs() > 0 ? l.rateJobs() + "/" + DurationText.format(l.ratePer()) : "-",
-                        l.concurrency() > 0 ? l.concurrency() : "-");
+                        l.concurrency() > 0 ? l.concurrency() : "-",
+                        workers + (JobFields.unattended(s, workers) ? " no workers" : ""));
             }
         }
         main.out().flush();

@@ -17,7 +17,8 @@ import picocli.CommandLine.ParentCommand;
                         + "null), concurrency (or null), events (the event stream's cap while it is on, or null), "
                         + "pastRetention (done and dead jobs kept past their retention, waiting for the workers' purge: "
                         + "a figure that keeps growing means the purge does not keep up; null until a worker has purged "
-                        + "the queue)."},
+                        + "the queue), workers (its live workers, by their heartbeats: 0 with jobs due means no worker "
+                        + "runs them, flagged 'no workers' in the text)."},
         footer = {"", "Examples:", "  delayq stats orders", "  delayq stats orders --json | jq .scheduled"})
 public final class StatsCommand implements Callable<Integer> {
     @ParentCommand
@@ -28,9 +29,11 @@ public final class StatsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        QueueStats s = main.inspector(queue).stats();
+        dev.delayq.QueueInspector inspector = main.inspector(queue);
+        QueueStats s = inspector.stats();
+        int workers = inspector.workers().size();
         if (main.json()) {
-            main.out().println(Json.line(JobFields.stats(s)));
+            main.out().println(Json.line(JobFields.stats(s, workers)));
         } else {
             main.out().printf("queue       %s%n", s.queue());
             main.out().printf("scheduled   %d%nprocessing  %d%ndone        %d%ndead        %d%n",
@@ -38,6 +41,8 @@ public final class StatsCommand implements Callable<Integer> {
             main.out().printf("past retention %s%n", s.pastRetention() < 0 ? "- (no worker has purged the queue yet)"
                     : s.pastRetention() + " (kept done and dead jobs waiting for the purge)");
             main.out().printf("paused      %s%n", s.paused() ? "yes" : "no");
+            main.out().printf("workers     %d%s%n", workers, JobFields.unattended(s, workers)
+                    ? " (no workers: jobs are due and no live worker runs them)" : "");
             main.out().printf("limits      %s%n", LimitCommand.describe(s.limits()));
             main.out().printf("events      %s%n", s.eventsCap() > 0 ? "on (keeps the last " + s.eventsCap() + ")" : "off");
             main.out().printf("oldest due  %s%n", s.oldestDueAtMillis() < 0 ? "-"

@@ -88,12 +88,13 @@ class KnownQueuesTest {
         Cli.Result table = cli.run("queues");
         assertThat(table.exit()).as(table.err()).isZero();
         assertThat(table.lines().get(0).split(" +")).containsExactly("QUEUE", "SCHEDULED", "PROCESSING", "DONE", "DEAD",
-                "PAUSED", "RATE", "CONCURRENCY");
+                "PAUSED", "RATE", "CONCURRENCY", "WORKERS");
         assertThat(table.lines()).hasSize(5);
-        assertThat(table.lines().get(1).split(" +")).containsExactly("audit", "0", "0", "0", "0", "no", "-", "-");
-        assertThat(table.lines().get(2).split(" +")).containsExactly("imports", "0", "0", "0", "0", "yes", "-", "-");
-        assertThat(table.lines().get(3).split(" +")).containsExactly("orders", "1", "0", "0", "0", "no", "-", "-");
-        assertThat(table.lines().get(4).split(" +")).containsExactly("reports", "0", "0", "0", "0", "no", "10/1s", "4");
+        assertThat(table.lines().get(1).split(" +")).containsExactly("audit", "0", "0", "0", "0", "no", "-", "-", "0");
+        assertThat(table.lines().get(2).split(" +")).containsExactly("imports", "0", "0", "0", "0", "yes", "-", "-", "0");
+        assertThat(table.lines().get(3).split(" +")).containsExactly("orders", "1", "0", "0", "0", "no", "-", "-", "0",
+                "no", "workers");
+        assertThat(table.lines().get(4).split(" +")).containsExactly("reports", "0", "0", "0", "0", "no", "10/1s", "4", "0");
     }
 
     @Test

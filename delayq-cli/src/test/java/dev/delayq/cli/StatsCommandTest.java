@@ -147,7 +147,8 @@ class StatsCommandTest {
         assertThat(text.exit()).isEqualTo(Exit.FAILED);
         assertThat(text.lines()).hasSize(5);
         assertThat(text.lines().get(0)).startsWith("QUEUE ");
-        assertThat(text.lines().get(1).split(" +")).containsExactly("alpha", "1", "0", "0", "0", "no", "-", "-");
+        assertThat(text.lines().get(1).split(" +")).containsExactly("alpha", "1", "0", "0", "0", "no", "-", "-", "0",
+                "no", "workers"); // a due job, and no worker runs it
         assertThat(text.lines().get(2)).startsWith("beta ").contains(" ! ").contains("WRONGTYPE");
         assertThat(text.lines().get(3)).startsWith("gamma ");
         assertThat(text.lines().get(4)).startsWith("{bad} ").contains(" ! ").contains("queue name '{bad}' is invalid");

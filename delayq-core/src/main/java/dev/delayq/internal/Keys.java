@@ -30,12 +30,14 @@ import java.nio.charset.StandardCharsets;
  * &lt;prefix&gt;:{&lt;queue&gt;}:schedules:changed  pub/sub channel (not a key): "a schedule was added, changed or removed"
  * &lt;prefix&gt;:{&lt;queue&gt;}:wake      pub/sub channel (not a key): "an earlier job is now the head"
  * &lt;prefix&gt;:{&lt;queue&gt;}:config    HASH  queue settings stored in Redis: {@code partitions}
+ * &lt;prefix&gt;:{&lt;queue&gt;}:workers   ZSET  the queue's workers by heartbeat; score = expiry ms (Redis clock), member = id
+ * &lt;prefix&gt;:{&lt;queue&gt;}:workers:info HASH worker id -&gt; last beat ms and the worker's info (see ops.Workers)
  * &lt;prefix&gt;:queues            SET   names of the queues used under this prefix
  * </pre>
  *
  * <p>A queue with P partitions keeps P such sets of keys, each with the hash tag {@code {<queue>#<i>}} (queue
- * names cannot contain {@code #}, so these never meet another queue's keys); its config key keeps the plain
- * {@code {<queue>}} tag.
+ * names cannot contain {@code #}, so these never meet another queue's keys); its config key and its worker
+ * registry ({@code workers}, {@code workers:info}) keep the plain {@code {<queue>}} tag: one place for the whole queue.
  */
 public final class Keys {
     private final String prefix;
@@ -93,6 +95,19 @@ public final class Keys {
     /** The queue's settings kept in Redis (partition count). */
     public byte[] config() {
         return bytes(base + "config");
+    }
+
+    /**
+     * The queue's worker registry: worker id -&gt; when its heartbeat expires (ms, Redis's clock). Of the queue's plain
+     * key set ({@code {<queue>}}), whatever its partition count.
+     */
+    public byte[] workers() {
+        return bytes(base + "workers");
+    }
+
+    /** Beside {@link #workers()}: worker id -&gt; its last beat and info. */
+    public byte[] workerInfo() {
+        return bytes(base + "workers:info");
     }
 
     /** The set of queue names used under {@code prefix}. */

@@ -2,6 +2,7 @@ package dev.delayq.internal.present;
 
 import dev.delayq.JobInfo;
 import dev.delayq.QueueStats;
+import dev.delayq.WorkerInfo;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -105,6 +106,50 @@ public final class JobFields {
         m.put("concurrency", s.limits().concurrency() > 0 ? s.limits().concurrency() : null);
         m.put("events", s.eventsCap() > 0 ? s.eventsCap() : null);
         m.put("pastRetention", s.pastRetention() >= 0 ? s.pastRetention() : null);
+        return m;
+    }
+
+    /**
+     * A queue's counts ({@link #stats(QueueStats)}) and {@code workers}: its live workers (their heartbeats,
+     * {@code QueueInspector.workers()}).
+     */
+    public static Map<String, Object> stats(QueueStats s, int workers) {
+        Map<String, Object> m = stats(s);
+        m.put("workers", workers);
+        return m;
+    }
+
+    /**
+     * Whether a queue is left unattended: jobs are due now (by Redis's clock when its counts were read) and no live
+     * worker runs them. Shown as {@code no workers} in text, as {@code "workers": 0} in JSON.
+     */
+    public static boolean unattended(QueueStats s, int workers) {
+        return workers == 0 && s.oldestDueAtMillis() >= 0 && s.oldestDueAtMillis() <= s.serverTimeMillis();
+    }
+
+    /**
+     * A live worker: {@code id, name, host, pid, queues, concurrency}, {@code running} (the jobs it runs: {@code id}
+     * and {@code startedAt} each), {@code startedAt}, {@code lastBeat} (ISO-8601) and {@code version}.
+     */
+    public static Map<String, Object> worker(WorkerInfo w) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", w.id());
+        m.put("name", w.name());
+        m.put("host", w.host());
+        m.put("pid", w.pid());
+        m.put("queues", w.queues());
+        m.put("concurrency", w.concurrency());
+        java.util.List<Map<String, Object>> running = new java.util.ArrayList<>(w.running().size());
+        for (WorkerInfo.RunningJob r : w.running()) {
+            Map<String, Object> job = new LinkedHashMap<>();
+            job.put("id", r.id());
+            job.put("startedAt", r.startedAt().toString());
+            running.add(job);
+        }
+        m.put("running", running);
+        m.put("startedAt", w.startedAt().toString());
+        m.put("lastBeat", w.lastBeat().toString());
+        m.put("version", w.version());
         return m;
     }
 

@@ -18,9 +18,11 @@ import dev.delayq.QueueStats;
 import dev.delayq.RecoverResult;
 import dev.delayq.RenewResult;
 import dev.delayq.RetryPolicy;
+import dev.delayq.WorkerInfo;
 import dev.delayq.internal.ClientLifecycle;
 import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.Keys;
+import dev.delayq.internal.WorkerBeat;
 import dev.delayq.internal.ops.Cancel;
 import dev.delayq.internal.ops.Claim;
 import dev.delayq.internal.ops.Complete;
@@ -37,6 +39,7 @@ import dev.delayq.internal.ops.Renew;
 import dev.delayq.internal.ops.Reschedule;
 import dev.delayq.internal.ops.RetryDead;
 import dev.delayq.internal.ops.Stats;
+import dev.delayq.internal.ops.Workers;
 import dev.delayq.internal.redis.RedisBackend;
 import java.time.Duration;
 import java.time.Instant;
@@ -161,6 +164,26 @@ public final class Partition {
     /** Records a running job's progress, fenced by its lease. */
     public CompletableFuture<Ack> progressAsync(Lease lease, String progress) {
         return Progress.call(redis, keys, lease, progress);
+    }
+
+    // ---- the queue's worker registry: of its plain key set, whichever partition is asked -------------------------
+
+    private Keys registry() {
+        return new Keys(keys.prefix(), name);
+    }
+
+    /** Records a worker's heartbeat, live for {@code ttlMillis}; completes with Redis's time of the beat. */
+    public CompletableFuture<Long> workerBeat(WorkerBeat beat, long ttlMillis) {
+        return Workers.beat(redis, registry(), beat, ttlMillis);
+    }
+
+    /** Removes a worker from the registry at once (its graceful close). */
+    public CompletableFuture<Boolean> workerGone(String id) {
+        return Workers.gone(redis, registry(), id);
+    }
+
+    List<WorkerInfo> workers() {
+        return redis.await(Workers.live(redis, registry()), "workers");
     }
 
     // ---- by id ------------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import dev.delayq.MinuteStats;
 import dev.delayq.PurgeResult;
 import dev.delayq.QueueInspector;
 import dev.delayq.QueueStats;
+import dev.delayq.WorkerInfo;
 import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.base.ScriptLimits;
 import dev.delayq.internal.base.Validation;
@@ -105,6 +106,12 @@ final class RedisInspector implements QueueInspector {
     @Override
     public QueueStats stats() {
         return parts.stats();
+    }
+
+    /** The queue's one worker registry (of its plain key set, whatever the partition count). */
+    @Override
+    public List<WorkerInfo> workers() {
+        return parts.first().workers();
     }
 
     /** The partitions' histories, minute by minute: counts added, lag percentiles the worst partition's. */

@@ -62,7 +62,10 @@ public enum Script {
     SETTINGS("settings"),
     PROGRESS("progress"),
     SCHEDULE("schedule"),
-    SCHEDULE_READ("schedule_read");
+    SCHEDULE_READ("schedule_read"),
+    WORKER_BEAT("worker_beat"),
+    WORKER_GONE("worker_gone"),
+    WORKERS("workers");
 
     private final String fileName;
     private final byte[] source;

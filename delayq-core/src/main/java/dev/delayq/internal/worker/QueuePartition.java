@@ -6,6 +6,7 @@ import dev.delayq.ClaimOptions;
 import dev.delayq.FailResult;
 import dev.delayq.Lease;
 import dev.delayq.RenewResult;
+import dev.delayq.internal.WorkerBeat;
 import dev.delayq.internal.ops.Purge;
 import dev.delayq.internal.queue.QueueSchedules;
 import dev.delayq.internal.queue.Partition;
@@ -89,6 +90,16 @@ public final class QueuePartition implements WorkerPartition {
     public long tickSchedules() {
         QueueSchedules.Pass pass = QueueSchedules.tick(part);
         return pass.wakeAtMillis() == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, pass.wakeAtMillis() - pass.nowMillis());
+    }
+
+    @Override
+    public CompletableFuture<?> beat(WorkerBeat beat, long ttlMillis) {
+        return part.workerBeat(beat, ttlMillis);
+    }
+
+    @Override
+    public CompletableFuture<?> gone(String id) {
+        return part.workerGone(id);
     }
 
     @Override

@@ -24,16 +24,27 @@ import java.time.Duration;
  * @param ackLinger     how long a completion may wait to be acknowledged together with others
  * @param standby       how long an idle worker covered by another waits past a due time before claiming itself
  * @param jobTimeout    longest run of a job without a timeout of its own (zero: none)
+ * @param heartbeat     how often the worker records its heartbeat (its entry lives three times as long)
  * @throws IllegalArgumentException naming the first invalid setting, its value and what is allowed
  */
 public record WorkerConfig(String name, int concurrency, int batch, Duration lease, Duration lookahead,
                            RetryPolicy retryPolicy, Duration shutdownGrace, Duration maxIdleSleep,
                            Duration purgeInterval, int recoverLimit, Duration ackLinger, Duration standby,
-                           Duration jobTimeout) {
+                           Duration jobTimeout, Duration heartbeat) {
+    /**
+     * The default heartbeat interval, Sidekiq's (asynq beats every 5 s, but once per process, not per worker): four idle
+     * workers then cost Redis 0.4 commands a second, within W3's target of 0.5 (BENCHMARKS.md).
+     */
+    public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(10);
+
     /** Validates every setting. */
     public WorkerConfig {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("worker name must not be empty");
+        }
+        if (name.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("worker name '" + Validation.printable(name) + "' contains a control "
+                    + "character: use text without control characters");
         }
         Validation.range("concurrency", concurrency, 1, 10_000);
         Validation.range("batch size", batch, 1, ClaimOptions.MAX_BATCH);
@@ -66,5 +77,15 @@ public record WorkerConfig(String name, int concurrency, int batch, Duration lea
         } else if (!jobTimeout.isZero()) {
             Validation.jobTimeout("job timeout", jobTimeout);
         }
+        Validation.positive("heartbeat interval", heartbeat);
+        if (heartbeat.toMillis() < 100 || heartbeat.compareTo(Duration.ofMinutes(10)) > 0) {
+            throw new IllegalArgumentException("heartbeat interval is " + human(heartbeat) + ": it must be 100ms to 10m");
+        }
+    }
+
+    /** A worker's default name: host-pid-random. */
+    public static String defaultName() {
+        return Heartbeat.localHost() + "-" + ProcessHandle.current().pid() + "-"
+                + Integer.toString(java.util.concurrent.ThreadLocalRandom.current().nextInt(36 * 36 * 36), 36);
     }
 }

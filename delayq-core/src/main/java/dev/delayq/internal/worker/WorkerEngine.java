@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires a worker's parts (claim loop, dispatcher, acker, lease keeper, maintenance, schedule ticker, wake-up
+ * Wires a worker's parts (claim loop, dispatcher, acker, lease keeper, maintenance, schedule ticker, heartbeat, wake-up
  * subscription) around one {@link WorkerContext}, and runs its graceful shutdown.
  */
 public final class WorkerEngine {
@@ -38,6 +38,7 @@ public final class WorkerEngine {
     private final LeaseKeeper leaseKeeper;
     private final Maintenance maintenance;
     private final ScheduleTicker schedules;
+    private final Heartbeat heartbeat;
     private final Acker acker;
     private final HandBack handBack;
     private final Thread loopThread;
@@ -88,6 +89,7 @@ public final class WorkerEngine {
         this.leaseKeeper = new LeaseKeeper(ctx);
         this.maintenance = new Maintenance(ctx.parts(), config.purgeInterval(), this.metrics, config.name());
         this.schedules = new ScheduleTicker(ctx);
+        this.heartbeat = new Heartbeat(ctx, Heartbeat.localHost());
         this.loopThread = threads(config.name() + "-claim", false).newThread(claimLoop);
     }
 
@@ -136,6 +138,7 @@ public final class WorkerEngine {
         leaseKeeper.start();
         maintenance.start();
         claimLoop.start(loopThread);
+        heartbeat.start();
         LOG.info("worker {} started on queue {} (concurrency {}, batch {}, lease {}{})", config.name(), queue,
                 config.concurrency(), config.batch(), human(config.lease()),
                 config.jobTimeout().isZero() ? "" : ", job timeout " + human(config.jobTimeout()));
@@ -219,6 +222,7 @@ public final class WorkerEngine {
         if (ownExecutor != null) {
             ownExecutor.shutdownNow();
         }
+        heartbeat.close(); // last: a worker draining its jobs still shows, with the jobs it runs
         metrics.unbind(queue);
         LOG.info("worker {} stopped on queue {}", config.name(), queue);
         return interrupted[0];

@@ -6,6 +6,7 @@ import dev.delayq.ClaimOptions;
 import dev.delayq.FailResult;
 import dev.delayq.Lease;
 import dev.delayq.RenewResult;
+import dev.delayq.internal.WorkerBeat;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -71,6 +72,15 @@ public interface WorkerPartition {
      * @throws RuntimeException when the subscription cannot be made
      */
     AutoCloseable subscribeScheduleChanges(Runnable onChange);
+
+    /**
+     * Records the worker's heartbeat in the queue's worker registry (one per queue, whichever partition is asked), live
+     * for {@code ttlMillis} by Redis's clock.
+     */
+    CompletableFuture<?> beat(WorkerBeat beat, long ttlMillis);
+
+    /** Removes the worker {@code id} from the queue's worker registry at once (its graceful close). */
+    CompletableFuture<?> gone(String id);
 
     /**
      * This partition over a connection of its own (slow calls on it delay nothing else the worker does); opened by this

@@ -85,4 +85,19 @@ class JobFieldsTest {
                 .containsEntry("rate", null).containsEntry("concurrency", null).containsEntry("events", null)
                 .containsEntry("pastRetention", null);
     }
+
+    @Test
+    void aQueuesCountsWithItsWorkersAddTheKeyLastAndFlagDueJobsNoWorkerRuns() {
+        QueueStats due = new QueueStats("q", 1, 0, 0, 0, Map.of(), false, 1_000, 1_000, Limits.none(), 0);
+        QueueStats later = new QueueStats("q", 1, 0, 0, 0, Map.of(), false, 2_000, 1_000, Limits.none(), 0);
+        QueueStats empty = new QueueStats("q", 0, 0, 0, 0, Map.of(), false, -1, 1_000, Limits.none(), 0);
+        Map<String, Object> m = JobFields.stats(due, 0);
+        assertThat(List.copyOf(m.keySet()).subList(0, STATS_KEYS.size())).containsExactlyElementsOf(STATS_KEYS);
+        assertThat(m).containsEntry("workers", 0);
+        assertThat(JobFields.stats(due, 2)).containsEntry("workers", 2);
+        assertThat(JobFields.unattended(due, 0)).isTrue();
+        assertThat(JobFields.unattended(due, 1)).isFalse();
+        assertThat(JobFields.unattended(later, 0)).as("nothing due yet").isFalse();
+        assertThat(JobFields.unattended(empty, 0)).isFalse();
+    }
 }

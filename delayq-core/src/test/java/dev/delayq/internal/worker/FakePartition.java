@@ -6,6 +6,7 @@ import dev.delayq.ClaimOptions;
 import dev.delayq.FailResult;
 import dev.delayq.Lease;
 import dev.delayq.RenewResult;
+import dev.delayq.internal.WorkerBeat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,12 +29,17 @@ final class FakePartition implements WorkerPartition {
     record RenewArgs(List<Lease> leases, Duration lease) {
     }
 
+    record BeatArgs(WorkerBeat beat, long ttlMillis) {
+    }
+
     private final int index;
     final ConcurrentLinkedQueue<Call<ClaimOptions, ClaimBatch>> claims = new ConcurrentLinkedQueue<>();
     final ConcurrentLinkedQueue<Call<List<Lease>, List<Ack>>> completes = new ConcurrentLinkedQueue<>();
     final ConcurrentLinkedQueue<Call<FailArgs, FailResult>> fails = new ConcurrentLinkedQueue<>();
     final ConcurrentLinkedQueue<Call<RenewArgs, RenewResult>> renewals = new ConcurrentLinkedQueue<>();
     final List<List<Lease>> released = new ArrayList<>();
+    final ConcurrentLinkedQueue<Call<BeatArgs, Object>> beats = new ConcurrentLinkedQueue<>();
+    final ConcurrentLinkedQueue<Call<String, Object>> goodbyes = new ConcurrentLinkedQueue<>();
     /** What a release answers (every lease OK by default). */
     volatile Function<List<Lease>, List<Ack>> releaseAnswer = leases -> leases.stream().map(l -> Ack.OK).toList();
 
@@ -91,6 +97,16 @@ final class FakePartition implements WorkerPartition {
     @Override
     public long tickSchedules() {
         return Long.MAX_VALUE;
+    }
+
+    @Override
+    public CompletableFuture<?> beat(WorkerBeat beat, long ttlMillis) {
+        return record(beats, new BeatArgs(beat, ttlMillis));
+    }
+
+    @Override
+    public CompletableFuture<?> gone(String id) {
+        return record(goodbyes, id);
     }
 
     @Override

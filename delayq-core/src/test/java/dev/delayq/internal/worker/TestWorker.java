@@ -48,7 +48,8 @@ final class TestWorker {
     /** Settings as a worker's defaults, but for these. */
     static WorkerConfig config(int concurrency, Duration lease, Duration lookahead, Duration ackLinger, Duration standby) {
         return new WorkerConfig("w", concurrency, 100, lease, lookahead, RetryPolicy.defaults(), Duration.ofSeconds(10),
-                Duration.ofSeconds(60), Duration.ofMinutes(5), 10, ackLinger, standby, Duration.ZERO);
+                Duration.ofSeconds(60), Duration.ofMinutes(5), 10, ackLinger, standby, Duration.ZERO,
+                WorkerConfig.DEFAULT_HEARTBEAT);
     }
 
     static WorkerConfig config() {
