@@ -2,8 +2,8 @@
 -- expired (they stopped without saying goodbye: killed, frozen, cut off). Run every beat interval by each worker.
 -- KEYS[1] workers zset (member = worker id, score = expiry ms by Redis's clock)
 -- KEYS[2] workers info hash (worker id -> beat ms .. "\n" .. the worker's info)
--- ARGV[1] worker id   ARGV[2] time to live in ms (a whole number > 0)   ARGV[3] the worker's info (lines: ops.Workers)
--- Returns { 1, now ms }, or { -6, message } for malformed arguments (nothing written).
+-- ARGV[1] worker id   ARGV[2] ttl ms: time to live (a whole number > 0)   ARGV[3] info: the worker's (lines: ops.Workers)
+-- Returns { code (1), now (ms) }, or { -6, message } for malformed arguments (nothing written).
 local ttl = tonumber(ARGV[2])
 if ARGV[1] == nil or ARGV[1] == '' or ttl == nil or ttl <= 0 or ttl ~= math.floor(ttl) or ARGV[3] == nil then
   return { -6, 'malformed worker_beat arguments' }

@@ -2,7 +2,7 @@
 -- KEYS[1] workers zset (member = worker id, score = expiry ms)
 -- KEYS[2] workers info hash (worker id -> beat ms .. "\n" .. the worker's info)
 -- ARGV[1] most workers returned
--- Returns { now ms, worker id, info, worker id, info, ... }, soonest expiry first (an id without info is left out).
+-- Returns { now (ms), id_1 (a worker's id), info_1, ... }, soonest expiry first (an id without info is left out).
 local most = tonumber(ARGV[1])
 if most == nil or most < 1 or most ~= math.floor(most) then
   return { -6, 'malformed workers arguments' }

@@ -98,6 +98,9 @@ final class Protocol {
             case PROGRESS -> Progress.PROTOCOL;
             case SCHEDULE -> ScheduleOps.SCHEDULE;
             case SCHEDULE_READ -> ScheduleOps.READ;
+            case WORKER_BEAT -> Workers.BEAT;
+            case WORKER_GONE -> Workers.GONE;
+            case WORKERS -> Workers.LIVE;
         };
     }
 }

@@ -24,6 +24,8 @@ enum ScriptKey {
     PROGRESS("progress hash", Keys::progress),
     HISTORY("history hash", Keys::history),
     SCHEDULES("schedules hash", Keys::schedules),
+    WORKERS("workers zset", Keys::workers),
+    WORKER_INFO("workers info hash", Keys::workerInfo),
     PURGE_LOCK("lock key", k -> k.lock("purge")),
     /** The index a list reads: given by the caller. */
     INDEX("index zset", null);

@@ -28,11 +28,38 @@ public final class Workers {
     /** Most workers read per call. */
     private static final int MOST = 10_000;
 
+    private static final ScriptKey[] KEYS = {ScriptKey.WORKERS, ScriptKey.WORKER_INFO};
+
+    /** worker_beat.lua's ARGV. */
+    enum BeatArg { WORKER_ID, TTL_MS, INFO }
+
+    /** worker_beat.lua's reply. */
+    enum BeatOut { CODE, NOW }
+
+    /** worker_gone.lua's ARGV. */
+    enum GoneArg { WORKER_ID }
+
+    /** worker_gone.lua's reply. */
+    enum GoneOut { REMOVED }
+
+    /** workers.lua's ARGV. */
+    enum LiveArg { MOST }
+
+    /** workers.lua's reply: the time, then per live worker its id and info. */
+    enum LiveOut { NOW }
+
+    /** workers.lua's reply per worker. */
+    enum LiveEach { ID, INFO }
+
+    static final Protocol BEAT = Protocol.of(Script.WORKER_BEAT, KEYS, BeatArg.values(), BeatOut.values());
+    static final Protocol GONE = Protocol.of(Script.WORKER_GONE, KEYS, GoneArg.values(), GoneOut.values());
+    static final Protocol LIVE = Protocol.of(Script.WORKERS, KEYS, LiveArg.values(), null, LiveOut.values(), LiveEach.values());
+
     private Workers() {
     }
 
     private static byte[][] keys(Keys keys) {
-        return new byte[][] {keys.workers(), keys.workerInfo()};
+        return ScriptKey.of(KEYS, keys);
     }
 
     /** Records {@code beat}, live for {@code ttlMillis} by Redis's clock; completes with Redis's time of the beat. */
@@ -45,20 +72,22 @@ public final class Workers {
             b.append('\n').append(r.ageMillis()).append('\t').append(r.id());
         }
         return Reply.eval(redis, Script.WORKER_BEAT, keys(keys), Args.utf8(beat.id()), Args.num(ttlMillis),
-                Args.utf8(b.toString())).thenApply(r -> Reply.asLong(r.get(1)));
+                Args.utf8(b.toString())).thenApply(r -> Reply.longAt(r, BeatOut.NOW));
     }
 
     /** Removes the worker {@code id}; completes with whether it was registered. */
     public static CompletableFuture<Boolean> gone(RedisBackend redis, Keys keys, String id) {
-        return Reply.eval(redis, Script.WORKER_GONE, keys(keys), Args.utf8(id)).thenApply(r -> Reply.asLong(r.get(0)) == 1);
+        return Reply.eval(redis, Script.WORKER_GONE, keys(keys), Args.utf8(id)).thenApply(r -> Reply.longAt(r, GoneOut.REMOVED) == 1);
     }
 
     /** The live workers, soonest expiry first; an entry that cannot be read is left out. */
     public static CompletableFuture<List<WorkerInfo>> live(RedisBackend redis, Keys keys) {
         return Reply.eval(redis, Script.WORKERS, keys(keys), Args.num(MOST)).thenApply(r -> {
-            List<WorkerInfo> out = new ArrayList<>((r.size() - 1) / 2);
-            for (int i = 1; i + 1 < r.size(); i += 2) {
-                WorkerInfo w = decode(Reply.str(r.get(i)), Reply.str(r.get(i + 1)));
+            int head = LiveOut.values().length;
+            int each = LiveEach.values().length;
+            List<WorkerInfo> out = new ArrayList<>((r.size() - head) / each);
+            for (int i = head; i + each - 1 < r.size(); i += each) {
+                WorkerInfo w = decode(Reply.str(r.get(i + LiveEach.ID.ordinal())), Reply.str(r.get(i + LiveEach.INFO.ordinal())));
                 if (w != null) {
                     out.add(w);
                 }
