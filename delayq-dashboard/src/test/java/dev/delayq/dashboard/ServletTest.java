@@ -115,10 +115,12 @@ class ServletTest {
 
     @Test
     void anApplicationsOwnAuthenticationReplacesTheTokenAndItsCsrfCheckTheOriginCheck() throws Exception {
-        Http http = serve(DashboardServlet.builder(dq).authenticatedByApplication(true).build());
+        Http http = serve(DashboardServlet.builder(dq).authenticatedByApplication(true)
+                .outbox(() -> java.util.Map.of("pending", 7L)).build());
         Http.Response server = http.get("/app/delayq/api/server");
         assertThat(server.status()).isEqualTo(200);
         assertThat(server.json().get("tokenRequired").asBoolean()).isFalse();
+        assertThat(server.json().get("outbox").get("pending").asLong()).as("the application's outbox").isEqualTo(7);
         // The application checked CSRF before the servlet: the dashboard does not second-guess a proxied Host.
         assertThat(http.with("Origin", "https://ops.example").post("/app/delayq/api/queues/orders/pause").status())
                 .isEqualTo(404); // no queue "orders" yet: reached the API

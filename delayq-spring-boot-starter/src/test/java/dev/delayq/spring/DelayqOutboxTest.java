@@ -153,6 +153,8 @@ class DelayqOutboxTest {
                     .containsKey("oldestPendingAge");
             assertThat(relay.dashboardStatus()).as("what the dashboard shows").containsEntry("status", "DOWN")
                     .containsEntry("pending", 2L);
+            assertThat(context.getBean(DelayqOutboxDashboardStatus.class).status().get())
+                    .as("what the dashboard inside the application is given").containsEntry("pending", 2L);
             Awaitility.await().atMost(WAIT).until(() ->
                     registry.get("delayq.outbox.pending").gauge().value() == 2.0);
             assertThat(registry.get("delayq.outbox.oldest.age").gauge().value()).isGreaterThanOrEqualTo(0.0);
