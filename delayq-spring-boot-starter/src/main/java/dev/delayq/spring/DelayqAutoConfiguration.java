@@ -1,8 +1,10 @@
 package dev.delayq.spring;
 
 import dev.delayq.DelayQ;
+import dev.delayq.ProducerMetrics;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.micrometer.MicrometerMetrics;
+import dev.delayq.micrometer.MicrometerProducerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
@@ -48,13 +50,15 @@ public class DelayqAutoConfiguration {
     /**
      * The client, connected at startup (an unreachable Redis fails the start unless
      * {@code delayq.require-redis-at-startup=false}) and closed with the context, after the workers. Only when the
-     * application has no {@link DelayQ} of its own.
+     * application has no {@link DelayQ} of its own. Its enqueues report to the {@link ProducerMetrics} bean (by
+     * default the producer meters in the application's {@link MeterRegistry}; an application's own {@link DelayQ}
+     * reports where it was built to).
      */
     @Bean
     @ConditionalOnMissingBean({DelayqClient.class, DelayQ.class})
     public DelayqClient delayqClient(DelayqProperties properties, Environment environment,
                                      ObjectProvider<DelayqRedisSettingsSource> serviceConnection,
-                                     ObjectProvider<SslBundles> bundles) {
+                                     ObjectProvider<SslBundles> bundles, ObjectProvider<ProducerMetrics> producerMetrics) {
         BootRedisProperties redis = BootRedisProperties.of(environment);
         DelayqConnection.Target target; // settings are checked now, whether Redis is reachable or not
         if (StringUtils.hasText(properties.getRedisUrl())) {
@@ -67,7 +71,8 @@ public class DelayqAutoConfiguration {
             }
             target = DelayqConnection.fromDetails(properties, settings);
         }
-        return DelayqClient.connect(() -> DelayqConnection.connect(properties, redis, target),
+        ProducerMetrics meters = producerMetrics.getIfUnique(() -> ProducerMetrics.NONE);
+        return DelayqClient.connect(() -> DelayqConnection.connect(properties, redis, target, meters),
                 properties.isRequireRedisAtStartup(), properties.getReconnectDelay());
     }
 
@@ -94,10 +99,8 @@ public class DelayqAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public DelayqTemplate delayqTemplate(DelayqClient client, DelayqPayloadConverter converter,
-                                         ObjectProvider<DelayqProducerMetrics> metrics, DelayqProperties properties,
-                                         ObjectProvider<DelayqOutboxWriter> outbox) {
-        return new DelayqTemplate(client, converter, metrics.getIfUnique(() -> DelayqProducerMetrics.NONE),
-                properties.getProducer().isAfterCommit(), outbox.getIfAvailable());
+                                         DelayqProperties properties, ObjectProvider<DelayqOutboxWriter> outbox) {
+        return new DelayqTemplate(client, converter, properties.getProducer().isAfterCommit(), outbox.getIfAvailable());
     }
 
     /** {@link DelayqListener} methods, unless {@code delayq.worker.enabled=false} (a producer-only application). */
@@ -140,9 +143,10 @@ public class DelayqAutoConfiguration {
             return new MicrometerMetrics(registry);
         }
 
+        /** {@code delayq.jobs.enqueued}, {@code delayq.jobs.duplicates}, {@code delayq.enqueue.errors}, {@code .latency}. */
         @Bean
         @ConditionalOnMissingBean
-        DelayqProducerMetrics delayqProducerMetrics(MeterRegistry registry) {
+        ProducerMetrics delayqProducerMetrics(MeterRegistry registry) {
             return new MicrometerProducerMetrics(registry);
         }
     }
