@@ -6,6 +6,7 @@ import dev.delayq.WorkerMetrics;
 import dev.delayq.micrometer.MicrometerMetrics;
 import dev.delayq.micrometer.MicrometerProducerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.LazyInitializationExcludeFilter;
@@ -41,7 +42,9 @@ import org.springframework.util.StringUtils;
         "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration",
+        "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration"})
 @ConditionalOnClass(DelayQ.class)
 @ConditionalOnProperty(prefix = "delayq", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(DelayqProperties.class)
@@ -99,8 +102,10 @@ public class DelayqAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public DelayqTemplate delayqTemplate(DelayqClient client, DelayqPayloadConverter converter,
-                                         DelayqProperties properties, ObjectProvider<DelayqOutboxWriter> outbox) {
-        return new DelayqTemplate(client, converter, properties.getProducer().isAfterCommit(), outbox.getIfAvailable());
+                                         DelayqProperties properties, ObjectProvider<DelayqOutboxWriter> outbox,
+                                         ObjectProvider<DelayqObservations> observations) {
+        return new DelayqTemplate(client, converter, properties.getProducer().isAfterCommit(), outbox.getIfAvailable())
+                .observedBy(observations.getIfUnique(() -> DelayqObservations.NONE));
     }
 
     /** {@link DelayqListener} methods, unless {@code delayq.worker.enabled=false} (a producer-only application). */
@@ -126,9 +131,24 @@ public class DelayqAutoConfiguration {
         @ConditionalOnMissingBean
         DelayqWorkers delayqWorkers(DelayqClient client, DelayqProperties properties, DelayqListenerBeanPostProcessor listeners,
                                     DelayqPayloadConverter converter, ObjectProvider<WorkerMetrics> metrics,
-                                    ConfigurableBeanFactory beanFactory) {
+                                    ConfigurableBeanFactory beanFactory, ObjectProvider<DelayqObservations> observations) {
             return new DelayqWorkers(client, properties, listeners, converter, metrics.getIfUnique(() -> WorkerMetrics.NONE),
-                    beanFactory);
+                    beanFactory).observedBy(observations.getIfUnique(() -> DelayqObservations.NONE));
+        }
+    }
+
+    /**
+     * Observations of enqueues and listener runs in the application's {@link ObservationRegistry}, which Boot's tracing
+     * turns into spans of one trace from the enqueue to the handler ({@link MicrometerObservations}).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(ObservationRegistry.class)
+    @ConditionalOnBean(ObservationRegistry.class)
+    static class Observations {
+        @Bean
+        @ConditionalOnMissingBean
+        DelayqObservations delayqObservations(ObservationRegistry registry) {
+            return new MicrometerObservations(registry);
         }
     }
 

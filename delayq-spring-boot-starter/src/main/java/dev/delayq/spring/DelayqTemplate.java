@@ -36,6 +36,7 @@ public class DelayqTemplate {
     private final DelayqPayloadConverter converter;
     private final boolean afterCommit;
     private final DelayqOutboxWriter outbox;
+    private volatile DelayqObservations observations = DelayqObservations.NONE;
 
     /** A template on {@code delayQ}, writing payloads with {@code converter}, enqueueing after commits. */
     public DelayqTemplate(DelayQ delayQ, DelayqPayloadConverter converter) {
@@ -116,7 +117,13 @@ public class DelayqTemplate {
     }
 
     private EnqueueResult send(JobQueue q, Job job) {
-        return q.enqueue(job); // measured by the client (ProducerMetrics)
+        return observations.enqueue(q, job); // measured by the client (ProducerMetrics)
+    }
+
+    /** Observes the enqueues with {@code observations} (the auto-configuration's, when Micrometer Observation is there). */
+    DelayqTemplate observedBy(DelayqObservations observations) {
+        this.observations = observations == null ? DelayqObservations.NONE : observations;
+        return this;
     }
 
     /** Deletes the scheduled job {@code id} of {@code queue}; refused for a job running or finished. */
