@@ -18,9 +18,19 @@ import java.time.Instant;
  * @param name           the job's name, or {@code null}
  * @param stalls         how often a lease of this job expired before (its worker died or lost the claim's reply)
  * @param timeoutMillis  the job's own limit on one run in ms, or 0 for the worker's default
+ * @param traceparent    the W3C traceparent the job was enqueued with ({@link Job#traceparent()}), or {@code null}
+ * @param tracestate     the W3C tracestate that goes with it, or {@code null}
  */
 public record ClaimedJob(String id, byte[] payload, int attempt, int maxAttempts, long dueAtMillis, long token,
-                         long leaseUntilMillis, String lastError, int partition, String name, int stalls, long timeoutMillis) {
+                         long leaseUntilMillis, String lastError, int partition, String name, int stalls, long timeoutMillis,
+                         String traceparent, String tracestate) {
+
+    /** A claimed job without a trace context (the form before jobs carried one). */
+    public ClaimedJob(String id, byte[] payload, int attempt, int maxAttempts, long dueAtMillis, long token,
+                      long leaseUntilMillis, String lastError, int partition, String name, int stalls, long timeoutMillis) {
+        this(id, payload, attempt, maxAttempts, dueAtMillis, token, leaseUntilMillis, lastError, partition, name, stalls,
+                timeoutMillis, null, null);
+    }
 
     /** The payload decoded as UTF-8. */
     public String payloadUtf8() {

@@ -191,6 +191,7 @@ public final class DelayQ implements AutoCloseable {
         private java.nio.file.Path tlsTrust;
         private String username;
         private char[] password;
+        private ProducerMetrics producerMetrics = ProducerMetrics.NONE;
 
         private Builder() {
         }
@@ -304,6 +305,16 @@ public final class DelayQ implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Where the enqueues of this client's queues report what they did (default {@link ProducerMetrics#NONE}, which
+         * costs nothing): e.g. {@code new MicrometerProducerMetrics(registry)} for {@code delayq.jobs.enqueued},
+         * {@code delayq.jobs.duplicates}, {@code delayq.enqueue.errors} and {@code delayq.enqueue.latency} by queue.
+         */
+        public Builder producerMetrics(ProducerMetrics metrics) {
+            this.producerMetrics = metrics;
+            return this;
+        }
+
         /** The connection name shown by {@code CLIENT LIST} (default {@code delayq}). */
         public Builder clientName(String name) {
             this.clientName = name;
@@ -326,8 +337,9 @@ public final class DelayQ implements AutoCloseable {
             Validation.range("max payload bytes", maxPayloadBytes, 0, Bounds.MAX_PAYLOAD_LIMIT);
             Validation.delay("done retention", doneRetention);
             Validation.delay("dead retention", deadRetention);
-            if (retryPolicy == null || clock == null || uri == null || durability == null) {
-                throw new IllegalArgumentException("redis URI, retry policy, clock and durability must not be null");
+            if (retryPolicy == null || clock == null || uri == null || durability == null || producerMetrics == null) {
+                throw new IllegalArgumentException("redis URI, retry policy, clock, durability and producer metrics must "
+                        + "not be null (ProducerMetrics.NONE reports nowhere)");
             }
             if (username != null && password == null) {
                 throw new IllegalArgumentException("username '" + username + "' is set without a password: set password(...) too");
@@ -345,7 +357,7 @@ public final class DelayQ implements AutoCloseable {
                 throw e;
             }
             return new DelayQ(redis, new ClientSettings(prefix, maxPayloadBytes, doneRetention, deadRetention, retryPolicy, clock,
-                    durability));
+                    durability, producerMetrics));
         }
     }
 

@@ -35,6 +35,8 @@ public final class Job {
     private final Duration dedupeTtl;
     private final Duration timeout;
     private final int priority;
+    private final String traceparent;
+    private final String tracestate;
 
     private Job(Builder b) {
         this.idGenerated = b.id == null;
@@ -48,6 +50,24 @@ public final class Job {
         this.dedupeTtl = b.dedupeTtl;
         this.timeout = b.timeout;
         this.priority = b.priority;
+        this.traceparent = b.traceparent;
+        this.tracestate = b.tracestate;
+    }
+
+    private Job(Job job, String traceparent, String tracestate) {
+        this.idGenerated = job.idGenerated;
+        this.id = job.id;
+        this.name = job.name;
+        this.payload = job.payload;
+        this.delay = job.delay;
+        this.runAt = job.runAt;
+        this.maxAttempts = job.maxAttempts;
+        this.dedupeKey = job.dedupeKey;
+        this.dedupeTtl = job.dedupeTtl;
+        this.timeout = job.timeout;
+        this.priority = job.priority;
+        this.traceparent = traceparent;
+        this.tracestate = tracestate;
     }
 
     /** A new builder. */
@@ -120,6 +140,31 @@ public final class Job {
         return timeout;
     }
 
+    /**
+     * The producer's W3C trace context ({@code traceparent} header value) this job carries to its handler, or
+     * {@code null} when none: see {@link Builder#traceContext(String, String)}.
+     */
+    public String traceparent() {
+        return traceparent;
+    }
+
+    /** The W3C {@code tracestate} that goes with {@link #traceparent()}, or {@code null} when none. */
+    public String tracestate() {
+        return tracestate;
+    }
+
+    /**
+     * This job carrying the trace context {@code traceparent} and {@code tracestate}, checked as
+     * {@link Builder#traceContext(String, String)} checks them; everything else is this job's, its id too (generated or
+     * not). The tracing of the client uses it to give the jobs it enqueues its producer span's context.
+     *
+     * @throws IllegalArgumentException when either value is malformed, or a tracestate comes without traceparent
+     */
+    public Job withTraceContext(String traceparent, String tracestate) {
+        Builder checked = new Builder().traceContext(traceparent, tracestate);
+        return new Job(this, checked.traceparent, checked.tracestate);
+    }
+
     @Override
     public String toString() {
         return "Job[id=" + id + (name != null ? ", name=" + name : "") + ", payload=" + payload.length + " bytes, "
@@ -140,6 +185,8 @@ public final class Job {
         private Duration dedupeTtl;
         private Duration timeout;
         private int priority;
+        private String traceparent;
+        private String tracestate;
 
         private Builder() {
         }
@@ -228,6 +275,26 @@ public final class Job {
          */
         public Builder priority(int priority) {
             this.priority = priority;
+            return this;
+        }
+
+        /**
+         * The W3C trace context of the code that enqueues the job (the values of the {@code traceparent} and
+         * {@code tracestate} headers), kept with the job and handed to every attempt ({@link JobContext#traceparent()}),
+         * so that a trace runs from the enqueue to the handler (see docs/tracing.md). With OpenTelemetry configured on
+         * the client the enqueue sets it from its own span; set here, it is kept as given. {@code traceparent}:
+         * {@code 00-<32 hex trace id>-<16 hex span id>-<2 hex flags>} (lower case, ids not all zero), or {@code null}
+         * to carry none; {@code tracestate}: at most 512 characters of printable ASCII, or {@code null}.
+         *
+         * @throws IllegalArgumentException when either value is malformed, or a tracestate comes without traceparent
+         */
+        public Builder traceContext(String traceparent, String tracestate) {
+            if (traceparent == null && tracestate != null) {
+                throw new IllegalArgumentException("tracestate is set without a traceparent: a W3C tracestate only goes"
+                        + " with the traceparent it belongs to");
+            }
+            this.traceparent = traceparent == null ? null : Validation.traceparent(traceparent);
+            this.tracestate = tracestate == null || tracestate.isEmpty() ? null : Validation.tracestate(tracestate);
             return this;
         }
 

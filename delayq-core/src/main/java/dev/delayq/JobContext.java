@@ -43,6 +43,20 @@ public interface JobContext {
     String lastError();
 
     /**
+     * The W3C traceparent the job carries from its producer ({@link Job#traceparent()}), or {@code null} when it was
+     * enqueued without one. With OpenTelemetry configured on the worker, the attempt's own span (a child of this
+     * context) is the current span while the handler runs: see docs/tracing.md.
+     */
+    default String traceparent() {
+        return null;
+    }
+
+    /** The W3C tracestate that goes with {@link #traceparent()}, or {@code null}. */
+    default String tracestate() {
+        return null;
+    }
+
+    /**
      * {@code true} once the lease is lost: a renewal was refused (the job was recovered and may run
      * elsewhere), the worker handed the job back at shutdown, renewals failed until the lease expired, or the
      * run passed its timeout (its attempt was failed). A handler that sees it should stop; its outcome will be

@@ -25,11 +25,21 @@ import java.time.Instant;
  *                         {@link #state()} is the index it was found in
  * @param priority         0 to 9 (higher first among due jobs)
  * @param progress         what its running handler last reported ({@link JobContext#progress(String)}), or {@code null}
+ * @param traceparent      the W3C traceparent it was enqueued with ({@link Job#traceparent()}), or {@code null}
+ * @param tracestate       the W3C tracestate that goes with it, or {@code null}
  */
 public record JobInfo(String id, JobState state, int attempt, int maxAttempts, long dueAtMillis, long leaseUntilMillis,
                       long finishedAtMillis, long token, String lastError, byte[] payload, String name, long enqueuedAtMillis,
                       int stalls, String dedupeKey, long dedupeHeldUntilMillis, boolean corrupt, int priority,
-                      String progress) {
+                      String progress, String traceparent, String tracestate) {
+
+    /** A job's state without a trace context (the form before jobs carried one). */
+    public JobInfo(String id, JobState state, int attempt, int maxAttempts, long dueAtMillis, long leaseUntilMillis,
+                   long finishedAtMillis, long token, String lastError, byte[] payload, String name, long enqueuedAtMillis,
+                   int stalls, String dedupeKey, long dedupeHeldUntilMillis, boolean corrupt, int priority, String progress) {
+        this(id, state, attempt, maxAttempts, dueAtMillis, leaseUntilMillis, finishedAtMillis, token, lastError, payload, name,
+                enqueuedAtMillis, stalls, dedupeKey, dedupeHeldUntilMillis, corrupt, priority, progress, null, null);
+    }
 
     /** The payload decoded as UTF-8. */
     public String payloadUtf8() {

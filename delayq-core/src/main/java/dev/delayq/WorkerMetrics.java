@@ -37,6 +37,13 @@ public interface WorkerMetrics {
     default void claimed(String queue, int n) {
     }
 
+    /**
+     * A claim was cut short by the queue's rate or concurrency limit ({@link QueueInspector#limits}): the worker waits
+     * for the limit to free a grant before it claims again.
+     */
+    default void limited(String queue) {
+    }
+
     /** A handler started {@code lagMillis} after the job's due time. */
     default void started(String queue, double lagMillis) {
     }

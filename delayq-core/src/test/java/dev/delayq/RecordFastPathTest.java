@@ -84,6 +84,9 @@ class RecordFastPathTest {
                             if (dedupe) {
                                 b.dedupe("key-" + i, Duration.ofMillis(1));
                             }
+                            if (i % 3 == 0) { // a trace context: a two-byte extension mask, the general paths
+                                b.traceContext(TraceContextTest.TP, i % 2 == 0 ? TraceContextTest.TS : null);
+                            }
                             Job job = b.build();
                             sent.put(job.id(), job);
                             batch.add(job);
@@ -108,6 +111,8 @@ class RecordFastPathTest {
             assertThat(c.payload()).as(c.id()).isEqualTo(job.payload());
             assertThat(c.maxAttempts()).as(c.id()).isEqualTo(job.maxAttempts() > 0 ? job.maxAttempts() : RetryPolicy.defaults().maxAttempts());
             assertThat(c.timeoutMillis()).as(c.id()).isEqualTo(job.timeout() == null ? 0 : job.timeout().toMillis());
+            assertThat(c.traceparent()).as(c.id()).isEqualTo(job.traceparent());
+            assertThat(c.tracestate()).as(c.id()).isEqualTo(job.tracestate());
             assertThat(c.stalls()).isZero();
             assertThat(c.lastError()).isNull();
             assertThat(tokens.add(c.token())).as("token %d handed out once", c.token()).isTrue();
@@ -129,6 +134,7 @@ class RecordFastPathTest {
             assertThat(done.state()).isEqualTo(JobState.DONE);
             assertThat(done.name()).isEqualTo(sent.get(c.id()).name());
             assertThat(done.payload()).isEqualTo(sent.get(c.id()).payload());
+            assertThat(done.traceparent()).isEqualTo(sent.get(c.id()).traceparent());
             assertThat(done.token()).isEqualTo(c.token());
         }
         // The dedupe keys were released with their jobs (their 1 ms holds have run out): the same keys enqueue again.

@@ -28,6 +28,11 @@ final class FanOutMetrics implements WorkerMetrics {
     }
 
     @Override
+    public void limited(String queue) {
+        receivers.forEach(r -> r.limited(queue));
+    }
+
+    @Override
     public void started(String queue, double lagMillis) {
         receivers.forEach(r -> r.started(queue, lagMillis));
     }

@@ -25,10 +25,12 @@ import java.util.Arrays;
  * @param body        offset of the payload in {@code raw}
  * @param finishedAt  when a done job finished (epoch ms, Redis clock) when its record says (one that complete listed
  *                    in a done batch), else -1: the time is its done-set entry's score
+ * @param traceparent the W3C traceparent the job was enqueued with, or {@code null}
+ * @param tracestate  the W3C tracestate that goes with it, or {@code null}
  */
 public record Record(JobState state, int attempt, int maxAttempts, long seq, long createdMillis, long due, long token,
                      String error, int stalls, String name, String dedupeKey, long holdUntil, int priority, long timeoutMs,
-                     byte[] raw, int body, long finishedAt) {
+                     byte[] raw, int body, long finishedAt, String traceparent, String tracestate) {
     private static final int F_DUE = 8;
     private static final int F_TOKEN = 16;
     private static final int F_ERROR = 32;
@@ -88,6 +90,7 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
         long hold = -1;
         int priority = 0;
         long timeout = 0;
+        String trace = null;
         if ((flags & F_EXT) != 0) {
             long mask = varint(raw, pos);
             attempt = (mask & 1) != 0 ? (int) varint(raw, pos) : 0;
@@ -100,12 +103,16 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
             }
             priority = (mask & 32) != 0 ? (int) varint(raw, pos) : 0;
             timeout = (mask & 64) != 0 ? varint(raw, pos) : 0;
+            trace = (mask & 128) != 0 ? text(raw, pos) : null;
         }
         if (pos[0] > raw.length) {
             throw new IllegalStateException("truncated record");
         }
+        // The trace context: the traceparent, then a zero byte and the tracestate when there is one.
+        int cut = trace == null ? -1 : trace.indexOf('\0');
         return new Record(JobState.ofCode(code), attempt, max, seq, created, due, token, error, stalls, name, dedupe, hold,
-                priority, timeout, raw, pos[0], finished);
+                priority, timeout, raw, pos[0], finished, cut < 0 ? trace : trace.substring(0, cut),
+                cut < 0 ? null : trace.substring(cut + 1));
     }
 
     /**
@@ -136,7 +143,7 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
             long due = varint(overlay, pos);
             int attempt = (int) varint(overlay, pos);
             return new Record(JobState.ofCode(code), attempt, maxAttempts, seq, createdMillis, due, token, error, stalls,
-                    name, dedupeKey, holdUntil, priority, timeoutMs, raw, body, finished);
+                    name, dedupeKey, holdUntil, priority, timeoutMs, raw, body, finished, traceparent, tracestate);
         } catch (RuntimeException e) {
             throw new CorruptRecordException("lease overlay: " + e.getMessage());
         }

@@ -34,6 +34,8 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@code delayq.jobs.claimed}, {@code delayq.jobs.completed}, {@code delayq.jobs.failed},
  *       {@code delayq.jobs.retried}, {@code delayq.jobs.dead}, {@code delayq.jobs.recovered},
  *       {@code delayq.leases.lost} — counters</li>
+ *   <li>{@code delayq.claims.limited} — counter: claims cut short by the queue's rate or concurrency limit (the worker
+ *       then waits for the limit's window)</li>
  *   <li>{@code delayq.dispatch.lag} — timer: handler start minus due time, on Redis's clock</li>
  *   <li>{@code delayq.processing.time} — timer: handler run time (completed and failed)</li>
  *   <li>{@code delayq.jobs.in_flight} — gauge: jobs leased by this worker and not yet acknowledged</li>
@@ -91,6 +93,7 @@ public final class MicrometerMetrics implements WorkerMetrics {
         final Counter dead;
         final Counter recovered;
         final Counter leaseLost;
+        final Counter limited;
         final Timer lag;
         final Timer processing;
 
@@ -103,6 +106,7 @@ public final class MicrometerMetrics implements WorkerMetrics {
             dead = counter("delayq.jobs.dead", tags);
             recovered = counter("delayq.jobs.recovered", tags);
             leaseLost = counter("delayq.leases.lost", tags);
+            limited = counter("delayq.claims.limited", tags);
             lag = keep(Timer.builder("delayq.dispatch.lag").description("handler start minus due time (Redis clock)")
                     .tags(tags).publishPercentileHistogram().register(registry));
             processing = keep(Timer.builder("delayq.processing.time").description("handler run time")
@@ -147,6 +151,11 @@ public final class MicrometerMetrics implements WorkerMetrics {
         @Override
         public void claimed(String queue, int n) {
             claimed.increment(n);
+        }
+
+        @Override
+        public void limited(String queue) {
+            limited.increment();
         }
 
         @Override
@@ -239,6 +248,11 @@ public final class MicrometerMetrics implements WorkerMetrics {
     @Override
     public void claimed(String queue, int n) {
         of(queue).claimed(queue, n);
+    }
+
+    @Override
+    public void limited(String queue) {
+        of(queue).limited(queue);
     }
 
     @Override

@@ -5,8 +5,9 @@
 -- ARGV[3..] per job: id, payload, when, options
 --   when: "d<ms>" delay on Redis's clock, "a<ms>" absolute due ms; options: "" (none), "g" (none, and the client made the id up), or fields separated by NUL bytes:
 --     generated ("1"/"0") NUL max attempts NUL name NUL dedupe key NUL dedupe ttl ms NUL priority NUL timeout ms
---     (empty field = absent). A generated id found again can only be this very call replayed after a lost reply
---     (71 random bits do not collide), so it counts as created, as the first execution did.
+--     [NUL traceparent NUL tracestate] (empty field = absent; the last two only for a job carrying a W3C trace context:
+--     traceparent 55 characters, tracestate at most 512). A generated id found again can only be this very call
+--     replayed after a lost reply (71 random bits do not collide), so it counts as created, as the first execution did.
 -- Returns the duplicates only, as { i_1, owner_id_1, hold_until_1, owner_state_1, ... } (every job not listed was
 --   created; hold until ms, -1: the owner is scheduled or running; owner state 0: gone); or, with nothing written:
 --   { -5, i } when job i's due time would fall beyond year 9999, { -6, what } when an argument is malformed.
@@ -24,6 +25,8 @@ if not n or #ARGV ~= 2 + 4 * n then return { -6, 'malformed enqueue arguments' }
 local now_micros = now_us()
 local now = math.floor(now_micros / 1000)
 local MAX_TTL = 315576000000 -- 10 years
+local HEX = '[0-9a-f]'
+local TRACEPARENT = '^00%-' .. string.rep(HEX, 32) .. '%-' .. string.rep(HEX, 16) .. '%-' .. HEX .. HEX .. '$'
 
 local function split(s)
   local t, start = {}, 1
@@ -59,7 +62,12 @@ for i = 1, n do
     opts[i] = o == 'g' and 'g' or false
   else
     local f = split(o)
-    if #f ~= 7 or (f[1] ~= '0' and f[1] ~= '1') then return { -6, 'job ' .. i .. ': malformed options' } end
+    if (#f ~= 7 and #f ~= 9) or (f[1] ~= '0' and f[1] ~= '1') then return { -6, 'job ' .. i .. ': malformed options' } end
+    local trace = nil
+    if #f == 9 then
+      if not string.match(f[8], TRACEPARENT) or #f[9] > 512 then return { -6, 'job ' .. i .. ': malformed trace context' } end
+      trace = f[9] ~= '' and f[8] .. '\0' .. f[9] or f[8]
+    end
     local ok1, max = optional(f[2], 1, {{MAX_ATTEMPTS}})
     local ok2, ttl = optional(f[5], 1, MAX_TTL)
     local ok3, priority = optional(f[6], 0, 9)
@@ -68,7 +76,7 @@ for i = 1, n do
       return { -6, 'job ' .. i .. ': malformed options' }
     end
     opts[i] = { generated = f[1] == '1', max = max, name = f[3] ~= '' and f[3] or nil,
-      dedupe = f[4] ~= '' and f[4] or nil, hold = ttl and now + ttl, priority = priority, timeout = timeout }
+      dedupe = f[4] ~= '' and f[4] or nil, hold = ttl and now + ttl, priority = priority, timeout = timeout, trace = trace }
   end
 end
 

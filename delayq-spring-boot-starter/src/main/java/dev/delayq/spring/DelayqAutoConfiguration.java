@@ -1,9 +1,12 @@
 package dev.delayq.spring;
 
 import dev.delayq.DelayQ;
+import dev.delayq.ProducerMetrics;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.micrometer.MicrometerMetrics;
+import dev.delayq.micrometer.MicrometerProducerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.LazyInitializationExcludeFilter;
@@ -39,7 +42,9 @@ import org.springframework.util.StringUtils;
         "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
         "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"})
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.observation.ObservationAutoConfiguration",
+        "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration"})
 @ConditionalOnClass(DelayQ.class)
 @ConditionalOnProperty(prefix = "delayq", name = "enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(DelayqProperties.class)
@@ -48,13 +53,15 @@ public class DelayqAutoConfiguration {
     /**
      * The client, connected at startup (an unreachable Redis fails the start unless
      * {@code delayq.require-redis-at-startup=false}) and closed with the context, after the workers. Only when the
-     * application has no {@link DelayQ} of its own.
+     * application has no {@link DelayQ} of its own. Its enqueues report to the {@link ProducerMetrics} bean (by
+     * default the producer meters in the application's {@link MeterRegistry}; an application's own {@link DelayQ}
+     * reports where it was built to).
      */
     @Bean
     @ConditionalOnMissingBean({DelayqClient.class, DelayQ.class})
     public DelayqClient delayqClient(DelayqProperties properties, Environment environment,
                                      ObjectProvider<DelayqRedisSettingsSource> serviceConnection,
-                                     ObjectProvider<SslBundles> bundles) {
+                                     ObjectProvider<SslBundles> bundles, ObjectProvider<ProducerMetrics> producerMetrics) {
         BootRedisProperties redis = BootRedisProperties.of(environment);
         DelayqConnection.Target target; // settings are checked now, whether Redis is reachable or not
         if (StringUtils.hasText(properties.getRedisUrl())) {
@@ -67,7 +74,8 @@ public class DelayqAutoConfiguration {
             }
             target = DelayqConnection.fromDetails(properties, settings);
         }
-        return DelayqClient.connect(() -> DelayqConnection.connect(properties, redis, target),
+        ProducerMetrics meters = producerMetrics.getIfUnique(() -> ProducerMetrics.NONE);
+        return DelayqClient.connect(() -> DelayqConnection.connect(properties, redis, target, meters),
                 properties.isRequireRedisAtStartup(), properties.getReconnectDelay());
     }
 
@@ -94,10 +102,10 @@ public class DelayqAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public DelayqTemplate delayqTemplate(DelayqClient client, DelayqPayloadConverter converter,
-                                         ObjectProvider<DelayqProducerMetrics> metrics, DelayqProperties properties,
-                                         ObjectProvider<DelayqOutboxWriter> outbox) {
-        return new DelayqTemplate(client, converter, metrics.getIfUnique(() -> DelayqProducerMetrics.NONE),
-                properties.getProducer().isAfterCommit(), outbox.getIfAvailable());
+                                         DelayqProperties properties, ObjectProvider<DelayqOutboxWriter> outbox,
+                                         ObjectProvider<DelayqObservations> observations) {
+        return new DelayqTemplate(client, converter, properties.getProducer().isAfterCommit(), outbox.getIfAvailable())
+                .observedBy(observations.getIfUnique(() -> DelayqObservations.NONE));
     }
 
     /** {@link DelayqListener} methods, unless {@code delayq.worker.enabled=false} (a producer-only application). */
@@ -123,9 +131,24 @@ public class DelayqAutoConfiguration {
         @ConditionalOnMissingBean
         DelayqWorkers delayqWorkers(DelayqClient client, DelayqProperties properties, DelayqListenerBeanPostProcessor listeners,
                                     DelayqPayloadConverter converter, ObjectProvider<WorkerMetrics> metrics,
-                                    ConfigurableBeanFactory beanFactory) {
+                                    ConfigurableBeanFactory beanFactory, ObjectProvider<DelayqObservations> observations) {
             return new DelayqWorkers(client, properties, listeners, converter, metrics.getIfUnique(() -> WorkerMetrics.NONE),
-                    beanFactory);
+                    beanFactory).observedBy(observations.getIfUnique(() -> DelayqObservations.NONE));
+        }
+    }
+
+    /**
+     * Observations of enqueues and listener runs in the application's {@link ObservationRegistry}, which Boot's tracing
+     * turns into spans of one trace from the enqueue to the handler ({@link MicrometerObservations}).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(ObservationRegistry.class)
+    @ConditionalOnBean(ObservationRegistry.class)
+    static class Observations {
+        @Bean
+        @ConditionalOnMissingBean
+        DelayqObservations delayqObservations(ObservationRegistry registry) {
+            return new MicrometerObservations(registry);
         }
     }
 
@@ -140,9 +163,10 @@ public class DelayqAutoConfiguration {
             return new MicrometerMetrics(registry);
         }
 
+        /** {@code delayq.jobs.enqueued}, {@code delayq.jobs.duplicates}, {@code delayq.enqueue.errors}, {@code .latency}. */
         @Bean
         @ConditionalOnMissingBean
-        DelayqProducerMetrics delayqProducerMetrics(MeterRegistry registry) {
+        ProducerMetrics delayqProducerMetrics(MeterRegistry registry) {
             return new MicrometerProducerMetrics(registry);
         }
     }

@@ -2,6 +2,7 @@ package dev.delayq.spring;
 
 import dev.delayq.DelayQ;
 import dev.delayq.DelayQConnectionException;
+import dev.delayq.ProducerMetrics;
 import dev.delayq.RetryPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,9 +37,9 @@ final class DelayqConnection {
     /**
      * Connects as {@code target} says, trying each cluster seed node until one answers. The timeout is
      * {@code delayq.timeout}, else {@code spring.data.redis.timeout}, else 10 s; the connection's name is
-     * {@code spring.data.redis.client-name} when set.
+     * {@code spring.data.redis.client-name} when set. The enqueues report to {@code producerMetrics}.
      */
-    static DelayQ connect(DelayqProperties p, BootRedisProperties redis, Target target) {
+    static DelayQ connect(DelayqProperties p, BootRedisProperties redis, Target target, ProducerMetrics producerMetrics) {
         Path trust = trustedCertificates(target.ssl());
         DelayQConnectionException last = null;
         for (String uri : target.uris()) {
@@ -50,7 +51,8 @@ final class DelayqConnection {
                     .doneRetention(p.getDoneRetention())
                     .deadRetention(p.getDeadRetention())
                     .allowEvictingMemoryPolicy(p.isAllowEvictingMemoryPolicy())
-                    .retryPolicy(retryPolicy(p.getRetry()));
+                    .retryPolicy(retryPolicy(p.getRetry()))
+                    .producerMetrics(producerMetrics);
             if (target.password() != null) {
                 b.username(target.username()).password(target.password());
             }

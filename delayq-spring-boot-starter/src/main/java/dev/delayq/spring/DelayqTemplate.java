@@ -34,23 +34,23 @@ import java.time.Duration;
 public class DelayqTemplate {
     private final DelayqClient client;
     private final DelayqPayloadConverter converter;
-    private final DelayqProducerMetrics metrics;
     private final boolean afterCommit;
     private final DelayqOutboxWriter outbox;
+    private volatile DelayqObservations observations = DelayqObservations.NONE;
 
-    /** A template on {@code delayQ}, writing payloads with {@code converter}, enqueueing after commits, no meters. */
+    /** A template on {@code delayQ}, writing payloads with {@code converter}, enqueueing after commits. */
     public DelayqTemplate(DelayQ delayQ, DelayqPayloadConverter converter) {
-        this(delayQ == null ? null : DelayqClient.of(delayQ), converter, DelayqProducerMetrics.NONE, true);
+        this(delayQ == null ? null : DelayqClient.of(delayQ), converter, true);
     }
 
     /**
-     * A template on {@code client}, writing payloads with {@code converter} and reporting to {@code metrics}.
+     * A template on {@code client}, writing payloads with {@code converter}. Its enqueues are measured by the client
+     * ({@link dev.delayq.ProducerMetrics}: {@code delayq.jobs.enqueued}, ...).
      *
      * @param afterCommit whether an enqueue inside a Spring-managed transaction waits for its commit
      */
-    public DelayqTemplate(DelayqClient client, DelayqPayloadConverter converter, DelayqProducerMetrics metrics,
-                          boolean afterCommit) {
-        this(client, converter, metrics, afterCommit, null);
+    public DelayqTemplate(DelayqClient client, DelayqPayloadConverter converter, boolean afterCommit) {
+        this(client, converter, afterCommit, null);
     }
 
     /**
@@ -59,14 +59,13 @@ public class DelayqTemplate {
      * @param afterCommit whether an enqueue inside a Spring-managed transaction that the outbox does not take waits for
      *                    its commit
      */
-    public DelayqTemplate(DelayqClient client, DelayqPayloadConverter converter, DelayqProducerMetrics metrics,
-                          boolean afterCommit, DelayqOutboxWriter outbox) {
-        if (client == null || converter == null || metrics == null) {
-            throw new IllegalArgumentException("client, converter and metrics must not be null");
+    public DelayqTemplate(DelayqClient client, DelayqPayloadConverter converter, boolean afterCommit,
+                          DelayqOutboxWriter outbox) {
+        if (client == null || converter == null) {
+            throw new IllegalArgumentException("client and converter must not be null");
         }
         this.client = client;
         this.converter = converter;
-        this.metrics = metrics;
         this.afterCommit = afterCommit;
         this.outbox = outbox;
     }
@@ -118,17 +117,13 @@ public class DelayqTemplate {
     }
 
     private EnqueueResult send(JobQueue q, Job job) {
-        EnqueueResult r;
-        try {
-            r = q.enqueue(job);
-        } catch (IllegalArgumentException e) {
-            throw e; // the caller's input, not a failure to count
-        } catch (RuntimeException e) {
-            metrics.enqueueFailed(q.name(), e);
-            throw e;
-        }
-        metrics.enqueued(q.name(), r.created());
-        return r;
+        return observations.enqueue(q, job); // measured by the client (ProducerMetrics)
+    }
+
+    /** Observes the enqueues with {@code observations} (the auto-configuration's, when Micrometer Observation is there). */
+    DelayqTemplate observedBy(DelayqObservations observations) {
+        this.observations = observations == null ? DelayqObservations.NONE : observations;
+        return this;
     }
 
     /** Deletes the scheduled job {@code id} of {@code queue}; refused for a job running or finished. */

@@ -32,6 +32,7 @@ public class DelayqWorkers implements SmartLifecycle, DisposableBean {
     private final ConfigurableBeanFactory beanFactory;
     private final List<Worker> workers = new ArrayList<>();
     private final ExecutorService executor;
+    private volatile DelayqObservations observations = DelayqObservations.NONE;
     private volatile boolean running;
     private boolean stopped;
 
@@ -59,6 +60,12 @@ public class DelayqWorkers implements SmartLifecycle, DisposableBean {
         this.metrics = metrics;
         this.beanFactory = beanFactory;
         this.executor = VirtualThreads.executorIf(beanFactory);
+    }
+
+    /** Observes every run of a listener method with {@code observations} (before {@link #start()}). */
+    DelayqWorkers observedBy(DelayqObservations observations) {
+        this.observations = observations == null ? DelayqObservations.NONE : observations;
+        return this;
     }
 
     /**
@@ -95,7 +102,7 @@ public class DelayqWorkers implements SmartLifecycle, DisposableBean {
         try {
             List<Worker> built = new ArrayList<>();
             for (QueuePlan.Group g : plan.groups().values()) {
-                built.add(plan.build(g, delayQ, properties, converter, metrics, executor));
+                built.add(plan.build(g, delayQ, properties, converter, metrics, executor, observations));
             }
             OperatorCalls ops = new OperatorCalls(delayQ);
             QueueSetup.apply(ops, properties.getQueues());

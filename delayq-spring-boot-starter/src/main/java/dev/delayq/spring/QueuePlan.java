@@ -106,7 +106,7 @@ final class QueuePlan {
 
     /** The settings of one worker and where each came from. */
     Worker build(Group g, DelayQ delayQ, DelayqProperties p, DelayqPayloadConverter converter, WorkerMetrics metrics,
-                 Executor executor) {
+                 Executor executor, DelayqObservations observations) {
         DelayqProperties.Worker d = p.getWorker();
         DelayqProperties.Retry r = p.getRetry();
         DelayqQueueProperties q = p.getQueues().getOrDefault(g.queue, new DelayqQueueProperties());
@@ -119,8 +119,8 @@ final class QueuePlan {
                 .build();
         try {
             Worker.Builder b = g.fallback == null ? Worker.builder(delayQ.queue(g.queue))
-                    : Worker.builder(delayQ.queue(g.queue), handler(g.fallback, converter));
-            g.byName.forEach((name, e) -> b.handle(name, handler(e, converter)));
+                    : Worker.builder(delayQ.queue(g.queue), observations.handler(g.queue, handler(g.fallback, converter)));
+            g.byName.forEach((name, e) -> b.handle(name, observations.handler(g.queue, handler(e, converter))));
             b.concurrency(merged(g, "concurrency", DelayqListener::concurrency, d.getConcurrency(), EndpointAttributes::integer))
                     .leaseDuration(merged(g, "leaseDuration", DelayqListener::leaseDuration, d.getLeaseDuration(), EndpointAttributes::duration))
                     .lookahead(merged(g, "lookahead", DelayqListener::lookahead, d.getLookahead(), EndpointAttributes::duration))

@@ -118,6 +118,11 @@ class DelayqProducerTest {
                     .isInstanceOf(IllegalArgumentException.class);
             assertThat(meters.find("delayq.enqueue.errors").counters()).as("an invalid job is not an error of Redis")
                     .isEmpty();
+            ctx.getBean(dev.delayq.DelayQ.class).queue("direct").enqueue(dev.delayq.Job.builder().id("d").build());
+            assertThat(meters.get("delayq.jobs.enqueued").tag("queue", "direct").counter().count())
+                    .as("counted by the client: an enqueue through the DelayQ bean too").isEqualTo(1);
+            assertThat(meters.get("delayq.enqueue.latency").tag("queue", "orders").timer().count())
+                    .as("one per enqueue call").isEqualTo(3);
         });
     }
 }

@@ -109,6 +109,55 @@ public final class Validation {
         return text("job name", name, MAX_NAME_BYTES);
     }
 
+    /** The longest W3C tracestate a job carries (the specification asks vendors to propagate at least 512). */
+    public static final int MAX_TRACESTATE = 512;
+
+    /**
+     * A W3C traceparent of version 00: {@code 00-<32 hex>-<16 hex>-<2 hex>}, lower case, trace and span ids not all
+     * zero (an invalid context by the specification).
+     */
+    public static String traceparent(String tp) {
+        boolean ok = tp.length() == 55 && tp.startsWith("00-") && tp.charAt(35) == '-' && tp.charAt(52) == '-'
+                && hex(tp, 3, 35) && hex(tp, 36, 52) && hex(tp, 53, 55);
+        if (!ok) {
+            throw new IllegalArgumentException("traceparent '" + printable(tp) + "' is not a W3C trace context: expected"
+                    + " 00-<32 hex digits trace id>-<16 hex digits span id>-<2 hex digits flags>, lower case,"
+                    + " e.g. 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+        }
+        if (tp.substring(3, 35).chars().allMatch(c -> c == '0') || tp.substring(36, 52).chars().allMatch(c -> c == '0')) {
+            throw new IllegalArgumentException("traceparent '" + tp + "' has an all-zero trace or span id: such a"
+                    + " context is invalid (W3C Trace Context)");
+        }
+        return tp;
+    }
+
+    /** A W3C tracestate: at most {@link #MAX_TRACESTATE} characters of printable ASCII (0x20 to 0x7E). */
+    public static String tracestate(String ts) {
+        if (ts.length() > MAX_TRACESTATE) {
+            throw new IllegalArgumentException("tracestate is " + ts.length() + " characters long: a job carries at most "
+                    + MAX_TRACESTATE);
+        }
+        for (int i = 0; i < ts.length(); i++) {
+            char c = ts.charAt(i);
+            if (c < 0x20 || c > 0x7e) {
+                throw new IllegalArgumentException("tracestate '" + printable(ts) + "' holds the character U+"
+                        + String.format("%04X", (int) c) + " at index " + i
+                        + ": a W3C tracestate is printable ASCII (0x20 to 0x7E)");
+            }
+        }
+        return ts;
+    }
+
+    private static boolean hex(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static String text(String field, String value, int maxBytes) {
         if (value == null || value.isEmpty()) {
             throw new IllegalArgumentException(field + " must not be empty: use 1-" + maxBytes + " bytes of UTF-8 text");

@@ -95,7 +95,8 @@ public final class Claim {
                     id = Reply.str(head);
                 }
                 jobs.add(new ClaimedJob(id, rec.payload(), rec.attempt(), rec.maxAttempts() > 0 ? rec.maxAttempts() : defaultMax,
-                        rec.due(), rec.token(), now + leaseMs, rec.error(), partition, rec.name(), rec.stalls(), rec.timeoutMs()));
+                        rec.due(), rec.token(), now + leaseMs, rec.error(), partition, rec.name(), rec.stalls(), rec.timeoutMs(),
+                        rec.traceparent(), rec.tracestate()));
             }
             return new ClaimBatch(jobs, now, Reply.longAt(r, Out.NEXT_DUE), Reply.longAt(r, Out.NEXT_EXPIRY),
                     (int) Reply.longAt(r, Out.RECOVERED), (int) Reply.longAt(r, Out.RECOVERED_DEAD),

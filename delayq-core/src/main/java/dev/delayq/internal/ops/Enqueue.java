@@ -77,10 +77,13 @@ public final class Enqueue {
         return call.thenApply(reply -> decode(reply, batch, ids));
     }
 
-    /** "" for a job with none of the optional fields, "g" for such a job with a generated id, else the fields. */
+    /**
+     * "" for a job with none of the optional fields, "g" for such a job with a generated id, else the fields: seven,
+     * or nine with the job's trace context (traceparent, tracestate), which a job without one never pays for.
+     */
     private static byte[] options(Job job) {
         if (job.maxAttempts() == 0 && job.name() == null && job.dedupeKey() == null && job.timeout() == null
-                && job.priority() == 0) {
+                && job.priority() == 0 && job.traceparent() == null) {
             return job.idGenerated() ? GENERATED : Args.EMPTY;
         }
         String sep = "\0";
@@ -90,7 +93,8 @@ public final class Enqueue {
                 + (job.dedupeKey() != null ? job.dedupeKey() : "") + sep
                 + (job.dedupeKey() != null ? Long.toString(job.dedupeTtl().toMillis()) : "") + sep
                 + (job.priority() > 0 ? Integer.toString(job.priority()) : "") + sep
-                + (job.timeout() != null ? Long.toString(job.timeout().toMillis()) : ""));
+                + (job.timeout() != null ? Long.toString(job.timeout().toMillis()) : "")
+                + (job.traceparent() != null ? sep + job.traceparent() + sep + (job.tracestate() != null ? job.tracestate() : "") : ""));
     }
 
     private static List<EnqueueResult> decode(List<Object> reply, List<Job> batch, String[] ids) {

@@ -30,6 +30,6 @@ final class JobInfos {
         long finished = rec.finishedAt() >= 0 ? rec.finishedAt() : s == JobState.DONE || s == JobState.DEAD ? score : -1;
         return new JobInfo(id, s, rec.attempt(), rec.maxAttempts(), due, lease, finished, rec.token(), rec.error(),
                 rec.payload(), rec.name(), rec.createdMillis(), rec.stalls(), rec.dedupeKey(), holdUntil, false, rec.priority(),
-                progress);
+                progress, rec.traceparent(), rec.tracestate());
     }
 }

@@ -38,8 +38,10 @@ public final class JobFields {
      * (null when not recorded), {@code stalls} (expired leases), {@code dedupeKey}, {@code dedupeHeldUntil} (after the
      * job ended: until when its dedupe key holds, else null), {@code corrupt} (the record could not be decoded: the
      * payload holds its raw bytes, the state is the index it was found in), {@code priority} (0-9),
-     * {@code progress} (what a running handler last reported, else null) and {@code allowed} (the operations its
-     * state allows, {@link JobActions}: {@code ["cancel", "delete", "reschedule", "run-now"]} for a scheduled job).
+     * {@code progress} (what a running handler last reported, else null), {@code allowed} (the operations its
+     * state allows, {@link JobActions}: {@code ["cancel", "delete", "reschedule", "run-now"]} for a scheduled job),
+     * and only for a job enqueued with a W3C trace context: {@code traceparent} and, when it has one,
+     * {@code tracestate} (a job without pays for no keys it does not have).
      *
      * @param previewBytes the most payload bytes to include; {@link #WHOLE_PAYLOAD} for all of it
      */
@@ -77,6 +79,12 @@ public final class JobFields {
         m.put("priority", j.priority());
         m.put("progress", j.progress());
         m.put("allowed", allowed(j));
+        if (j.traceparent() != null) {
+            m.put("traceparent", j.traceparent());
+            if (j.tracestate() != null) {
+                m.put("tracestate", j.tracestate());
+            }
+        }
         return m;
     }
 

@@ -134,7 +134,7 @@ public final class RedisQueue implements JobQueue, Leases {
             if (job == null) {
                 throw new IllegalArgumentException("job must not be null");
             }
-            return enqueueChecked(Collections.singletonList(job)).thenApply(r -> r.get(0));
+            return enqueueMeasured(Collections.singletonList(job)).thenApply(r -> r.get(0));
         });
     }
 
@@ -145,7 +145,13 @@ public final class RedisQueue implements JobQueue, Leases {
 
     @Override
     public CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs) {
-        return guard(() -> enqueueChecked(jobs));
+        return guard(() -> enqueueMeasured(jobs));
+    }
+
+    /** {@link #enqueueChecked}, reported to the client's {@link dev.delayq.ProducerMetrics} (nothing done without). */
+    private CompletableFuture<List<EnqueueResult>> enqueueMeasured(List<Job> jobs) {
+        return EnqueueMeter.measure(settings.producerMetrics(), name(), jobs == null ? 0 : jobs.size(),
+                () -> enqueueChecked(jobs));
     }
 
     /** Enqueues {@code jobs} into their partitions (one call per partition), the results in the jobs' order. */

@@ -164,6 +164,9 @@ final class ClaimLoop implements Runnable {
         if (!batch.jobs().isEmpty()) {
             metrics.claimed(queue, batch.jobs().size());
         }
+        if (batch.limited()) {
+            metrics.limited(queue);
+        }
         if (batch.recovered() + batch.recoveredDead() > 0) {
             metrics.recovered(queue, batch.recovered() + batch.recoveredDead());
             LOG.info("worker {}: recovered {} expired lease(s) in queue {} ({} to dead)", config.name(),

@@ -56,6 +56,15 @@ final class GuardedMetrics implements WorkerMetrics {
     }
 
     @Override
+    public void limited(String queue) {
+        try {
+            m.limited(queue);
+        } catch (Throwable e) {
+            failed(e);
+        }
+    }
+
+    @Override
     public void started(String queue, double lagMillis) {
         try {
             m.started(queue, lagMillis);

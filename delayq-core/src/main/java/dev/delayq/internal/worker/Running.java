@@ -183,6 +183,16 @@ final class Running implements JobContext {
     }
 
     @Override
+    public String traceparent() {
+        return job.traceparent();
+    }
+
+    @Override
+    public String tracestate() {
+        return job.tracestate();
+    }
+
+    @Override
     public boolean leaseLost() {
         return lost || released || phase.get() == TIMED_OUT;
     }

@@ -19,6 +19,9 @@
 --                         16 dedupe key (varint length, bytes) and hold-until ms (varint)
 --                         32 priority (varint; absent = 0)
 --                         64 timeout ms (varint)
+--                         128 trace context (varint length, bytes): the producer's W3C traceparent, then a NUL byte
+--                             and its tracestate when it has one (the mask then takes two bytes: such a record
+--                             takes the general paths below, never the fast ones)
 --   rest                payload, byte for byte
 -- A done job that complete listed in a done batch (below) has state 5 (done, finish time follows) in byte 1 and the
 -- time it finished (ms, 6 bytes big-endian) right after it, then the rest of its record from byte 2 on: decode reads
@@ -40,7 +43,7 @@
 local SCHEDULED, PROCESSING, DONE, DEAD = 1, 2, 3, 4
 local DONE_AT = 5 -- done, finish time follows (see above)
 local F_DUE, F_TOKEN, F_ERROR, F_CREATED, F_EXT = 8, 16, 32, 64, 128
-local X_ATTEMPT, X_MAX, X_STALLS, X_NAME, X_DEDUPE, X_PRIORITY, X_TIMEOUT = 1, 2, 4, 8, 16, 32, 64
+local X_ATTEMPT, X_MAX, X_STALLS, X_NAME, X_DEDUPE, X_PRIORITY, X_TIMEOUT, X_TRACE = 1, 2, 4, 8, 16, 32, 64, 128
 local MAX_DUE = 253402300799999 -- 9999-12-31T23:59:59.999Z
 local CREATED_EPOCH = 1577836800 -- 2020-01-01T00:00:00Z, in seconds
 local UNDECODABLE = 'record cannot be decoded'
@@ -134,7 +137,7 @@ local function decode_numeric(raw, b, flags, state)
   local after_attempt = k
   if flags >= F_EXT then
     mask, k = window_varint(b, k)
-    if not mask or mask % 32 >= X_NAME then return nil end
+    if not mask or mask % 32 >= X_NAME or mask >= X_TRACE then return nil end
     if mask % 2 >= 1 then
       attempt, k = window_varint(b, k)
       if not attempt then return nil end
@@ -193,6 +196,7 @@ local function decode_general(raw, b, flags, state)
     end
     if mask % 64 >= 32 then r.priority, pos, b, from = varint_at(raw, b, from, pos) end
     if mask % 128 >= 64 then r.timeout, pos, b, from = varint_at(raw, b, from, pos) end
+    if mask % 256 >= X_TRACE then r.trace, pos, b, from = bytes_at(raw, b, from, pos) end
   end
   if pos > #raw + 1 then error('truncated record') end
   r.body = pos
@@ -256,6 +260,7 @@ local function encode_with_body(r, body)
   if r.dedupe then mask = mask + X_DEDUPE end
   if r.priority > 0 then mask = mask + X_PRIORITY end
   if r.timeout then mask = mask + X_TIMEOUT end
+  if r.trace then mask = mask + X_TRACE end
   local b = { r.state }
   put_varint(b, r.seq)
   if r.created then
@@ -299,6 +304,12 @@ local function encode_with_body(r, body)
   end
   if r.priority > 0 then put_varint(x, r.priority) end
   if r.timeout then put_varint(x, r.timeout) end
+  if r.trace then
+    put_varint(x, #r.trace)
+    segs[#segs + 1] = string.char(unpack(x))
+    segs[#segs + 1] = r.trace
+    x = {}
+  end
   if #x > 0 then segs[#segs + 1] = string.char(unpack(x)) end
   segs[#segs + 1] = body
   return table.concat(segs)
@@ -413,6 +424,7 @@ local function skip_ext(raw, pos, m)
   end
   if m % 64 >= X_PRIORITY then pos = skip_varint(raw, pos) if not pos then return nil end end
   if m % 128 >= X_TIMEOUT then pos = skip_varint(raw, pos) if not pos then return nil end end
+  if m % 256 >= X_TRACE then pos = skip_bytes(raw, pos) if not pos then return nil end end
   return pos
 end
 
@@ -570,11 +582,11 @@ local function drop_overlays(k_jobs, ids)
 end
 
 -- The record of a new scheduled job. o holds the optional fields (max, name, dedupe, hold, priority,
--- timeout); created is the enqueue time in seconds since 2020.
+-- timeout, trace); created is the enqueue time in seconds since 2020.
 local function fresh_record(payload, seq, created, o)
   if not o then return FRESH_CHAR .. varint_string(seq) .. varint_string(created) .. payload end
   local r = { state = SCHEDULED, seq = seq, created = created, attempt = 0, max = o.max or 0, stalls = 0,
-    name = o.name, dedupe = o.dedupe, hold = o.hold, priority = o.priority or 0, timeout = o.timeout }
+    name = o.name, dedupe = o.dedupe, hold = o.hold, priority = o.priority or 0, timeout = o.timeout, trace = o.trace }
   return encode_with_body(r, payload)
 end
 
