@@ -9,6 +9,8 @@ module dev.delayq {
     requires org.slf4j;
     requires com.cronutils;
     requires static micrometer.core;
+    requires static io.opentelemetry.api; // tracing, only when configured (DelayQ.Builder#openTelemetry)
+    requires static io.opentelemetry.context;
 
     exports dev.delayq;
     exports dev.delayq.micrometer;

@@ -5,6 +5,8 @@ import dev.delayq.internal.ServerChecks;
 import dev.delayq.internal.base.Validation;
 import dev.delayq.internal.queue.QueueDirectory;
 import dev.delayq.internal.redis.RedisBackend;
+import dev.delayq.internal.trace.JobTracing;
+import dev.delayq.internal.trace.OtelTracing;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -191,6 +193,7 @@ public final class DelayQ implements AutoCloseable {
         private java.nio.file.Path tlsTrust;
         private String username;
         private char[] password;
+        private JobTracing tracing = JobTracing.OFF;
         private ProducerMetrics producerMetrics = ProducerMetrics.NONE;
 
         private Builder() {
@@ -322,6 +325,20 @@ public final class DelayQ implements AutoCloseable {
         }
 
         /**
+         * Traces with OpenTelemetry (the optional dependency {@code io.opentelemetry:opentelemetry-api}; default: no
+         * spans, and no OpenTelemetry class is loaded): every enqueue of this client's queues makes a PRODUCER span
+         * {@code send <queue>} whose context the jobs carry, and every attempt of a worker built on them runs in a
+         * CONSUMER span {@code process <queue>}, a child of that context, current while the handler runs
+         * (docs/tracing.md).
+         *
+         * @throws NullPointerException when {@code openTelemetry} is null
+         */
+        public Builder openTelemetry(io.opentelemetry.api.OpenTelemetry openTelemetry) {
+            this.tracing = OtelTracing.of(openTelemetry);
+            return this;
+        }
+
+        /**
          * Validates the settings, connects and checks the server.
          *
          * @throws IllegalArgumentException        naming an invalid setting
@@ -357,7 +374,7 @@ public final class DelayQ implements AutoCloseable {
                 throw e;
             }
             return new DelayQ(redis, new ClientSettings(prefix, maxPayloadBytes, doneRetention, deadRetention, retryPolicy, clock,
-                    durability, producerMetrics));
+                    durability, tracing, producerMetrics));
         }
     }
 

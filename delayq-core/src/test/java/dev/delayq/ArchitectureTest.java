@@ -138,6 +138,26 @@ class ArchitectureTest {
     }
 
     /**
+     * OpenTelemetry is optional and loaded only when configured: only OtelTracing uses it, reached from DelayQ.Builder's
+     * openTelemetry(...) alone (NoOpenTelemetryTest runs a client and a worker without it on the class path).
+     */
+    @Test
+    void openTelemetryStaysBehindOneClass() throws IOException {
+        Path root = Path.of("src/main/java");
+        try (Stream<Path> files = Files.walk(root)) {
+            List<String> users = files.filter(f -> f.toString().endsWith(".java") && !f.endsWith("module-info.java"))
+                    .filter(f -> read(f).contains("io.opentelemetry")).map(f -> root.relativize(f).toString().replace('\\', '/'))
+                    .toList();
+            assertThat(users).as("classes that use OpenTelemetry").containsExactlyInAnyOrder("dev/delayq/DelayQ.java",
+                    "dev/delayq/internal/trace/OtelTracing.java");
+        }
+        noClasses().that().doNotHaveFullyQualifiedName("dev.delayq.DelayQ$Builder")
+                .and().doNotHaveFullyQualifiedName("dev.delayq.DelayQ").and().resideOutsideOfPackage("dev.delayq.internal.trace")
+                .should().dependOnClassesThat().haveFullyQualifiedName("dev.delayq.internal.trace.OtelTracing")
+                .check(main);
+    }
+
+    /**
      * cron-utils is a deliberate dependency with nothing behind it: its pom's javax.validation, javax.el and lombok are
      * "provided" (never on our classpath), and only Crons (parsing) and ScheduleTimes (matching) use it.
      */

@@ -118,6 +118,11 @@ public final class BenchCommand implements Callable<Integer> {
             + "control and events cost, against a run without.")
     boolean flow;
 
+    @Option(names = "--trace", description = "Trace every enqueue and every attempt with OpenTelemetry (an SDK that "
+            + "samples every span and exports them to nowhere, through a batch span processor): what tracing costs, "
+            + "against a run without.")
+    boolean trace;
+
     @Option(names = "--no-progress", description = "Do not show the progress line on stderr.")
     boolean noProgress;
 
@@ -142,6 +147,10 @@ public final class BenchCommand implements Callable<Integer> {
                 : BenchTarget.privateServer(main.prefix(), main.timeout())) {
             report = new Report(environment(target), config, reps);
             run(selected, new BenchContext(config, target, progress), progress, report);
+        } finally {
+            if (trace) {
+                BenchTracing.close();
+            }
         }
         if (main.cluster()) {
             // The same burst on a private cluster, its queue split so that every master holds partitions.
@@ -251,7 +260,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         DurationText.check("--done-retention", doneRetention, Duration.ZERO, DurationText.MAX);
         return new BenchConfig(consumers, concurrency, batch, lookahead, scale, main.timeout(), main.allowEviction(), 1,
-                doneRetention, flow);
+                doneRetention, flow, trace);
     }
 
     private static void range(String option, int value, int min, int max) {

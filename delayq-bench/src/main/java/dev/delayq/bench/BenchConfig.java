@@ -19,17 +19,25 @@ import java.time.Duration;
  * @param flow          give the queues of W1, W2, W5 and W6 flow control that never binds (a rate limit of
  *                      {@link #FLOW_RATE} jobs per second, a concurrency limit of {@link #FLOW_CONCURRENCY} leases) and
  *                      their event stream: what the bookkeeping of limits and events costs
+ * @param trace         every client traces with OpenTelemetry ({@link BenchTracing}): what tracing costs
  */
 record BenchConfig(int consumers, int concurrency, int batch, Duration lookahead, double scale, Duration timeout,
-                   boolean allowEviction, int partitions, Duration doneRetention, boolean flow) {
+                   boolean allowEviction, int partitions, Duration doneRetention, boolean flow, boolean trace) {
     /** --flow's rate limit: far above any drain rate, so it is checked and logged by every claim but never binds. */
     static final int FLOW_RATE = 1_000_000;
     /** --flow's concurrency limit: above the leases the consumers can hold (at most 64 consumers x 10,000 handlers). */
     static final int FLOW_CONCURRENCY = 1_000_000;
 
+    /** Settings without tracing. */
+    BenchConfig(int consumers, int concurrency, int batch, Duration lookahead, double scale, Duration timeout,
+                boolean allowEviction, int partitions, Duration doneRetention, boolean flow) {
+        this(consumers, concurrency, batch, lookahead, scale, timeout, allowEviction, partitions, doneRetention, flow, false);
+    }
+
     /** The same settings with the queue split into {@code n} partitions. */
     BenchConfig withPartitions(int n) {
-        return new BenchConfig(consumers, concurrency, batch, lookahead, scale, timeout, allowEviction, n, doneRetention, flow);
+        return new BenchConfig(consumers, concurrency, batch, lookahead, scale, timeout, allowEviction, n, doneRetention, flow,
+                trace);
     }
     /** {@code full} jobs scaled, at least one. */
     int count(int full) {

@@ -159,6 +159,9 @@ final class BenchTarget implements AutoCloseable {
     /** A delayq client of this run, named {@code delayq-bench-<role>} in CLIENT LIST. */
     DelayQ client(BenchConfig config, String role) {
         DelayQ.Builder b = given != null ? given.apply(DelayQ.builder()) : DelayQ.builder().redis(uri);
+        if (config.trace()) {
+            b = BenchTracing.apply(b);
+        }
         return b.cluster(isCluster()).prefix(prefix).timeout(config.timeout()).doneRetention(config.doneRetention())
                 .allowEvictingMemoryPolicy(config.allowEviction()).clientName("delayq-bench-" + role).build();
     }

@@ -141,6 +141,9 @@ final class Report {
         if (config.flow()) {
             out.println("--flow: w1, w2, w5 and w6 ran with a rate limit, a concurrency limit (neither binds) and events on");
         }
+        if (config.trace()) {
+            out.println("--trace: every enqueue and attempt traced with OpenTelemetry (every span sampled, exported to nowhere)");
+        }
         if (!env.server().equals("private")) {
             out.println("shared server: commands/s and memory include whatever other clients did meanwhile");
         }
@@ -213,6 +216,7 @@ final class Report {
             line.put("done_retention_ms", c.doneRetention().toMillis());
             line.put("scale", c.scale());
             line.put("flow", c.flow());
+            line.put("trace", c.trace());
             line.put("partitions", c.partitions());
             out.println(Json.line(line));
         }

@@ -182,6 +182,27 @@ class BenchCommandTest {
     }
 
     @Test
+    void traceMakesTheClientsTraceAndTheReportSaySo() throws Exception {
+        // A job enqueued through a traced bench client carries the context of the enqueue's span.
+        BenchConfig config = new BenchConfig(1, 1, 1, Duration.ZERO, 1.0, Duration.ofSeconds(10), false, 1,
+                Duration.ofHours(1), false, true);
+        try (BenchTarget target = BenchTarget.privateServer("dq", config.timeout());
+             DelayQ client = target.client(config, "test")) {
+            JobQueue q = client.queue("q");
+            q.enqueue(Job.builder().id("j").build());
+            assertThat(q.get("j").orElseThrow().traceparent()).startsWith("00-");
+        } finally {
+            BenchTracing.close();
+        }
+        Result json = run("bench", "--workload", "w1", "--reps", "1", "--scale", "0.01", "--trace", "--json");
+        assertThat(json.exit()).as(json.err()).isEqualTo(Exit.OK);
+        JsonNode w1 = Json.MAPPER.readTree(json.lines().get(0));
+        assertThat(w1.get("trace").asBoolean()).isTrue();
+        assertThat(w1.get("duplicates").asLong()).isZero();
+        assertThat(w1.get("missing").asLong()).isZero();
+    }
+
+    @Test
     void warmUpRepetitionsRunBeforeTheMeasuredOnesOfTheTimedWorkloadsOnly() throws Exception {
         Result r = run("bench", "--workload", "w2,w3", "--reps", "1", "--warmup", "2", "--scale", "0.02", "--json");
         assertThat(r.exit()).as(r.err()).isEqualTo(Exit.OK);

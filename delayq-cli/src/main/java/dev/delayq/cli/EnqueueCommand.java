@@ -33,7 +33,10 @@ import picocli.CommandLine.ParentCommand;
                         + "maxAttempts, dedupeKey, dedupeTtl; a payload that is a JSON object, array, number or boolean "
                         + "is stored as its JSON text), streaming one result line per job in file order; "
                         + "a bad line is reported on stderr by its number and the others are enqueued (exit 1).",
-                "Durations: 250ms, 30s, 5m, 2h, 7d, 1h30m or ISO-8601 (PT30S); instants: ISO-8601 with a zone."},
+                "Durations: 250ms, 30s, 5m, 2h, 7d, 1h30m or ISO-8601 (PT30S); instants: ISO-8601 with a zone.",
+                "Tracing: the job carries the W3C context in TRACEPARENT (and TRACESTATE) of the environment; any "
+                        + "OTEL_* variable turns on OpenTelemetry, and the enqueue's span, a child of TRACEPARENT, is "
+                        + "what the job carries (docs/tracing.md)."},
         footer = {"", "Examples:",
                 "  delayq enqueue orders --id order-731 --delay 30m --payload '{\"order\":731}'",
                 "  cat mail.eml | delayq enqueue mail --name welcome --at 2026-12-01T09:00:00Z --payload -",
@@ -118,11 +121,18 @@ public final class EnqueueCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        String[] parent = CliTracing.parent(main.env()); // $TRACEPARENT/$TRACESTATE, checked before connecting
+        CliTracing tracing = main.tracing();
         if (jsonl != null) {
-            return enqueueLines();
+            return enqueueLines(tracing, parent);
         }
-        Job job = buildJob(); // validated before connecting, so bad input never waits for Redis
-        EnqueueResult r = main.queue(queue, true).enqueue(job);
+        // Validated before connecting, so bad input never waits for Redis. Traced, the job carries the enqueue's span
+        // (a child of $TRACEPARENT); untraced, $TRACEPARENT itself.
+        Job job = tracing.carry(buildJob(), parent);
+        EnqueueResult r;
+        try (CliTracing.Current ignored = tracing.current(parent)) {
+            r = main.queue(queue, true).enqueue(job);
+        }
         print(r);
         return Exit.OK;
     }
@@ -208,7 +218,7 @@ public final class EnqueueCommand implements Callable<Integer> {
         }
     }
 
-    private int enqueueLines() throws IOException {
+    private int enqueueLines(CliTracing tracing, String[] parent) throws IOException {
         if (id != null || name != null || when != null || payload != null || maxAttempts != null || dedupe != null
                 || priority != null || timeout != null) {
             throw new IllegalArgumentException("--jsonl takes every job from the file: it cannot be combined with "
@@ -218,7 +228,8 @@ public final class EnqueueCommand implements Callable<Integer> {
         InputStream in = jsonl.equals("-") ? System.in : open(Path.of(jsonl));
         try (in) {
             JsonlEnqueue bulk = new JsonlEnqueue(main.queue(queue, true), main.client().maxPayloadBytes(),
-                    main.payloadLimitHint(), main.timeout(), main.client().server(), main.json(), main.out(), main.err());
+                    main.payloadLimitHint(), main.timeout(), main.client().server(), main.json(), main.out(), main.err())
+                    .traced(tracing, parent);
             return bulk.run(in, jsonl.equals("-") ? "stdin" : "'" + jsonl + "'");
         }
     }

@@ -31,7 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>The command's environment is the worker's without any {@code DELAYQ_*} variable it inherited and without
  * any variable holding a Redis secret (the URL with its password, the password itself), so that a job never
- * sees the worker's credentials.
+ * sees the worker's credentials. {@code TRACEPARENT} and {@code TRACESTATE} carry the attempt's trace context
+ * ({@link CliTracing#environment}), never the ones the worker inherited.
  */
 final class ExecHandler implements JobHandler {
     /** The exit status that means "do not retry". */
@@ -66,6 +67,7 @@ final class ExecHandler implements JobHandler {
     private final JobProcesses processes;
     private final Set<Process> children = ConcurrentHashMap.newKeySet();
     private final ExecutorService pipes;
+    private final CliTracing tracing;
 
     /**
      * @param exec     the shell command
@@ -74,8 +76,10 @@ final class ExecHandler implements JobHandler {
      * @param out      where the commands' stdout goes
      * @param err      where the commands' stderr goes
      * @param listener told about every run
+     * @param tracing  what sets the commands' TRACEPARENT and TRACESTATE
      */
-    ExecHandler(String exec, Duration timeout, List<String> secrets, PrintWriter out, PrintWriter err, Listener listener) {
+    ExecHandler(String exec, Duration timeout, List<String> secrets, PrintWriter out, PrintWriter err, Listener listener,
+                CliTracing tracing) {
         // SIGINT is ignored in the command (an ignored signal stays ignored across exec): the worker's graceful
         // shutdown, not a Ctrl-C in the terminal, decides when a running job is stopped.
         this.script = "trap '' INT\n" + exec;
@@ -84,6 +88,7 @@ final class ExecHandler implements JobHandler {
         this.out = out;
         this.err = err;
         this.listener = listener;
+        this.tracing = tracing;
         this.processes = JobProcesses.detect();
         AtomicInteger n = new AtomicInteger();
         this.pipes = Executors.newCachedThreadPool(r -> {
@@ -173,7 +178,10 @@ final class ExecHandler implements JobHandler {
         }
     }
 
-    /** The worker's environment without secrets and inherited DELAYQ_* variables, plus the job's. */
+    /**
+     * The worker's environment without secrets and inherited DELAYQ_* variables, plus the job's, and its trace context
+     * in TRACEPARENT/TRACESTATE (never the ones the worker inherited).
+     */
     private void environment(Map<String, String> env, JobContext job) {
         env.keySet().removeIf(k -> k.startsWith("DELAYQ_"));
         env.values().removeIf(v -> secrets.stream().anyMatch(s -> v.equals(s) || (s.length() >= 3 && v.contains(s))));
@@ -185,6 +193,7 @@ final class ExecHandler implements JobHandler {
         env.put("DELAYQ_TOKEN", Long.toString(job.token()));
         env.put("DELAYQ_DUE_AT", job.dueAt().toString());
         env.put("DELAYQ_STALLS", Integer.toString(job.stalls()));
+        tracing.environment(env, job); // TRACEPARENT: the attempt's span, or the job's own context
     }
 
     /** Waits for the command; stops it at its deadline, when the worker hands the job back, or the lease is lost. */

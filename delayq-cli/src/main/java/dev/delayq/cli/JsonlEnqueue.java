@@ -45,6 +45,8 @@ final class JsonlEnqueue {
     private final PrintWriter err;
     private final BlockingQueue<Batch> sent = new ArrayBlockingQueue<>(WINDOW);
     private volatile boolean stopped;
+    private CliTracing tracing = CliTracing.OFF;
+    private String[] parent;
 
     /**
      * @param limitHint how a message about the payload limit ends (the limit and how to raise it)
@@ -90,6 +92,13 @@ final class JsonlEnqueue {
      * @return {@link Exit#OK}, or {@link Exit#FAILED} when some line was bad
      * @throws CliException with {@link Exit#USAGE} when the input cannot be read; Redis failures propagate
      */
+    /** Enqueues under {@code parent} ({@link CliTracing#parent}; null: none) with {@code tracing}. */
+    JsonlEnqueue traced(CliTracing tracing, String[] parent) {
+        this.tracing = tracing;
+        this.parent = parent;
+        return this;
+    }
+
     int run(InputStream in, String source) {
         Thread reader = new Thread(() -> read(in), "delayq-jsonl-reader");
         reader.setDaemon(true); // a read blocked on stdin must not keep the JVM alive after a Redis failure
@@ -129,6 +138,12 @@ final class JsonlEnqueue {
     }
 
     private void read(InputStream in) {
+        try (CliTracing.Current ignored = tracing.current(parent)) { // the parent of the enqueues' spans
+            readLines(in);
+        }
+    }
+
+    private void readLines(InputStream in) {
         BoundedLines r = new BoundedLines(in, (int) maxLineBytes());
         List<Line> lines = new ArrayList<>();
         List<Job> jobs = new ArrayList<>();
@@ -144,7 +159,7 @@ final class JsonlEnqueue {
                         : parse(number, new String(raw.bytes(), StandardCharsets.UTF_8));
                 lines.add(line);
                 if (line.job() != null) {
-                    jobs.add(line.job());
+                    jobs.add(tracing.carry(line.job(), parent));
                 }
                 // Send when full, or when the producer has nothing more for now: a slow stream is never held
                 // back waiting for a batch to fill.

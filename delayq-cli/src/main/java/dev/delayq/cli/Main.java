@@ -107,6 +107,9 @@ public final class Main implements Callable<Integer> {
 
     private DelayQ client;
     private RedisTarget target;
+    /** The command's environment: the process's, or a test's (in-process runs). */
+    private java.util.Map<String, String> env = System.getenv();
+    private CliTracing tracing = CliTracing.OFF;
     private boolean processStreams;
     private final java.util.Map<String, java.util.Optional<String>> queueWarnings = new java.util.HashMap<>();
 
@@ -182,9 +185,25 @@ public final class Main implements Callable<Integer> {
     /** The client, connected on first use and closed when the command ends. */
     public DelayQ client() {
         if (client == null) {
-            client = builder("delayq-cli").build();
+            client = tracing.apply(builder("delayq-cli")).build();
         }
         return client;
+    }
+
+    /** The command's environment variables. */
+    java.util.Map<String, String> env() {
+        return env;
+    }
+
+    /**
+     * Tracing for this command (enqueue and work ask, before they use the client): on when an {@code OTEL_*} variable
+     * is set ({@link CliTracing}), else off; closed with the client.
+     */
+    CliTracing tracing() {
+        if (tracing == CliTracing.OFF && client == null && CliTracing.requested(env)) {
+            tracing = CliTracing.of(env);
+        }
+        return tracing;
     }
 
     /** A client builder with every global setting applied (server, credentials, TLS, timeout, limits). */
@@ -293,6 +312,7 @@ public final class Main implements Callable<Integer> {
             client.close();
             client = null;
         }
+        tracing.close(); // after the client: the spans of its last calls are exported
     }
 
     @Override
@@ -348,7 +368,13 @@ public final class Main implements Callable<Integer> {
      * options and the client.
      */
     public static int run(String[] args, PrintStream out, PrintStream err, Class<?>... more) {
+        return run(args, out, err, System.getenv(), more);
+    }
+
+    /** As {@link #run(String[], PrintStream, PrintStream, Class[])}, with {@code env} as the environment (tests). */
+    static int run(String[] args, PrintStream out, PrintStream err, java.util.Map<String, String> env, Class<?>... more) {
         Main main = new Main();
+        main.env = env;
         main.processStreams = out == System.out && err == System.err;
         CommandLine cl = new CommandLine(main);
         for (Class<?> c : more) {

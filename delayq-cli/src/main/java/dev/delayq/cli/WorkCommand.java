@@ -18,6 +18,9 @@ import picocli.CommandLine.ParentCommand;
                 + "and the job in the environment: DELAYQ_QUEUE, DELAYQ_JOB_ID, DELAYQ_JOB_NAME (empty when the job has "
                 + "no name), DELAYQ_ATTEMPT, DELAYQ_MAX_ATTEMPTS, DELAYQ_STALLS (expired leases so far), DELAYQ_TOKEN, "
                 + "DELAYQ_DUE_AT (ISO-8601).",
+                "Tracing: any OTEL_* variable turns on OpenTelemetry (the SDK configured from the standard OTEL_* "
+                        + "variables) and each attempt runs in a span; the command gets TRACEPARENT (and TRACESTATE) of "
+                        + "that span, or without tracing the context the job carries (docs/tracing.md).",
                 "Exit 0 completes the job; exit 100 sends it straight to dead; any other exit fails the attempt "
                         + "(retried with exponential backoff until --max-attempts), the tail of its stderr kept as the "
                         + "job's error. The commands' stdout and stderr go to the worker's.",
@@ -147,7 +150,8 @@ public final class WorkCommand implements Callable<Integer> {
                     + RedisTarget.PASSWORD_ENV + " instead");
         }
         WorkActivity activity = new WorkActivity(main.verbose ? main.err() : null);
-        ExecHandler handler = new ExecHandler(exec, jobTimeout, target.secrets(), main.out(), main.err(), activity);
+        CliTracing tracing = main.tracing(); // before the client: its workers trace their attempts when OTEL_* asks
+        ExecHandler handler = new ExecHandler(exec, jobTimeout, target.secrets(), main.out(), main.err(), activity, tracing);
         JobQueue q = main.client().queue(queue, main.partitions());
         Worker.Builder builder = Worker.builder(q, handler).concurrency(slots).batchSize(claim).leaseDuration(lease)
                 .retryPolicy(policy).shutdownGrace(shutdownGrace).metrics(endpoint.metrics(activity)).listener(activity);
@@ -262,6 +266,7 @@ public final class WorkCommand implements Callable<Integer> {
         // jobs to be acknowledged, bounded by the Redis timeout.
         activity.awaitDrained(worker::inFlight, main.timeout().plusSeconds(5));
         endpoint.close(); // after the last outcome: a final scrape during the grace period still sees it
+        main.tracing().close(); // the spans still buffered, exported before a signal's halt
         main.err().println("delayq: worker stopped: " + activity.summary());
         main.err().flush();
         return worker.inFlight();

@@ -22,10 +22,18 @@ final class Cli {
     }
 
     private final List<String> global = new ArrayList<>();
+    private java.util.Map<String, String> env;
 
     /** A runner that adds {@code --redis uri --prefix prefix} to every call. */
     Cli(String redisUri, String prefix) {
         global.addAll(List.of("--redis", redisUri, "--prefix", prefix));
+    }
+
+    /** This runner with {@code env} as the commands' environment variables (instead of the process's). */
+    Cli env(java.util.Map<String, String> env) {
+        Cli c = new Cli(global.get(1), global.get(3));
+        c.env = env;
+        return c;
     }
 
     Result run(String... args) {
@@ -46,8 +54,10 @@ final class Cli {
             InputStream before = System.in;
             System.setIn(stdin);
             try {
-                return Main.run(all.toArray(new String[0]), new PrintStream(r.out, true, StandardCharsets.UTF_8),
-                        new PrintStream(r.err, true, StandardCharsets.UTF_8));
+                PrintStream out = new PrintStream(r.out, true, StandardCharsets.UTF_8);
+                PrintStream err = new PrintStream(r.err, true, StandardCharsets.UTF_8);
+                return env == null ? Main.run(all.toArray(new String[0]), out, err)
+                        : Main.run(all.toArray(new String[0]), out, err, env);
             } finally {
                 System.setIn(before);
             }

@@ -1,5 +1,6 @@
 package dev.delayq.internal;
 
+import dev.delayq.internal.trace.JobTracing;
 import dev.delayq.Durability;
 import dev.delayq.ProducerMetrics;
 import dev.delayq.RetryPolicy;
@@ -17,9 +18,10 @@ import java.time.Duration;
  * @param clock           the client's clock: used only for client-side bookkeeping, never as "now" for queue
  *                        logic (that is always Redis's {@code TIME})
  * @param durability      how durable an enqueue must be before it returns
+ * @param tracing         the spans of enqueues and attempts ({@link JobTracing#OFF} unless OpenTelemetry was given)
  * @param producerMetrics where the enqueues report ({@link ProducerMetrics#NONE}: nowhere, at no cost)
  */
 public record ClientSettings(String prefix, int maxPayloadBytes, Duration doneRetention, Duration deadRetention,
-                             RetryPolicy retryPolicy, Clock clock, Durability durability,
+                             RetryPolicy retryPolicy, Clock clock, Durability durability, JobTracing tracing,
                              ProducerMetrics producerMetrics) {
 }

@@ -124,7 +124,7 @@ public final class Validation {
                     + " 00-<32 hex digits trace id>-<16 hex digits span id>-<2 hex digits flags>, lower case,"
                     + " e.g. 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
         }
-        if (tp.substring(3, 35).chars().allMatch(c -> c == '0') || tp.substring(36, 52).chars().allMatch(c -> c == '0')) {
+        if (zeros(tp, 3, 35) || zeros(tp, 36, 52)) {
             throw new IllegalArgumentException("traceparent '" + tp + "' has an all-zero trace or span id: such a"
                     + " context is invalid (W3C Trace Context)");
         }
@@ -146,6 +146,15 @@ public final class Validation {
             }
         }
         return ts;
+    }
+
+    private static boolean zeros(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (s.charAt(i) != '0') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean hex(String s, int from, int to) {

@@ -20,6 +20,7 @@ import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.base.Validation;
 import dev.delayq.internal.ops.Progress;
 import dev.delayq.internal.redis.RedisBackend;
+import dev.delayq.internal.trace.JobTracing;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -134,7 +135,7 @@ public final class RedisQueue implements JobQueue, Leases {
             if (job == null) {
                 throw new IllegalArgumentException("job must not be null");
             }
-            return enqueueMeasured(Collections.singletonList(job)).thenApply(r -> r.get(0));
+            return traced(Collections.singletonList(job)).thenApply(r -> r.get(0));
         });
     }
 
@@ -145,7 +146,13 @@ public final class RedisQueue implements JobQueue, Leases {
 
     @Override
     public CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<Job> jobs) {
-        return guard(() -> enqueueMeasured(jobs));
+        return guard(() -> traced(jobs));
+    }
+
+    /** Enqueues {@code jobs} in a producer span when tracing is on ({@link JobTracing}). */
+    private CompletableFuture<List<EnqueueResult>> traced(List<Job> jobs) {
+        JobTracing tracing = settings.tracing();
+        return tracing == JobTracing.OFF ? enqueueMeasured(jobs) : tracing.send(name(), jobs, this::enqueueMeasured);
     }
 
     /** {@link #enqueueChecked}, reported to the client's {@link dev.delayq.ProducerMetrics} (nothing done without). */

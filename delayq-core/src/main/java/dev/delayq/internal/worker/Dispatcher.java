@@ -6,6 +6,7 @@ import dev.delayq.RetryLaterException;
 import dev.delayq.RetryPolicy;
 import dev.delayq.WorkerMetrics;
 import dev.delayq.internal.base.Validation;
+import dev.delayq.internal.trace.JobTracing;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -40,6 +41,7 @@ final class Dispatcher {
     private final String worker;
     private final Deadlines deadlines;
     private final Running.ProgressSink progressSink;
+    private final JobTracing tracing;
 
     /**
      * Runs the jobs of {@code ctx}'s worker on {@code executor}, with the handlers of {@code routes}; outcomes go to
@@ -62,6 +64,7 @@ final class Dispatcher {
         this.worker = config.name();
         this.deadlines = deadlines;
         this.progressSink = (lease, text) -> ctx.part(lease.partition()).progress(lease, text);
+        this.tracing = ctx.part(0).tracing();
     }
 
     void dispatch(ClaimedJob job) {
@@ -105,7 +108,10 @@ final class Dispatcher {
             metrics.started(queue, Math.max(0, clocks[r.job.partition()].nowMillis() - r.job.dueAtMillis()));
             long timeout = r.job.timeoutMillis() > 0 ? r.job.timeoutMillis() : config.jobTimeout().toMillis();
             ScheduledFuture<?> deadline = timeout > 0 ? deadlines.after(timeout, () -> timedOut(r, timeout)) : null;
+            JobTracing.Attempt span = tracing.attempt(queue, r); // current while the handler runs, so its spans nest
             Outcome outcome = invoke(r);
+            span.end(outcome.error != null || !r.leaseLost() ? outcome.error : "lease lost before the handler returned",
+                    outcome.thrown);
             if (deadline != null) {
                 deadline.cancel(false);
             }
@@ -164,7 +170,7 @@ final class Dispatcher {
         String error = "timed out after " + Validation.human(Duration.ofMillis(timeoutMillis));
         // Not a warning of its own: the failed attempt is logged once, with this error, when Redis has recorded it.
         LOG.debug("worker {}: {} in queue {} {}: interrupting its handler and failing the attempt", worker, r, queue, error);
-        send(r, new Outcome(error, true, backoff(r)));
+        send(r, new Outcome(error, true, backoff(r), null));
         r.interrupt();
         end(r);
     }
@@ -185,20 +191,20 @@ final class Dispatcher {
     private Outcome invoke(Running r) {
         Routes.Route route = routes.find(r.name());
         if (route == null) {
-            return new Outcome(routes.missing(r.name()), false, Duration.ZERO);
+            return new Outcome(routes.missing(r.name()), false, Duration.ZERO, null);
         }
         try {
             route.run(r);
             return Outcome.OK;
         } catch (Routes.Undecodable e) {
-            return new Outcome(e.getMessage(), false, Duration.ZERO); // retrying cannot fix the payload's bytes
+            return new Outcome(e.getMessage(), false, Duration.ZERO, e); // retrying cannot fix the payload's bytes
         } catch (NonRetryableException e) {
-            return new Outcome(summary(e), false, Duration.ZERO);
+            return new Outcome(summary(e), false, Duration.ZERO, e);
         } catch (RetryLaterException e) {
-            return new Outcome(summary(e), true, e.delay());
+            return new Outcome(summary(e), true, e.delay(), e);
         } catch (Throwable e) {
             JobLog.threw(r, e);
-            return new Outcome(summary(e), true, backoff(r));
+            return new Outcome(summary(e), true, backoff(r), e);
         }
     }
 
@@ -224,7 +230,8 @@ final class Dispatcher {
         return b.toString();
     }
 
-    private record Outcome(String error, boolean retryable, Duration backoff) {
-        static final Outcome OK = new Outcome(null, false, Duration.ZERO);
+    /** {@code thrown}: what the handler threw (recorded on the attempt's span), or null. */
+    private record Outcome(String error, boolean retryable, Duration backoff, Throwable thrown) {
+        static final Outcome OK = new Outcome(null, false, Duration.ZERO, null);
     }
 }

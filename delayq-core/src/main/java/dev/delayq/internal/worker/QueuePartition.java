@@ -8,9 +8,10 @@ import dev.delayq.Lease;
 import dev.delayq.RenewResult;
 import dev.delayq.internal.WorkerBeat;
 import dev.delayq.internal.ops.Purge;
-import dev.delayq.internal.queue.QueueSchedules;
 import dev.delayq.internal.queue.Partition;
+import dev.delayq.internal.queue.QueueSchedules;
 import dev.delayq.internal.redis.RedisBackend;
+import dev.delayq.internal.trace.JobTracing;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,6 +42,11 @@ public final class QueuePartition implements WorkerPartition {
     @Override
     public String queue() {
         return part.name();
+    }
+
+    @Override
+    public JobTracing tracing() {
+        return part.settings().tracing();
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.delayq.FailResult;
 import dev.delayq.Lease;
 import dev.delayq.RenewResult;
 import dev.delayq.internal.WorkerBeat;
+import dev.delayq.internal.trace.JobTracing;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -87,6 +88,11 @@ public interface WorkerPartition {
      * call.
      */
     WorkerPartition onOwnConnection();
+
+    /** The spans of the worker's attempts: the client's ({@link JobTracing#OFF} unless OpenTelemetry was given). */
+    default JobTracing tracing() {
+        return JobTracing.OFF;
+    }
 
     /** Receives wake-up notices. Runs on the connection's I/O thread: must not block. */
     interface WakeUps {
