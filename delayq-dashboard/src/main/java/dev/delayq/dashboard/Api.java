@@ -31,6 +31,8 @@ final class Api {
     static final int MAX_LIMIT = 500;
     /** Longest history asked for at once: one day of minutes. */
     static final int MAX_HISTORY_MINUTES = 1440;
+    /** The largest {@code offset} of {@code /jobs}: far past any real queue, well inside what the scripts take. */
+    static final long MAX_OFFSET = 1_000_000_000_000L;
 
     /** The client, asked for on every request: inside an application it may connect to Redis after the start. */
     private final Supplier<? extends DelayQ> client;
@@ -111,7 +113,7 @@ final class Api {
         List<Map<String, Object>> all = new ArrayList<>();
         DelayQ dq = dq();
         for (String name : dq.queues()) {
-            all.add(JobFields.stats(dq.inspector(name).stats()));
+            all.add(QueueReads.statsOrError(dq, name));
         }
         json(ctx, all);
     }
@@ -125,7 +127,7 @@ final class Api {
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest("state is '" + stateParam + "': use scheduled, processing, done or dead");
         }
-        long offset = longParam(ctx, "offset", 0, 0, Long.MAX_VALUE);
+        long offset = longParam(ctx, "offset", 0, 0, MAX_OFFSET);
         int limit = (int) longParam(ctx, "limit", 50, 1, MAX_LIMIT);
         QueueStats stats = q.stats();
         long total = switch (state) {

@@ -22,6 +22,7 @@ final class QueueMeters implements AutoCloseable {
     private final MultiGauge lag;
     private final MultiGauge paused;
     private final MultiGauge pastRetention;
+    private final MultiGauge unreadable;
 
     QueueMeters(DelayQ dq, MeterRegistry registry) {
         this.dq = dq;
@@ -34,6 +35,8 @@ final class QueueMeters implements AutoCloseable {
                 .description("1 while the queue is paused (workers do not claim from it)").register(registry);
         this.pastRetention = MultiGauge.builder("delayq.jobs.past.retention")
                 .description("Done and dead jobs kept past their retention, waiting for the workers' purge").register(registry);
+        this.unreadable = MultiGauge.builder("delayq.queue.unreadable")
+                .description("1 when the queue's keys cannot be read (its other gauges are then absent)").register(registry);
     }
 
     /** Reads every queue's counts and replaces the rows. */
@@ -42,8 +45,14 @@ final class QueueMeters implements AutoCloseable {
         List<MultiGauge.Row<?>> lagRows = new ArrayList<>();
         List<MultiGauge.Row<?>> pausedRows = new ArrayList<>();
         List<MultiGauge.Row<?>> pastRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> unreadableRows = new ArrayList<>();
         for (String name : dq.queues()) {
-            QueueStats s = dq.inspector(name).stats();
+            // One queue that cannot be read is flagged; the others are still served.
+            QueueStats s = QueueReads.statsOrNull(dq, name);
+            unreadableRows.add(MultiGauge.Row.of(Tags.of("queue", name), s == null ? 1 : 0));
+            if (s == null) {
+                continue;
+            }
             jobRows.add(row(name, "scheduled", s.scheduled()));
             jobRows.add(row(name, "processing", s.processing()));
             jobRows.add(row(name, "done", s.done()));
@@ -58,6 +67,7 @@ final class QueueMeters implements AutoCloseable {
         lag.register(lagRows, true);
         paused.register(pausedRows, true);
         pastRetention.register(pastRows, true);
+        unreadable.register(unreadableRows, true);
     }
 
     private static MultiGauge.Row<?> row(String queue, String state, long value) {
@@ -71,5 +81,6 @@ final class QueueMeters implements AutoCloseable {
         lag.register(List.of(), true);
         paused.register(List.of(), true);
         pastRetention.register(List.of(), true);
+        unreadable.register(List.of(), true);
     }
 }

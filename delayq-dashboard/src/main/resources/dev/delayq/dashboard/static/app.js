@@ -325,15 +325,22 @@
       fill(queuesBody, queues.length === 0
         ? h('p', { class: 'empty', text: 'No queues yet: a queue appears here once a job was enqueued to it.' })
         : queueTable(queues));
-      await renderHistory(queues.map((q) => q.name));
+      await renderHistory(queues.filter((q) => !q.unreadable).map((q) => q.name));
     });
+  }
+
+  // A queue whose keys cannot be read: flagged on its own row, the others shown as usual.
+  function unreadableRow(q) {
+    return h('tr', { 'data-queue': q.name, class: 'unreadable' },
+      h('td', null, h('a', { href: queueHref(q.name), text: q.name }), ' ', h('span', { class: 'badge dead', text: 'unreadable' })),
+      h('td', { colspan: STATES.length + 3, class: 'error', text: q.error }));
   }
 
   function queueTable(queues) {
     const head = h('tr', null, h('th', { text: 'Queue' }), STATES.map((st) => h('th', { class: 'num', text: st })),
       h('th', { class: 'num', text: 'oldest due' }), h('th', { class: 'num', text: 'enqueued' }),
       h('th', { class: 'num', text: 'completed' }));
-    const rows = queues.map((q) => h('tr', { 'data-queue': q.name },
+    const rows = queues.map((q) => q.unreadable ? unreadableRow(q) : h('tr', { 'data-queue': q.name },
       h('td', null, h('a', { href: queueHref(q.name), text: q.name }), q.paused ? [' ', h('span', { class: 'badge paused', text: 'paused' })] : null),
       STATES.map((st) => h('td', { class: 'num count-' + st, 'data-state': st },
         h('a', { href: queueHref(q.name, { state: st }), text: fmtInt(q[st]) }))),
