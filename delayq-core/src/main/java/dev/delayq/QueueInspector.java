@@ -51,6 +51,22 @@ public interface QueueInspector {
     List<JobInfo> list(JobState state, long offset, int limit);
 
     /**
+     * As {@link #list(JobState, long, int)}, each job's payload cut by Redis to its first {@code previewBytes} bytes
+     * ({@link JobInfo#payloadBytes()} keeps the whole size, {@link JobInfo#payloadTruncated()} says whether it was cut):
+     * a page of large jobs costs no more than its previews, in Redis's reply and in this JVM.
+     *
+     * @param previewBytes 0 or more: the most payload bytes returned per job
+     * @throws IllegalArgumentException when an argument is out of range
+     */
+    List<JobInfo> list(JobState state, long offset, int limit, int previewBytes);
+
+    /**
+     * As {@link #get(String)}, the payload cut by Redis to its first {@code previewBytes} bytes (see
+     * {@link #list(JobState, long, int, int)}).
+     */
+    Optional<JobInfo> get(String id, int previewBytes);
+
+    /**
      * Every job in {@code state}, in index order, read page by page as the stream is consumed (so listing
      * millions of jobs needs little memory). Jobs moving meanwhile may be seen twice or not at all.
      */

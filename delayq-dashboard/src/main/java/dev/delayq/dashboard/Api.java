@@ -137,7 +137,8 @@ final class Api {
             case DEAD -> stats.dead();
         };
         List<Map<String, Object>> jobs = new ArrayList<>();
-        for (JobInfo j : q.list(state, offset, limit)) {
+        // Payloads cut by Redis to their previews: a page of 10 MB jobs carries 4 KiB of each.
+        for (JobInfo j : q.list(state, offset, limit, Dashboard.PAYLOAD_PREVIEW_BYTES)) {
             jobs.add(JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
         }
         Map<String, Object> m = new LinkedHashMap<>();
@@ -152,7 +153,7 @@ final class Api {
     private void job(Exchange ctx) {
         QueueInspector q = queue(ctx);
         String id = id(ctx);
-        JobInfo j = q.get(id).orElseThrow(() -> noJob(q, id));
+        JobInfo j = q.get(id, Dashboard.PAYLOAD_PREVIEW_BYTES).orElseThrow(() -> noJob(q, id));
         json(ctx, JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
     }
 
