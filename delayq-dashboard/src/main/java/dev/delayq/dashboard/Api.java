@@ -225,7 +225,7 @@ final class Api {
 
     /** The queue named in the path; 404 when no job was ever enqueued to it (the name is not recorded). */
     private QueueInspector queue(Exchange ctx) {
-        String name = ctx.pathParam("queue");
+        String name = DotSegments.param(ctx, "queue");
         // Check the registry first: dq.queue() keeps every queue it opened, so names from URLs must not reach it.
         DelayQ dq = dq();
         if (!dq.queues().contains(name)) {
@@ -235,7 +235,7 @@ final class Api {
     }
 
     private static String id(Exchange ctx) {
-        return ctx.pathParam("id");
+        return DotSegments.param(ctx, "id");
     }
 
     private static ApiException noJob(QueueInspector q, String id) {

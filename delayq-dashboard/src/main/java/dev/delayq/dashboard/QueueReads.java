@@ -55,7 +55,7 @@ final class QueueReads {
         m.put("queue", name);
         m.put("unreadable", true);
         m.put("error", "the queue's keys cannot be read: " + (e.getMessage() != null ? e.getMessage()
-                : e.getClass().getSimpleName()) + " (written by something other than delayq? 'delayq check " + name + "' tells more)");
+                : e.getClass().getSimpleName()) + " ('delayq check " + name + "' tells more)");
         return m;
     }
 }

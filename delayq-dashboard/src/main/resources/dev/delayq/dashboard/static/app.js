@@ -48,10 +48,32 @@
 
   // Only a whole '.' or '..' segment: an application's firewall (Spring Security's) refuses '%2E' in other places.
   const enc = (s) => (s === '.' || s === '..' ? s.replace(/\./g, '%2E') : encodeURIComponent(s));
-  const queueHref = (q, params) => BASE + '/queues/' + enc(q) + (params ? '?' + new URLSearchParams(params) : '');
-  const jobHref = (q, id) => BASE + '/queues/' + enc(q) + '/jobs/' + enc(id);
+  const queueHref = (q, params) => dotSafe(BASE + '/queues/' + enc(q), params);
+  const jobHref = (q, id) => dotSafe(BASE + '/queues/' + enc(q) + '/jobs/' + enc(id));
   const apiQueue = (q) => BASE + '/api/queues/' + enc(q);
   const apiJob = (q, id) => apiQueue(q) + '/jobs/' + enc(id);
+
+  // A browser resolves a '.' or '..' path segment, '%2E' and '%2E%2E' too, before it sends a request: a queue or job
+  // named so goes in the query instead, its segment '_' (the server's DotSegments). Builds path?params with that done.
+  function dotSafe(path, params) {
+    const q = new URLSearchParams(params || {});
+    const m = path.match(/^(.*?\/queues\/)([^/]+)(?:(\/jobs\/)([^/]+))?(.*)$/);
+    let p = path;
+    if (m) {
+      const dots = (seg) => seg === '%2E' || seg === '%2E%2E';
+      if (dots(m[2])) q.set('queue', decodeURIComponent(m[2]));
+      if (m[4] && dots(m[4])) q.set('id', decodeURIComponent(m[4]));
+      p = m[1] + (dots(m[2]) ? '_' : m[2]) + (m[3] ? m[3] + (dots(m[4]) ? '_' : m[4]) : '') + m[5];
+    }
+    const query = q.toString();
+    return query ? p + '?' + query : p;
+  }
+
+  // The name in a page's address: the query's for the placeholder '_' (see dotSafe).
+  function fromAddress(segment, key) {
+    const v = new URLSearchParams(location.search).get(key);
+    return segment === '_' && (v === '.' || v === '..') ? v : decodeURIComponent(segment);
+  }
 
   function card(title, ...kids) {
     return h('section', { class: 'card' }, title ? h('h2', { text: title }) : null, ...kids);
@@ -143,7 +165,7 @@
   }
 
   async function api(method, path, params) {
-    const url = params ? path + '?' + new URLSearchParams(params) : path;
+    const url = dotSafe(path, params);
     const headers = Object.assign({ Accept: 'application/json' }, csrfHeaders(method));
     const res = await fetch(url, { method, headers, credentials: 'same-origin' });
     if (res.status === 401) {
@@ -590,8 +612,8 @@
     let m;
     try {
       if (p === '/' || p === '') return overview();
-      if ((m = p.match(/^\/queues\/([^/]+)\/jobs\/([^/]+)\/?$/))) return jobPage(decodeURIComponent(m[1]), decodeURIComponent(m[2]));
-      if ((m = p.match(/^\/queues\/([^/]+)\/?$/))) return queuePage(decodeURIComponent(m[1]));
+      if ((m = p.match(/^\/queues\/([^/]+)\/jobs\/([^/]+)\/?$/))) return jobPage(fromAddress(m[1], 'queue'), fromAddress(m[2], 'id'));
+      if ((m = p.match(/^\/queues\/([^/]+)\/?$/))) return queuePage(fromAddress(m[1], 'queue'));
     } catch (e) {
       // a malformed %-escape in the address: fall through
     }
