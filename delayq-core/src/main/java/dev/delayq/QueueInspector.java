@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
@@ -74,6 +75,14 @@ public interface QueueInspector {
 
     /** Counts per state, running totals, whether it is paused, and the oldest due job. */
     QueueStats stats();
+
+    /**
+     * {@link #stats()} without waiting for Redis: a caller that reads many queues (a dashboard's overview, a metrics
+     * scrape) sends every queue's request before it waits for any, so a refresh costs one round trip rather than one
+     * per queue. Fails as {@link #stats()} would throw ({@link DelayQConnectionException}, {@link DelayQTimeoutException},
+     * {@link DelayQException}), wrapped in a {@link java.util.concurrent.CompletionException} by {@code join()}.
+     */
+    CompletableFuture<QueueStats> statsAsync();
 
     /**
      * The queue's live workers, as their heartbeats recorded them (whichever client or process runs them): name, host,

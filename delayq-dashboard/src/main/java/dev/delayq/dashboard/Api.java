@@ -112,8 +112,8 @@ final class Api {
     private void queues(Exchange ctx) {
         List<Map<String, Object>> all = new ArrayList<>();
         DelayQ dq = dq();
-        for (String name : dq.queues()) {
-            all.add(QueueReads.statsOrError(dq, name));
+        for (QueueReads.Read q : QueueReads.readAll(dq, dq.queues())) {
+            all.add(q.stats() != null ? JobFields.stats(q.stats()) : QueueReads.unreadable(q.name(), q.error()));
         }
         json(ctx, all);
     }

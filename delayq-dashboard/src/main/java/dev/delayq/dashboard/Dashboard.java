@@ -59,7 +59,7 @@ public final class Dashboard implements AutoCloseable {
         this.requestedPort = b.port;
         this.ownRegistry = b.registry == null;
         this.registry = b.registry != null ? b.registry : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        this.meters = new QueueMeters(dq, registry);
+        this.meters = new QueueMeters(dq, registry, b.metricsQueueLimit);
         this.access = new Access(b.token, b.readOnly, b.bind);
         this.outbox = b.outbox;
         this.trustForwarded = b.trustForwarded;
@@ -266,6 +266,7 @@ public final class Dashboard implements AutoCloseable {
         private Supplier<? extends Map<String, ?>> outbox;
         private boolean trustForwarded;
         private String basePath = "";
+        private int metricsQueueLimit = QueueMeters.DEFAULT_MAX_QUEUES;
 
         private Builder(DelayQ dq) {
             this.dq = dq;
@@ -332,6 +333,21 @@ public final class Dashboard implements AutoCloseable {
          */
         public Builder trustForwardedHeaders(boolean trust) {
             this.trustForwarded = trust;
+            return this;
+        }
+
+        /**
+         * The most queues {@code /metrics} gives a {@code queue} label of their own (default 500): unreadable ones
+         * first, then those with the largest backlog; the others are added up under {@code queue="(other)"}, so that
+         * thousands of queues do not become tens of thousands of series.
+         *
+         * @throws IllegalArgumentException when it is not 1 to 100,000
+         */
+        public Builder metricsQueueLimit(int queues) {
+            if (queues < 1 || queues > 100_000) {
+                throw new IllegalArgumentException("metrics queue limit is " + queues + ": it must be 1 to 100000");
+            }
+            this.metricsQueueLimit = queues;
             return this;
         }
 

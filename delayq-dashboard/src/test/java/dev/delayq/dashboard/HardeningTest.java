@@ -219,6 +219,36 @@ class HardeningTest {
         }
     }
 
+    /**
+     * /metrics gives at most metricsQueueLimit queues a label of their own: an unreadable queue first, then the largest
+     * backlogs; the rest are added up under queue="(other)", and delayq_queues_other counts them.
+     */
+    @Test
+    void metricsCapTheQueueLabels() {
+        try (Served s = Served.start(REDIS.uri(), REDIS.prefix(), b -> b.token(Served.TOKEN).metricsQueueLimit(3), Served.TOKEN)) {
+            Seed.scheduled(s.dq.queue("big"), "b1", "b2", "b3", "b4");
+            Seed.scheduled(s.dq.queue("mid"), "m1", "m2", "m3");
+            Seed.scheduled(s.dq.queue("small1"), "s1");
+            Seed.scheduled(s.dq.queue("small2"), "t1");
+            Seed.dead(s.dq.queue("small3"), "boom", "d1");
+            Seed.scheduled(s.dq.queue("broken"), "x1", "x2", "x3", "x4", "x5");
+            REDIS.server().call("HSET", key(new Keys(REDIS.prefix(), "broken").meta()), "enqueued", "many");
+            s.dq.queue("small2").inspector().pause();
+
+            String metrics = s.http.get("/metrics").body();
+            assertThat(metrics).contains("delayq_queue_unreadable{queue=\"broken\"} 1.0",
+                    "delayq_jobs{queue=\"big\",state=\"scheduled\"} 4.0", "delayq_jobs{queue=\"mid\",state=\"scheduled\"} 3.0",
+                    "delayq_jobs{queue=\"(other)\",state=\"scheduled\"} 2.0", "delayq_jobs{queue=\"(other)\",state=\"dead\"} 1.0",
+                    "delayq_queue_paused{queue=\"(other)\"} 1.0", "delayq_queue_unreadable{queue=\"(other)\"} 0.0",
+                    "delayq_queues_other 3.0");
+            assertThat(metrics).doesNotContain("queue=\"small1\"", "queue=\"small2\"", "queue=\"small3\"");
+        }
+        try (DelayQ dq = DelayQ.builder().redis(REDIS.uri()).prefix(REDIS.prefix()).build()) {
+            assertThatThrownBy(() -> Dashboard.builder(dq).metricsQueueLimit(0)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("metrics queue limit is 0: it must be 1 to 100000");
+        }
+    }
+
     private static String key(byte[] k) {
         return new String(k, StandardCharsets.UTF_8);
     }

@@ -247,6 +247,11 @@ public final class Partition {
         return JobPages.stream(redis, keys, state, preview);
     }
 
+    /** This partition's figures, without waiting (failures translated). */
+    CompletableFuture<QueueStats> statsAsync() {
+        return redis.translated(Stats.call(redis, keys, name), "stats");
+    }
+
     /** This partition's figures. */
     public QueueStats stats() {
         return redis.await(Stats.call(redis, keys, name), "stats");

@@ -195,6 +195,16 @@ final class Partitions {
         return n;
     }
 
+    /** As {@link #stats()}, without waiting: every partition's script sent at once. */
+    CompletableFuture<QueueStats> statsAsync() {
+        if (parts.size() == 1) {
+            return parts.get(0).statsAsync();
+        }
+        List<CompletableFuture<QueueStats>> all = parts.stream().map(Partition::statsAsync).toList();
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+                .thenApply(v -> PartitionTotals.merge(name, all.stream().map(CompletableFuture::join).toList()));
+    }
+
     QueueStats stats() {
         return parts.size() == 1 ? parts.get(0).stats() : PartitionTotals.stats(name, parts);
     }

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
@@ -126,6 +127,11 @@ final class RedisInspector implements QueueInspector {
     @Override
     public QueueStats stats() {
         return parts.stats();
+    }
+
+    @Override
+    public CompletableFuture<QueueStats> statsAsync() {
+        return parts.statsAsync();
     }
 
     /** The queue's one worker registry (of its plain key set, whatever the partition count). */
