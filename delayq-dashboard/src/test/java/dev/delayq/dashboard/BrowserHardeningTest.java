@@ -66,6 +66,58 @@ class BrowserHardeningTest {
         return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions();
     }
 
+    private long held() {
+        String v = (String) ((org.openqa.selenium.JavascriptExecutor) d).executeScript("return document.body.dataset.held || '0';");
+        return Long.parseLong(v);
+    }
+
+    /**
+     * The top bar's "Pause updates" stops the live refresh (a job added meanwhile does not appear until "Resume"), and an
+     * armed confirmation holds it too: the row under the cursor stays while "Sure? Delete" waits for its second click.
+     */
+    @Test
+    void theLiveRefreshPausesAndHoldsWhileAConfirmationIsArmed() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue orders = s.dq.queue("orders");
+            Seed.dead(orders, "boom", "d1", "d2");
+            d.get(s.dashboard.url() + "login");
+            d.findElement(By.name("token")).sendKeys(Served.TOKEN);
+            d.findElement(By.cssSelector("form button[type=submit]")).click();
+            waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Overview"));
+            d.get(s.dashboard.url() + "queues/orders?state=dead");
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 2);
+
+            d.findElement(By.id("live")).click();
+            assertThat(d.findElement(By.id("live")).getText()).isEqualTo("Resume updates");
+            long before = held();
+            Seed.dead(orders, "boom", "d3");
+            waiting().until(() -> held() >= before + 2);
+            assertThat(d.findElements(By.cssSelector("#jobs tr[data-id='d3']"))).as("paused: not shown").isEmpty();
+            browser.screenshot("updates-paused");
+            d.findElement(By.id("live")).click();
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='d3']")).size() == 1);
+
+            // Armed: a refresh that comes meanwhile is held, so the armed button is still there for its second click.
+            Seed.dead(orders, "boom", "d4");
+            boolean heldWhileArmed = false;
+            for (int i = 0; i < 15 && !heldWhileArmed; i++) {
+                org.openqa.selenium.WebElement del = d.findElement(By.cssSelector("#jobs tr[data-id='d1'] button[data-action='delete']"));
+                long h = held();
+                del.click();
+                waiting().atMost(Duration.ofSeconds(10)).until(() -> held() > h || !del.getText().startsWith("Sure?"));
+                if (held() > h && del.getText().startsWith("Sure?")) {
+                    heldWhileArmed = true;
+                    assertThat(d.findElements(By.cssSelector("#jobs tr[data-id='d4']"))).as("held: not re-rendered").isEmpty();
+                    del.click();
+                }
+            }
+            assertThat(heldWhileArmed).as("a refresh came while the confirmation was armed").isTrue();
+            await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("d1").isEmpty());
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='d4']")).size() == 1
+                    && d.findElements(By.cssSelector("#jobs tr[data-id='d1']")).isEmpty());
+        }
+    }
+
     @Test
     void underABasePathDotNamesAreReachableAndAnUnreadableQueueIsFlagged() {
         try (Served s = Served.start(REDIS.uri(), REDIS.prefix(), b -> b.token(Served.TOKEN).basePath("/delayq"), Served.TOKEN)) {

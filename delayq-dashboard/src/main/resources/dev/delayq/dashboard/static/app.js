@@ -19,6 +19,9 @@
   // request starts with it.
   const BASE = document.documentElement.dataset.base || '';
   const ctx = { offsetMs: 0, readOnly: true, server: null };
+  // The live refresh: paused by the operator (the top bar's button), or held while a confirmation is armed so that the
+  // row under the cursor does not move or vanish between the two clicks.
+  const live = { paused: false, armed: 0 };
 
   // ---- DOM helpers --------------------------------------------------------------------------------------------
 
@@ -200,8 +203,14 @@
     const status = document.getElementById('status');
     let timer = null;
     let running = false;
-    async function tick() {
+    // forced: after the operator's own change, shown even while updates are paused.
+    async function tick(forced) {
       clearTimeout(timer);
+      if ((live.paused && forced !== true) || live.armed > 0) {
+        document.body.dataset.held = String(Number(document.body.dataset.held || 0) + 1); // tests wait on it
+        timer = setTimeout(tick, REFRESH_MS);
+        return;
+      }
       if (!running && !document.hidden) {
         running = true;
         try {
@@ -218,7 +227,7 @@
     }
     document.addEventListener('visibilitychange', () => { if (!document.hidden) tick(); });
     tick();
-    return tick;
+    return () => tick(true);
   }
 
   /** Runs a change, reports it, refreshes. */
@@ -241,6 +250,7 @@
       if (armed) {
         clearTimeout(armed);
         armed = null;
+        live.armed--;
         b.classList.remove('confirm');
         b.textContent = label;
         run();
@@ -248,7 +258,8 @@
       }
       b.classList.add('confirm');
       b.textContent = 'Sure? ' + label;
-      armed = setTimeout(() => { armed = null; b.classList.remove('confirm'); b.textContent = label; }, 4000);
+      live.armed++;
+      armed = setTimeout(() => { armed = null; live.armed--; b.classList.remove('confirm'); b.textContent = label; }, 4000);
     });
     return b;
   }
@@ -607,7 +618,20 @@
 
   // ---- routing ------------------------------------------------------------------------------------------------
 
+  // The top bar's pause of the live refresh.
+  function liveButton() {
+    const b = h('button', { type: 'button', class: 'link', id: 'live', 'aria-pressed': 'false', text: 'Pause updates' });
+    b.addEventListener('click', () => {
+      live.paused = !live.paused;
+      b.textContent = live.paused ? 'Resume updates' : 'Pause updates';
+      b.setAttribute('aria-pressed', String(live.paused));
+      document.getElementById('status').textContent = live.paused ? 'updates paused' : '';
+    });
+    document.getElementById('status').after(b);
+  }
+
   function route() {
+    liveButton();
     const p = location.pathname.startsWith(BASE) ? location.pathname.slice(BASE.length) : location.pathname;
     let m;
     try {
