@@ -85,6 +85,14 @@ public interface QueueInspector {
     CompletableFuture<QueueStats> statsAsync();
 
     /**
+     * Deletes every dead job of the queue (with its record and dedupe key), in bounded batches (the workers' purge
+     * script with no retention for dead jobs and done ones kept): a job that dies meanwhile may stay.
+     *
+     * @return how many were deleted
+     */
+    long deleteAllDead();
+
+    /**
      * The queue's live workers, as their heartbeats recorded them (whichever client or process runs them): name, host,
      * pid, concurrency, the jobs they run and since when. A worker beats every 10 s by default and drops out at once when it
      * closes, or three beat intervals after its last beat when it stops without closing (killed, frozen, cut off).

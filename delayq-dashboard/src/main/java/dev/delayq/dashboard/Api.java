@@ -76,6 +76,7 @@ final class Api {
             json(ctx, Map.of("queue", q.name(), "paused", false));
         });
         r.get("/api/queues/{queue}/history", this::history);
+        r.post("/api/queues/{queue}/dead/delete-all", ctx -> json(ctx, Map.of("deleted", queue(ctx).deleteAllDead())));
     }
 
     private void server(Exchange ctx) {

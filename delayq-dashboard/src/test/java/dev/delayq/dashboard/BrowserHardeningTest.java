@@ -115,6 +115,17 @@ class BrowserHardeningTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("d1").isEmpty());
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='d4']")).size() == 1
                     && d.findElements(By.cssSelector("#jobs tr[data-id='d1']")).isEmpty());
+
+            // "Delete all dead (3)": two clicks, and the dead are gone; the done job stays.
+            Seed.done(orders, "ok1");
+            waiting().until(() -> d.findElement(By.cssSelector("button[data-action='delete-all-dead']")).getText()
+                    .equals("Delete all dead (3)"));
+            d.findElement(By.cssSelector("button[data-action='delete-all-dead']")).click();
+            d.findElement(By.cssSelector("button[data-action='delete-all-dead']")).click();
+            await().atMost(Duration.ofSeconds(30)).until(() -> orders.inspector().stats().dead() == 0);
+            assertThat(orders.get("ok1").orElseThrow().state()).isEqualTo(JobState.DONE);
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).isEmpty()
+                    && d.findElements(By.cssSelector("button[data-action='delete-all-dead']")).isEmpty());
         }
     }
 

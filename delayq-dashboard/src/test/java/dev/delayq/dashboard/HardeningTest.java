@@ -249,6 +249,30 @@ class HardeningTest {
         }
     }
 
+    @Test
+    void deleteAllDeadDeletesTheDeadOnly() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            Seed.dead(s.dq.queue("orders"), "boom", "d1", "d2", "d3");
+            Seed.done(s.dq.queue("orders"), "ok");
+            Seed.scheduled(s.dq.queue("orders"), "s1");
+            Http.Response r = s.http.post("/api/queues/orders/dead/delete-all");
+            assertThat(r.status()).as(r.toString()).isEqualTo(200);
+            assertThat(r.json().get("deleted").asLong()).isEqualTo(3);
+            assertThat(s.dq.queue("orders").inspector().stats().dead()).isZero();
+            assertThat(s.dq.queue("orders").get("ok").orElseThrow().state()).isEqualTo(JobState.DONE);
+            assertThat(s.dq.queue("orders").get("s1").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+            assertThat(s.dq.queue("orders").get("d1")).isEmpty();
+            assertThat(s.http.post("/api/queues/orders/dead/delete-all").json().get("deleted").asLong()).isZero();
+            assertThat(s.http.with("Origin", "http://evil.example").post("/api/queues/orders/dead/delete-all").status())
+                    .isEqualTo(403);
+        }
+        try (Served ro = Served.start(REDIS.uri(), REDIS.prefix(), b -> b.token(Served.TOKEN).readOnly(true), Served.TOKEN)) {
+            Seed.dead(ro.dq.queue("kept"), "boom", "k1");
+            assertThat(ro.http.post("/api/queues/kept/dead/delete-all").status()).isEqualTo(403);
+            assertThat(ro.dq.queue("kept").get("k1").orElseThrow().state()).isEqualTo(JobState.DEAD);
+        }
+    }
+
     private static String key(byte[] k) {
         return new String(k, StandardCharsets.UTF_8);
     }

@@ -202,6 +202,11 @@ final class RedisInspector implements QueueInspector {
     }
 
     @Override
+    public long deleteAllDead() {
+        return parts.purge(-1, 0).dead();
+    }
+
+    @Override
     public PurgeResult purge() {
         return parts.purge(settings.doneRetention().toMillis(), settings.deadRetention().toMillis());
     }

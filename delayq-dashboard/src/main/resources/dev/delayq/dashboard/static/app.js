@@ -518,6 +518,7 @@
         if (q.paused === true) t.push(button('Resume', 'primary', 'resume', () => act('resumed ' + name, 'POST', apiQueue(name) + '/resume', null, refresh)));
         if (q.paused === false) t.push(button('Pause', '', 'pause', () => act('paused ' + name, 'POST', apiQueue(name) + '/pause', null, refresh)));
         if (q.dead > 0) t.push(button('Retry all dead (' + fmtInt(q.dead) + ')', '', 'retry-all', () => act('retried every dead job', 'POST', apiQueue(name) + '/dead/retry-all', null, refresh)));
+        if (q.dead > 0) t.push(deleteAllDeadButton(name, q.dead, refresh));
       }
       if (toolsKey !== lastTools) {
         fill(tools, ...t); // only when they change: a re-rendered button cannot be clicked
@@ -617,6 +618,12 @@
   }
 
   // ---- routing ------------------------------------------------------------------------------------------------
+
+  // "Delete all dead (n)": every dead job of the queue, after a second click.
+  function deleteAllDeadButton(name, n, refresh) {
+    return confirmButton('Delete all dead (' + fmtInt(n) + ')', 'danger', 'delete-all-dead',
+      () => act('deleted every dead job', 'POST', apiQueue(name) + '/dead/delete-all', null, refresh));
+  }
 
   // The top bar's pause of the live refresh.
   function liveButton() {
