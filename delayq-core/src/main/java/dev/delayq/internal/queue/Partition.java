@@ -249,7 +249,7 @@ public final class Partition {
 
     /** This partition's figures, without waiting (failures translated). */
     CompletableFuture<QueueStats> statsAsync() {
-        return redis.translated(Stats.call(redis, keys, name), "stats");
+        return dev.delayq.internal.redis.RedisErrors.translated(Stats.call(redis, keys, name), "stats", redis);
     }
 
     /** This partition's figures. */

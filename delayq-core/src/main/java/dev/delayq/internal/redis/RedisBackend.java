@@ -334,19 +334,6 @@ public final class RedisBackend implements AutoCloseable {
     // ---- waiting and errors -----------------------------------------------------------------------------------
 
     /** Waits for a future of this backend, translating failures into delayq exceptions. */
-    /**
-     * {@code future} with its failure translated as {@link #await} translates it (connection, timeout, script errors), for
-     * a caller that waits for many at once.
-     */
-    public <T> CompletableFuture<T> translated(CompletableFuture<T> future, String what) {
-        return future.handle((v, e) -> {
-            if (e != null) {
-                throw RedisErrors.translate(e, what, server(), timeout);
-            }
-            return v;
-        });
-    }
-
     public <T> T await(CompletableFuture<T> future, String what) {
         return await(future, what, server(), timeout);
     }
