@@ -77,6 +77,26 @@ final class Api {
         });
         r.get("/api/queues/{queue}/history", this::history);
         r.post("/api/queues/{queue}/dead/delete-all", ctx -> json(ctx, Map.of("deleted", queue(ctx).deleteAllDead())));
+        r.get("/api/queues/{queue}/search", this::search);
+    }
+
+    /** {@code ?state=dead&q=timeout&from=0}: a bounded scan ({@link Search}). */
+    private void search(Exchange ctx) {
+        QueueInspector q = queue(ctx);
+        String stateParam = ctx.queryParam("state");
+        JobState state;
+        try {
+            state = stateParam == null ? JobState.SCHEDULED : JobState.parse(stateParam);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("state is '" + stateParam + "': use scheduled, processing, done or dead");
+        }
+        String text = ctx.queryParam("q");
+        if (text == null || text.isBlank() || text.length() > Search.MAX_TEXT) {
+            throw ApiException.badRequest("q is " + (text == null ? "missing" : text.isBlank() ? "blank" : "longer than "
+                    + Search.MAX_TEXT + " characters") + ": give the start of an id, or text of a name or an error (1 to "
+                    + Search.MAX_TEXT + " characters)");
+        }
+        json(ctx, Search.run(q, state, text.strip(), longParam(ctx, "from", 0, 0, MAX_OFFSET)));
     }
 
     private void server(Exchange ctx) {

@@ -129,6 +129,35 @@ class BrowserHardeningTest {
         }
     }
 
+    /** Search by error text, then the matches retried together with "select all" and "Retry selected". */
+    @Test
+    void aSearchFindsJobsAndTheMatchesAreRetriedTogether() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue orders = s.dq.queue("orders");
+            Seed.dead(orders, "card declined", "pay-1", "pay-2");
+            Seed.dead(orders, "connect timeout", "mail-1", "mail-2");
+            d.get(s.dashboard.url() + "login");
+            d.findElement(By.name("token")).sendKeys(Served.TOKEN);
+            d.findElement(By.cssSelector("form button[type=submit]")).click();
+            waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Overview"));
+            d.get(s.dashboard.url() + "queues/orders?state=dead");
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 4);
+
+            d.findElement(By.id("find")).sendKeys("timeout");
+            d.findElement(By.cssSelector("#find-form button[type=submit]")).click();
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 2
+                    && d.findElements(By.cssSelector("#jobs tr[data-id='mail-1']")).size() == 1);
+            assertThat(d.findElement(By.id("search-note")).getText()).isEqualTo("2 matching in 4 jobs read from position 1 to the end");
+            browser.screenshot("search");
+            d.findElement(By.cssSelector("#jobs thead input[type=checkbox]")).click();
+            d.findElement(By.cssSelector("button[data-action='retry-selected']")).click();
+            await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("mail-1").orElseThrow().state() == JobState.SCHEDULED
+                    && orders.get("mail-2").orElseThrow().state() == JobState.SCHEDULED);
+            assertThat(orders.get("pay-1").orElseThrow().state()).isEqualTo(JobState.DEAD);
+            waiting().until(() -> d.findElements(By.id("no-match")).size() == 1);
+        }
+    }
+
     @Test
     void underABasePathDotNamesAreReachableAndAnUnreadableQueueIsFlagged() {
         try (Served s = Served.start(REDIS.uri(), REDIS.prefix(), b -> b.token(Served.TOKEN).basePath("/delayq"), Served.TOKEN)) {

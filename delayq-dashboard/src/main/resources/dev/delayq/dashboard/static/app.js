@@ -407,7 +407,9 @@
       if (search.value.trim()) location.assign(jobHref(name, search.value.trim()));
     } }, search, h('button', { type: 'submit', text: 'Find job' }));
 
-    fill(main, title, card(null, countsBody), card(null, h('div', { class: 'row' }, searchForm, h('span', { class: 'spacer' }), tools)),
+    const found = params.get('q');
+    const finder = searchBox(name, st, found);
+    fill(main, title, card(null, countsBody), card(null, h('div', { class: 'row' }, searchForm, finder, h('span', { class: 'spacer' }), tools)),
       card(null, tabs, bulk, tableBody, pager),
       h('div', { class: 'grid' }, chartCard('Throughput, jobs per minute (last hour)', 'throughput'),
         chartCard('Dispatch lag, ms (last hour)', 'lag')));
@@ -524,11 +526,13 @@
         fill(tools, ...t); // only when they change: a re-rendered button cannot be clicked
         lastTools = toolsKey;
       }
-      const page = await api('GET', apiQueue(name) + '/jobs', { state: st, offset, limit: PAGE });
+      const page = found ? await api('GET', apiQueue(name) + '/search', { state: st, q: found, from: offset })
+        : await api('GET', apiQueue(name) + '/jobs', { state: st, offset, limit: PAGE });
       const pageKey = JSON.stringify([ctx.readOnly, page]);
       if (pageKey !== lastPage) {
         renderBulk();
         renderJobs(page);
+        if (found) searchPager(pager, tableBody, name, st, page);
         lastPage = pageKey;
       } else {
         refreshTimes(tableBody);
@@ -618,6 +622,23 @@
   }
 
   // ---- routing ------------------------------------------------------------------------------------------------
+
+  // Search within a queue's state (the server's bounded scan): the start of an id, or text of a name or an error.
+  function searchBox(name, st, found) {
+    const input = h('input', { type: 'search', id: 'find', placeholder: 'id prefix, name or error', 'aria-label': 'Search jobs', value: found || '' });
+    return h('form', { class: 'row', id: 'find-form', onsubmit: (e) => {
+      e.preventDefault();
+      location.assign(input.value.trim() ? queueHref(name, { state: st, q: input.value.trim() }) : queueHref(name, { state: st }));
+    } }, input, h('button', { type: 'submit', text: 'Search' }), found ? h('a', { href: queueHref(name, { state: st }), text: 'Clear' }) : null);
+  }
+
+  // A search answer's note: matches, how many jobs were read, and a link on when the scan stopped before the end.
+  function searchPager(pager, tableBody, name, st, page) {
+    if (page.jobs.length === 0) fill(tableBody, h('p', { class: 'empty', id: 'no-match', text: 'No ' + st + ' job matches "' + page.q + '".' }));
+    fill(pager, h('span', { class: 'muted', id: 'search-note', text: fmtInt(page.jobs.length) + ' matching in ' + fmtInt(page.scanned)
+      + ' jobs read from position ' + fmtInt(page.from + 1) + (page.next == null ? ' to the end' : ' (a search reads at most ' + fmtInt(page.scanLimit) + ')') }),
+    page.next != null ? h('a', { class: 'button', href: queueHref(name, { state: st, q: page.q, offset: page.next }), text: 'Search on ›' }) : null);
+  }
 
   // "Delete all dead (n)": every dead job of the queue, after a second click.
   function deleteAllDeadButton(name, n, refresh) {
