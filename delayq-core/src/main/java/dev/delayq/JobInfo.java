@@ -15,7 +15,8 @@ import java.time.Instant;
  * @param finishedAtMillis when it completed or died (done, dead), else -1
  * @param token            fencing token of the current or last lease, 0 when never leased
  * @param lastError        the last error summary, or {@code null}
- * @param payload          payload bytes
+ * @param payload          payload bytes: all of them, or the first ones when read as a preview
+ *                         ({@link QueueInspector#list(JobState, long, int, int)}; see {@link #payloadTruncated()})
  * @param name             the job's name, or {@code null}
  * @param enqueuedAtMillis when it was enqueued (epoch ms, whole seconds, Redis clock), or -1 when not recorded
  * @param stalls           how often a lease of this job expired (its worker died or lost the claim's reply)
@@ -27,18 +28,25 @@ import java.time.Instant;
  * @param progress         what its running handler last reported ({@link JobContext#progress(String)}), or {@code null}
  * @param traceparent      the W3C traceparent it was enqueued with ({@link Job#traceparent()}), or {@code null}
  * @param tracestate       the W3C tracestate that goes with it, or {@code null}
+ * @param payloadBytes     the whole payload's size (more than {@code payload.length} when that is a preview)
  */
 public record JobInfo(String id, JobState state, int attempt, int maxAttempts, long dueAtMillis, long leaseUntilMillis,
                       long finishedAtMillis, long token, String lastError, byte[] payload, String name, long enqueuedAtMillis,
                       int stalls, String dedupeKey, long dedupeHeldUntilMillis, boolean corrupt, int priority,
-                      String progress, String traceparent, String tracestate) {
+                      String progress, String traceparent, String tracestate, long payloadBytes) {
 
-    /** A job's state without a trace context (the form before jobs carried one). */
+    /** A job whose {@link #payload()} is whole, without a trace context (the form before jobs carried one). */
     public JobInfo(String id, JobState state, int attempt, int maxAttempts, long dueAtMillis, long leaseUntilMillis,
                    long finishedAtMillis, long token, String lastError, byte[] payload, String name, long enqueuedAtMillis,
                    int stalls, String dedupeKey, long dedupeHeldUntilMillis, boolean corrupt, int priority, String progress) {
         this(id, state, attempt, maxAttempts, dueAtMillis, leaseUntilMillis, finishedAtMillis, token, lastError, payload, name,
-                enqueuedAtMillis, stalls, dedupeKey, dedupeHeldUntilMillis, corrupt, priority, progress, null, null);
+                enqueuedAtMillis, stalls, dedupeKey, dedupeHeldUntilMillis, corrupt, priority, progress, null, null,
+                payload.length);
+    }
+
+    /** Whether {@link #payload()} holds only the first {@code payload().length} of {@link #payloadBytes()} bytes. */
+    public boolean payloadTruncated() {
+        return payload.length < payloadBytes;
     }
 
     /** The payload decoded as UTF-8. */
@@ -70,6 +78,6 @@ public record JobInfo(String id, JobState state, int attempt, int maxAttempts, l
     public String toString() {
         return "JobInfo[" + id + (name != null ? " (" + name + ")" : "") + ", " + state.label() + (corrupt ? " (corrupt)" : "")
                 + ", attempt " + attempt + ", due " + dueAt() + (lastError != null ? ", error " + lastError : "") + ", "
-                + payload.length + " bytes]";
+                + payloadBytes + " bytes]";
     }
 }

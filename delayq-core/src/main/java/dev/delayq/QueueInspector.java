@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
@@ -51,6 +52,22 @@ public interface QueueInspector {
     List<JobInfo> list(JobState state, long offset, int limit);
 
     /**
+     * As {@link #list(JobState, long, int)}, each job's payload cut by Redis to its first {@code previewBytes} bytes
+     * ({@link JobInfo#payloadBytes()} keeps the whole size, {@link JobInfo#payloadTruncated()} says whether it was cut):
+     * a page of large jobs costs no more than its previews, in Redis's reply and in this JVM.
+     *
+     * @param previewBytes 0 or more: the most payload bytes returned per job
+     * @throws IllegalArgumentException when an argument is out of range
+     */
+    List<JobInfo> list(JobState state, long offset, int limit, int previewBytes);
+
+    /**
+     * As {@link #get(String)}, the payload cut by Redis to its first {@code previewBytes} bytes (see
+     * {@link #list(JobState, long, int, int)}).
+     */
+    Optional<JobInfo> get(String id, int previewBytes);
+
+    /**
      * Every job in {@code state}, in index order, read page by page as the stream is consumed (so listing
      * millions of jobs needs little memory). Jobs moving meanwhile may be seen twice or not at all.
      */
@@ -58,6 +75,22 @@ public interface QueueInspector {
 
     /** Counts per state, running totals, whether it is paused, and the oldest due job. */
     QueueStats stats();
+
+    /**
+     * {@link #stats()} without waiting for Redis: a caller that reads many queues (a dashboard's overview, a metrics
+     * scrape) sends every queue's request before it waits for any, so a refresh costs one round trip rather than one
+     * per queue. Fails as {@link #stats()} would throw ({@link DelayQConnectionException}, {@link DelayQTimeoutException},
+     * {@link DelayQException}), wrapped in a {@link java.util.concurrent.CompletionException} by {@code join()}.
+     */
+    CompletableFuture<QueueStats> statsAsync();
+
+    /**
+     * Deletes every dead job of the queue (with its record and dedupe key), in bounded batches (the workers' purge
+     * script with no retention for dead jobs and done ones kept): a job that dies meanwhile may stay.
+     *
+     * @return how many were deleted
+     */
+    long deleteAllDead();
 
     /**
      * The queue's live workers, as their heartbeats recorded them (whichever client or process runs them): name, host,

@@ -37,21 +37,30 @@ public final class DashboardCommand implements Callable<Integer> {
                     + "else none (loopback only).")
     String token;
 
+    @Option(names = "--base-path", paramLabel = "PATH", defaultValue = "/",
+            description = "Path to serve under, for a reverse proxy that passes its prefix on (default: ${DEFAULT-VALUE}).")
+    String basePath;
+
+    @Option(names = "--trust-forwarded-headers", description = "Believe X-Forwarded-Proto, -Host, -Prefix and -For: only "
+            + "behind a reverse proxy that sets them on every request (see docs/dashboard.md).")
+    boolean trustForwarded;
+
     @Option(names = "--read-only", description = "Refuse every change (retry, run now, cancel, delete, pause): only show.")
     boolean readOnly;
 
     @Override
     public Integer call() throws InterruptedException {
+        // A blank token (--token "", DELAYQ_DASHBOARD_TOKEN= ) is refused as a short one, never read as "no token": an
+        // operator who meant to protect the dashboard must not get one open to everyone on loopback.
         String t = token != null ? token : System.getenv("DELAYQ_DASHBOARD_TOKEN");
-        if (t != null && t.isBlank()) {
-            t = null;
-        }
         // Refuse bad settings before connecting, so that a typo never waits for Redis.
         Dashboard.checkSettings(bind, port, t);
+        Dashboard.checkBasePath(basePath);
         DelayQ dq = main.client();
         Dashboard dashboard;
         try {
-            dashboard = Dashboard.builder(dq).bind(bind).port(port).token(t).readOnly(readOnly).build().start();
+            dashboard = Dashboard.builder(dq).bind(bind).port(port).token(t).readOnly(readOnly)
+                    .basePath(basePath).trustForwardedHeaders(trustForwarded).build().start();
         } catch (UncheckedIOException e) {
             throw new CliException(Exit.USAGE, e.getMessage());
         }

@@ -53,6 +53,23 @@ class DashboardCommandTest {
         assertThat(port.err()).isEqualTo("delayq: port is 70000: it must be 0 to 65535 (0 = any free port)\n");
     }
 
+    /** A blank token is a mistake, not "no token": refused as a short one, before connecting. */
+    @Test
+    void aBlankTokenIsRefusedAsAShortOne() {
+        Cli nowhere = new Cli("redis://127.0.0.1:1", "x");
+        Cli.Result empty = nowhere.run("dashboard", "--token", "");
+        assertThat(empty.exit()).isEqualTo(Exit.USAGE);
+        assertThat(empty.err()).isEqualTo("delayq: token is empty: it must have at least 16 printable characters (e.g. "
+                + "from 'openssl rand -hex 16'); for no token, leave it unset\n");
+        Cli.Result blank = nowhere.run("dashboard", "--token", "   ");
+        assertThat(blank.exit()).isEqualTo(Exit.USAGE);
+        assertThat(blank.err()).startsWith("delayq: token is blank: ");
+        Cli.Result basePath = nowhere.run("dashboard", "--base-path", "ops");
+        assertThat(basePath.exit()).isEqualTo(Exit.USAGE);
+        assertThat(basePath.err()).isEqualTo("delayq: base path is 'ops': use a path such as /delayq (letters, digits, "
+                + "'.', '_', '~', '-' between slashes), or / for the root\n");
+    }
+
     @Test
     void aPortInUseIsExit2() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {

@@ -4,14 +4,18 @@
 -- ARGV[3] most record bytes to return (at least one job is returned)
 -- ARGV[4] id to start from in that entry, numbered from 0   ARGV[5] ids to skip first (counted in the entries,
 --   their records not read; a call reads at most 1,000 entries, or max bytes of them, to skip)
--- Returns { entries, rank, from, skip, id_1, record_1, finish_1, ... }: entries in the set; the rank and id number to go
---   on from and the ids still to skip; then only the ids that are still their entry's jobs (done, with its finish
---   time), stopping inside an entry at the page size or the byte bound; { -6, what } malformed arguments.
+-- ARGV[6] most payload bytes per record (-1: whole; a preview: the rest is only counted)
+-- Returns { entries, rank, from, skip, id_1, record_1, finish_1, payload_bytes_1, ... }: entries in the set; the rank
+--   and id number to go on from and the ids still to skip; then only the ids that are still their entry's jobs (done,
+--   with its finish time), stopping inside an entry at the page size or the byte bound; payload bytes the whole
+--   payload's size when the record was cut, else -1; { -6, what } malformed arguments.
 -- @include record
+-- @include page
 local start, size, max_bytes = whole(ARGV[1], 0, 2 ^ 50), whole(ARGV[2], 1, 10000), whole(ARGV[3], 1, 2 ^ 40)
 if not (start and size and max_bytes) then return { -6, 'malformed list arguments' } end
 local from, skip = whole(ARGV[4], 0, 2 ^ 31), whole(ARGV[5], 0, 2 ^ 50)
-if not (from and skip) then return { -6, 'malformed list arguments' } end
+local most = whole(ARGV[6], -1, 2 ^ 40)
+if not (from and skip and most) then return { -6, 'malformed list arguments' } end
 local total, rank = redis.call('ZCARD', KEYS[1]), start
 local read, read_bytes = 0, 0
 while skip > 0 and rank < total and read < 1000 and read_bytes < max_bytes do
@@ -41,11 +45,13 @@ while not stop and rank < total do
       from = from + 1
       local raw = record_of(KEYS[2], ids[from])
       if finish_in(raw) == score then
-        bytes = bytes + #raw
+        local cut, whole_size = preview_cut(raw, most)
+        bytes = bytes + #cut
         listed = listed + 1
         out[#out + 1] = ids[from]
-        out[#out + 1] = raw
+        out[#out + 1] = cut
         out[#out + 1] = score
+        out[#out + 1] = whole_size
       end
     end
     if from < #ids then

@@ -30,6 +30,7 @@ final class Access {
     private final Set<String> hosts;
     private final boolean sameOriginCheck;
     private final Sessions sessions = new Sessions();
+    private final LoginThrottle throttle = new LoginThrottle();
 
     /** The standalone server's rules, listening on {@code bind}. */
     Access(String token, boolean readOnly, String bind) {
@@ -72,23 +73,31 @@ final class Access {
         return sessions;
     }
 
+    /**
+     * The headers every answer carries, the dashboard's own and the server's error pages alike (a 400 for a bad URI
+     * that never reaches a route).
+     */
+    static void securityHeaders(java.util.function.BiConsumer<String, String> header) {
+        header.accept("Content-Security-Policy", CSP);
+        header.accept("X-Content-Type-Options", "nosniff");
+        header.accept("X-Frame-Options", "DENY");
+        // Not no-referrer: under it a browser sends 'Origin: null' with its own POSTs, which the CSRF check must refuse.
+        header.accept("Referrer-Policy", "same-origin");
+        header.accept("Cross-Origin-Opener-Policy", "same-origin");
+        header.accept("Cross-Origin-Resource-Policy", "same-origin");
+        header.accept("Cache-Control", "no-store");
+    }
+
     /** Runs before every request; throws {@link ApiException} (401, 403) to refuse it. */
     void check(Exchange ctx) {
-        ctx.header("Content-Security-Policy", CSP);
-        ctx.header("X-Content-Type-Options", "nosniff");
-        ctx.header("X-Frame-Options", "DENY");
-        // Not no-referrer: under it a browser sends 'Origin: null' with its own POSTs, which the CSRF check must refuse.
-        ctx.header("Referrer-Policy", "same-origin");
-        ctx.header("Cross-Origin-Opener-Policy", "same-origin");
-        ctx.header("Cross-Origin-Resource-Policy", "same-origin");
-        ctx.header("Cache-Control", "no-store");
+        securityHeaders(ctx::header);
         String path = ctx.path();
         if (tokenHash == null && hosts != null) {
             checkHost(ctx);
         }
         if (!OPEN.contains(path) && !authenticated(ctx)) {
             ctx.header("WWW-Authenticate", "Bearer realm=\"delayq\"");
-            throw new ApiException(401, ctx.header("Authorization") != null || ctx.cookie(COOKIE) != null
+            throw new ApiException(401, ctx.header("Authorization") != null || ctx.cookie(cookieName(ctx)) != null
                     ? "the token or session is not valid: log in again, or send 'Authorization: Bearer <token>'"
                     : "a token is required: log in at /login, or send 'Authorization: Bearer <token>'");
         }
@@ -113,9 +122,73 @@ final class Access {
         }
         String auth = ctx.header("Authorization");
         if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return tokenMatches(auth.substring(7).strip());
+            return bearerMatches(ctx, auth.substring(7).strip());
         }
-        return sessions.valid(ctx.cookie(COOKIE));
+        return sessions.valid(ctx.cookie(cookieName(ctx)));
+    }
+
+    /**
+     * A Bearer token, counted by the {@link LoginThrottle} like the login page's: a client that guesses tokens waits
+     * (429) whichever way it sends them.
+     */
+    private boolean bearerMatches(Exchange ctx, String given) {
+        String address = ctx.remoteAddress();
+        refuseWhileThrottled(ctx, address);
+        if (tokenMatches(given)) {
+            throttle.succeeded(address);
+            return true;
+        }
+        throttle.failed(address);
+        return false;
+    }
+
+    /** Throws 429 with {@code Retry-After} while the client's address waits after failed logins. */
+    void refuseWhileThrottled(Exchange ctx, String address) {
+        long wait = throttle.attempt(address);
+        if (wait > 0) {
+            ctx.header("Retry-After", Long.toString(wait));
+            throw new ApiException(429, "too many failed logins from " + address + ": try again in " + wait + " s");
+        }
+    }
+
+    LoginThrottle throttle() {
+        return throttle;
+    }
+
+    /**
+     * The session cookie's name, one per dashboard: browsers send a host's cookies to every port of it and match
+     * names only, so two dashboards on one host (two ports, or two mount paths of one application) would each
+     * overwrite the other's session under one name. {@code delayq_session_<port>}, then the mount path's letters and
+     * digits ({@code delayq_session_8080_ops_delayq}); over HTTPS with the {@code __Host-} prefix (at the root: the
+     * browser then accepts it only with {@code Secure}, {@code Path=/} and no {@code Domain}, so no other host name
+     * nor a plain-HTTP page can set or replace it) or {@code __Secure-} (under a mount path).
+     */
+    static String cookieName(Exchange ctx) {
+        boolean secure = "https".equals(ctx.scheme());
+        StringBuilder b = new StringBuilder(secure ? ctx.base().isEmpty() ? "__Host-" : "__Secure-" : "");
+        b.append(COOKIE).append('_').append(port(ctx.header("Host"), secure));
+        if (!ctx.base().isEmpty()) {
+            b.append('_');
+            for (char c : ctx.base().substring(1).toCharArray()) {
+                b.append(c < 128 && Character.isLetterOrDigit(c) ? c : '_');
+            }
+        }
+        return b.toString();
+    }
+
+    /** The port in a {@code Host} header, or the scheme's default. */
+    private static int port(String host, boolean secure) {
+        if (host != null) {
+            int colon = host.lastIndexOf(':');
+            if (colon > host.lastIndexOf(']')) {
+                try {
+                    return Integer.parseInt(host.substring(colon + 1).strip());
+                } catch (NumberFormatException e) {
+                    // the default below
+                }
+            }
+        }
+        return secure ? 443 : 80;
     }
 
     private static boolean isMutation(String method) {
@@ -150,25 +223,30 @@ final class Access {
         String origin = ctx.header("Origin");
         if (origin != null) {
             String host = ctx.header("Host");
-            if (host == null || !sameAuthority(origin, host)) {
+            if (host == null || !sameOrigin(origin, ctx.scheme(), host)) {
                 throw new ApiException(403, "cross-origin request refused (Origin: " + origin + ")");
             }
         }
     }
 
-    /** Whether the {@code Origin} names the same host and port as the {@code Host} header (default ports implied). */
-    static boolean sameAuthority(String origin, String host) {
+    /**
+     * Whether the {@code Origin} is the request's own: the same scheme (the one the dashboard was reached with, e.g. a
+     * trusted proxy's {@code X-Forwarded-Proto}) and the same host and port as the {@code Host} header, default ports
+     * implied. {@code http://host} is not the origin of {@code https://host}, nor is port 8443 that of 8080.
+     */
+    static boolean sameOrigin(String origin, String scheme, String host) {
         try {
             URI o = URI.create(origin);
-            if (o.getHost() == null) {
-                return false; // "null" and other opaque origins
-            }
-            int originPort = o.getPort() >= 0 ? o.getPort() : "https".equalsIgnoreCase(o.getScheme()) ? 443 : 80;
-            URI h = URI.create("http://" + host);
-            if (h.getHost() == null) {
+            if (o.getScheme() == null || !o.getScheme().equalsIgnoreCase(scheme)) {
                 return false;
             }
-            int hostPort = h.getPort() >= 0 ? h.getPort() : originPort;
+            int defaultPort = "https".equalsIgnoreCase(scheme) ? 443 : 80;
+            URI h = URI.create(scheme + "://" + host);
+            if (o.getHost() == null || h.getHost() == null) {
+                return false;
+            }
+            int originPort = o.getPort() >= 0 ? o.getPort() : defaultPort;
+            int hostPort = h.getPort() >= 0 ? h.getPort() : defaultPort;
             return o.getHost().equalsIgnoreCase(h.getHost()) && originPort == hostPort;
         } catch (IllegalArgumentException e) {
             return false;

@@ -31,6 +31,8 @@ final class Api {
     static final int MAX_LIMIT = 500;
     /** Longest history asked for at once: one day of minutes. */
     static final int MAX_HISTORY_MINUTES = 1440;
+    /** The largest {@code offset} of {@code /jobs}: far past any real queue, well inside what the scripts take. */
+    static final long MAX_OFFSET = 1_000_000_000_000L;
 
     /** The client, asked for on every request: inside an application it may connect to Redis after the start. */
     private final Supplier<? extends DelayQ> client;
@@ -74,6 +76,27 @@ final class Api {
             json(ctx, Map.of("queue", q.name(), "paused", false));
         });
         r.get("/api/queues/{queue}/history", this::history);
+        r.post("/api/queues/{queue}/dead/delete-all", ctx -> json(ctx, Map.of("deleted", queue(ctx).deleteAllDead())));
+        r.get("/api/queues/{queue}/search", this::search);
+    }
+
+    /** {@code ?state=dead&q=timeout&from=0}: a bounded scan ({@link Search}). */
+    private void search(Exchange ctx) {
+        QueueInspector q = queue(ctx);
+        String stateParam = ctx.queryParam("state");
+        JobState state;
+        try {
+            state = stateParam == null ? JobState.SCHEDULED : JobState.parse(stateParam);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("state is '" + stateParam + "': use scheduled, processing, done or dead");
+        }
+        String text = ctx.queryParam("q");
+        if (text == null || text.isBlank() || text.length() > Search.MAX_TEXT) {
+            throw ApiException.badRequest("q is " + (text == null ? "missing" : text.isBlank() ? "blank" : "longer than "
+                    + Search.MAX_TEXT + " characters") + ": give the start of an id, or text of a name or an error (1 to "
+                    + Search.MAX_TEXT + " characters)");
+        }
+        json(ctx, Search.run(q, state, text.strip(), longParam(ctx, "from", 0, 0, MAX_OFFSET)));
     }
 
     private void server(Exchange ctx) {
@@ -110,8 +133,8 @@ final class Api {
     private void queues(Exchange ctx) {
         List<Map<String, Object>> all = new ArrayList<>();
         DelayQ dq = dq();
-        for (String name : dq.queues()) {
-            all.add(JobFields.stats(dq.inspector(name).stats()));
+        for (QueueReads.Read q : QueueReads.readAll(dq, dq.queues())) {
+            all.add(q.stats() != null ? JobFields.stats(q.stats()) : QueueReads.unreadable(q.name(), q.error()));
         }
         json(ctx, all);
     }
@@ -125,7 +148,7 @@ final class Api {
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest("state is '" + stateParam + "': use scheduled, processing, done or dead");
         }
-        long offset = longParam(ctx, "offset", 0, 0, Long.MAX_VALUE);
+        long offset = longParam(ctx, "offset", 0, 0, MAX_OFFSET);
         int limit = (int) longParam(ctx, "limit", 50, 1, MAX_LIMIT);
         QueueStats stats = q.stats();
         long total = switch (state) {
@@ -135,7 +158,8 @@ final class Api {
             case DEAD -> stats.dead();
         };
         List<Map<String, Object>> jobs = new ArrayList<>();
-        for (JobInfo j : q.list(state, offset, limit)) {
+        // Payloads cut by Redis to their previews: a page of 10 MB jobs carries 4 KiB of each.
+        for (JobInfo j : q.list(state, offset, limit, Dashboard.PAYLOAD_PREVIEW_BYTES)) {
             jobs.add(JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
         }
         Map<String, Object> m = new LinkedHashMap<>();
@@ -150,7 +174,7 @@ final class Api {
     private void job(Exchange ctx) {
         QueueInspector q = queue(ctx);
         String id = id(ctx);
-        JobInfo j = q.get(id).orElseThrow(() -> noJob(q, id));
+        JobInfo j = q.get(id, Dashboard.PAYLOAD_PREVIEW_BYTES).orElseThrow(() -> noJob(q, id));
         json(ctx, JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
     }
 
@@ -222,7 +246,7 @@ final class Api {
 
     /** The queue named in the path; 404 when no job was ever enqueued to it (the name is not recorded). */
     private QueueInspector queue(Exchange ctx) {
-        String name = ctx.pathParam("queue");
+        String name = DotSegments.param(ctx, "queue");
         // Check the registry first: dq.queue() keeps every queue it opened, so names from URLs must not reach it.
         DelayQ dq = dq();
         if (!dq.queues().contains(name)) {
@@ -232,7 +256,7 @@ final class Api {
     }
 
     private static String id(Exchange ctx) {
-        return ctx.pathParam("id");
+        return DotSegments.param(ctx, "id");
     }
 
     private static ApiException noJob(QueueInspector q, String id) {

@@ -49,6 +49,8 @@ public final class Dashboard implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
     private final boolean ownRegistry;
     private final Supplier<? extends Map<String, ?>> outbox;
+    private final boolean trustForwarded;
+    private final String basePath;
     private Javalin app;
 
     private Dashboard(Builder b) {
@@ -57,9 +59,11 @@ public final class Dashboard implements AutoCloseable {
         this.requestedPort = b.port;
         this.ownRegistry = b.registry == null;
         this.registry = b.registry != null ? b.registry : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        this.meters = new QueueMeters(dq, registry);
+        this.meters = new QueueMeters(dq, registry, b.metricsQueueLimit);
         this.access = new Access(b.token, b.readOnly, b.bind);
         this.outbox = b.outbox;
+        this.trustForwarded = b.trustForwarded;
+        this.basePath = b.basePath;
     }
 
     /**
@@ -85,6 +89,25 @@ public final class Dashboard implements AutoCloseable {
         checkPort(port);
         checkToken(token);
         checkExposure(checkBind(bind), token);
+    }
+
+    /**
+     * Checks a {@link Builder#basePath} as the builder does, for a caller that refuses bad settings before it connects
+     * to Redis (the command line).
+     *
+     * @return the path without a trailing slash ({@code ""} for the root)
+     * @throws IllegalArgumentException when it is not a path such as {@code /delayq}
+     */
+    public static String checkBasePath(String path) {
+        String p = path == null ? "" : path.strip();
+        while (p.endsWith("/")) {
+            p = p.substring(0, p.length() - 1);
+        }
+        if (!p.isEmpty() && (!p.matches("(/[A-Za-z0-9._~\\-]+)+") || p.matches(".*/\\.{1,2}(/.*)?"))) {
+            throw new IllegalArgumentException("base path is '" + path + "': use a path such as /delayq (letters, "
+                    + "digits, '.', '_', '~', '-' between slashes), or / for the root");
+        }
+        return p;
     }
 
     private static void checkPort(int port) {
@@ -156,7 +179,17 @@ public final class Dashboard implements AutoCloseable {
                         UriCompliance.Violation.AMBIGUOUS_PATH_SEGMENT));
             });
             config.jetty.modifyServletContextHandler(handler -> handler.getServletHandler().setDecodeAmbiguousURIs(true));
-            config.routes.before(ctx -> access.check(new JavalinExchange(ctx)));
+            config.jetty.modifyServer(server -> server.setErrorHandler(new ServerErrors()));
+            if (!basePath.isEmpty()) {
+                config.router.contextPath = basePath;
+            }
+            config.routes.before(ctx -> {
+                if (trustForwarded) {
+                    // Read once per request; a malformed header is a 400 (answered without the attribute).
+                    ctx.attribute(Forwarded.ATTRIBUTE, Forwarded.of(ctx::header, ctx.scheme(), ctx.header("Host"), ctx.ip()));
+                }
+                access.check(new JavalinExchange(ctx));
+            });
             Routes routes = new Routes();
             Pages.routes(routes, access);
             api.routes(routes);
@@ -200,10 +233,13 @@ public final class Dashboard implements AutoCloseable {
         return bind;
     }
 
-    /** The dashboard's address, {@code http://<bind>:<port>/} (an IPv6 address in brackets). */
+    /**
+     * The dashboard's address, {@code http://<bind>:<port>/} (an IPv6 address in brackets), with the
+     * {@link Builder#basePath} when there is one ({@code http://127.0.0.1:8080/delayq/}).
+     */
     public String url() {
         String host = bind.contains(":") ? "[" + bind + "]" : bind;
-        return "http://" + host + ":" + port() + "/";
+        return "http://" + host + ":" + port() + basePath + "/";
     }
 
     /** Stops listening; requests in progress are finished. The client is left open. Idempotent. */
@@ -228,6 +264,9 @@ public final class Dashboard implements AutoCloseable {
         private boolean readOnly;
         private PrometheusMeterRegistry registry;
         private Supplier<? extends Map<String, ?>> outbox;
+        private boolean trustForwarded;
+        private String basePath = "";
+        private int metricsQueueLimit = QueueMeters.DEFAULT_MAX_QUEUES;
 
         private Builder(DelayQ dq) {
             this.dq = dq;
@@ -280,6 +319,47 @@ public final class Dashboard implements AutoCloseable {
          */
         public Builder outbox(Supplier<? extends Map<String, ?>> status) {
             this.outbox = status;
+            return this;
+        }
+
+        /**
+         * Whether a reverse proxy in front of the dashboard says where the browser's request went, and the dashboard
+         * believes it (default false): {@code X-Forwarded-Proto} (https: the session cookie gets {@code Secure} and
+         * the same-origin check expects {@code https://} origins), {@code X-Forwarded-Host} (the host name and port the
+         * browser used), {@code X-Forwarded-Prefix} (the path the proxy strips: links, redirects and the cookie's path
+         * start with it) and {@code X-Forwarded-For} (its last entry is the client address the login throttle counts).
+         * Turn it on only when every request comes through such a proxy and it replaces whatever Proto, Host and
+         * Prefix a client sent (nginx: {@code proxy_set_header}): otherwise a client chooses them.
+         */
+        public Builder trustForwardedHeaders(boolean trust) {
+            this.trustForwarded = trust;
+            return this;
+        }
+
+        /**
+         * The most queues {@code /metrics} gives a {@code queue} label of their own (default 500): unreadable ones
+         * first, then those with the largest backlog; the others are added up under {@code queue="(other)"}, so that
+         * thousands of queues do not become tens of thousands of series.
+         *
+         * @throws IllegalArgumentException when it is not 1 to 100,000
+         */
+        public Builder metricsQueueLimit(int queues) {
+            if (queues < 1 || queues > 100_000) {
+                throw new IllegalArgumentException("metrics queue limit is " + queues + ": it must be 1 to 100000");
+            }
+            this.metricsQueueLimit = queues;
+            return this;
+        }
+
+        /**
+         * The path the dashboard is served under on its own server, for a proxy that passes its prefix on instead of
+         * stripping it: {@code /delayq} serves {@code /delayq/}, {@code /delayq/api/...} (default: the root).
+         *
+         * @throws IllegalArgumentException when it is not a path such as {@code /delayq} (letters, digits, '.', '_',
+         *                                  '~', '-' between slashes)
+         */
+        public Builder basePath(String path) {
+            this.basePath = checkBasePath(path);
             return this;
         }
 

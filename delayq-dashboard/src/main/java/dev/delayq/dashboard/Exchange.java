@@ -44,4 +44,10 @@ interface Exchange {
 
     /** Sends a {@code 303 See Other} to {@code path} inside the dashboard ({@code /login}). */
     void redirect(String path);
+
+    /**
+     * The client's address, for the login throttle: the peer's, or behind a trusted proxy the one the proxy saw (the
+     * last entry of {@code X-Forwarded-For}).
+     */
+    String remoteAddress();
 }

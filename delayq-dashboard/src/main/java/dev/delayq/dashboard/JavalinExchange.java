@@ -61,7 +61,21 @@ final class JavalinExchange implements Exchange {
 
     @Override
     public String path() {
-        return ctx.path();
+        String context = contextPath();
+        String path = ctx.path();
+        return path.startsWith(context) && path.length() > context.length() ? path.substring(context.length())
+                : path.equals(context) ? "/" : path;
+    }
+
+    /** The server's own mount path ({@link Dashboard.Builder#basePath}), {@code ""} at the root. */
+    private String contextPath() {
+        String c = ctx.contextPath();
+        return c == null || c.equals("/") ? "" : c;
+    }
+
+    /** What a trusted proxy says about the request, or null (not behind one, or not trusted). */
+    private Forwarded forwarded() {
+        return ctx.attribute(Forwarded.ATTRIBUTE);
     }
 
     @Override
@@ -81,7 +95,8 @@ final class JavalinExchange implements Exchange {
 
     @Override
     public String header(String name) {
-        return ctx.header(name);
+        Forwarded f = forwarded();
+        return f != null && name.equalsIgnoreCase("Host") ? f.host() : ctx.header(name);
     }
 
     @Override
@@ -91,12 +106,15 @@ final class JavalinExchange implements Exchange {
 
     @Override
     public String scheme() {
-        return ctx.scheme();
+        Forwarded f = forwarded();
+        return f != null ? f.scheme() : ctx.scheme();
     }
 
+    /** The proxy's prefix (when trusted) and the server's own mount path: {@code ""} when neither. */
     @Override
     public String base() {
-        return "";
+        Forwarded f = forwarded();
+        return (f != null ? f.prefix() : "") + contextPath();
     }
 
     @Override
@@ -111,6 +129,12 @@ final class JavalinExchange implements Exchange {
 
     @Override
     public void redirect(String path) {
-        ctx.redirect(path, HttpStatus.SEE_OTHER);
+        ctx.redirect(base() + path, HttpStatus.SEE_OTHER);
+    }
+
+    @Override
+    public String remoteAddress() {
+        Forwarded f = forwarded();
+        return f != null ? f.remoteAddress() : ctx.ip();
     }
 }

@@ -58,18 +58,28 @@ final class Pages {
                 ctx.redirect("/");
                 return;
             }
+            String address = ctx.remoteAddress();
+            long wait = access.throttle().attempt(address);
+            if (wait > 0) {
+                ctx.header("Retry-After", Long.toString(wait));
+                login(ctx, 429, "<p class=\"error\" role=\"alert\">Too many wrong tokens: wait a while, then try again.</p>");
+                return;
+            }
             if (!access.tokenMatches(ctx.formParam("token"))) {
+                access.throttle().failed(address);
                 login(ctx, 401, "<p class=\"error\" role=\"alert\">That token is not right.</p>");
                 return;
             }
+            access.throttle().succeeded(address);
             String session = access.sessions().create();
-            ctx.header("Set-Cookie", Access.COOKIE + "=" + session + "; Path=" + cookiePath(ctx) + "; Max-Age=" + Sessions.TTL_SECONDS
-                    + "; HttpOnly; SameSite=Strict" + (ctx.scheme().equals("https") ? "; Secure" : ""));
+            ctx.header("Set-Cookie", Access.cookieName(ctx) + "=" + session + "; Path=" + cookiePath(ctx) + "; Max-Age=" + Sessions.TTL_SECONDS
+                    + "; HttpOnly; SameSite=Strict" + secure(ctx));
             ctx.redirect("/");
         });
         routes.post("/logout", ctx -> {
-            access.sessions().remove(ctx.cookie(Access.COOKIE));
-            ctx.header("Set-Cookie", Access.COOKIE + "=; Path=" + cookiePath(ctx) + "; Max-Age=0; HttpOnly; SameSite=Strict");
+            access.sessions().remove(ctx.cookie(Access.cookieName(ctx)));
+            ctx.header("Set-Cookie", Access.cookieName(ctx) + "=; Path=" + cookiePath(ctx) + "; Max-Age=0; HttpOnly; SameSite=Strict"
+                    + secure(ctx));
             ctx.redirect(access.tokenRequired() ? "/login" : "/");
         });
     }
@@ -91,6 +101,14 @@ final class Pages {
     /** The session cookie's path: the dashboard's own, so it is not sent to the rest of an application. */
     private static String cookiePath(Exchange ctx) {
         return ctx.base().isEmpty() ? "/" : ctx.base();
+    }
+
+    /**
+     * {@code ; Secure} when the browser reached the dashboard over HTTPS (directly, or through a proxy whose
+     * {@code X-Forwarded-Proto} is trusted): the cookie is then never sent over plain HTTP.
+     */
+    private static String secure(Exchange ctx) {
+        return ctx.scheme().equals("https") ? "; Secure" : "";
     }
 
     /** Escapes text for an HTML attribute value. */

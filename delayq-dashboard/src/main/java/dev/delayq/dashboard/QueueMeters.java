@@ -15,6 +15,12 @@ import java.util.List;
  * retention, waiting for the workers' purge: growing without end means the purge does not keep up; absent until a
  * worker has purged the queue). Queues come and go, so the rows are replaced on every scrape (a
  * {@link MultiGauge}) rather than registered once.
+ *
+ * <p>Issue 43: {@code delayq_queue_unreadable{queue}} is 1 for a queue whose keys cannot be read (its other series are
+ * then absent). At most {@link #DEFAULT_MAX_QUEUES} queues (or the builder's {@code metricsQueueLimit}) get a label of
+ * their own: unreadable ones first, then the largest backlog (scheduled + processing); the rest are added up under
+ * {@code queue="(other)"} (jobs summed, the largest lag, the number paused and unreadable), and
+ * {@code delayq_queues_other} says how many they are, so a prefix with thousands of queues cannot flood Prometheus.
  */
 final class QueueMeters implements AutoCloseable {
     private final DelayQ dq;
@@ -22,9 +28,34 @@ final class QueueMeters implements AutoCloseable {
     private final MultiGauge lag;
     private final MultiGauge paused;
     private final MultiGauge pastRetention;
+    private final MultiGauge unreadable;
+    /** The most queues with a label of their own; the rest are added up under {@link #OTHER}. */
+    private final int maxQueues;
+    private final MeterRegistry registry;
+    private final java.util.concurrent.atomic.AtomicInteger otherCount = new java.util.concurrent.atomic.AtomicInteger();
+    private final io.micrometer.core.instrument.Gauge otherGauge;
+
+    /** The label of the queues past the cap: parentheses are not allowed in queue names, so no queue has it. */
+    static final String OTHER = "(other)";
+    /** The default cap on queue labels. */
+    static final int DEFAULT_MAX_QUEUES = 500;
+
+    /** Unreadable queues first (a flag must not fall into the sum), then the largest backlog, then by name. */
+    private static final java.util.Comparator<QueueReads.Read> BY_ATTENTION = java.util.Comparator
+            .comparing((QueueReads.Read r) -> r.stats() != null)
+            .thenComparing(r -> r.stats() == null ? 0 : -(r.stats().scheduled() + r.stats().processing()))
+            .thenComparing(QueueReads.Read::name);
 
     QueueMeters(DelayQ dq, MeterRegistry registry) {
+        this(dq, registry, DEFAULT_MAX_QUEUES);
+    }
+
+    QueueMeters(DelayQ dq, MeterRegistry registry, int maxQueues) {
         this.dq = dq;
+        this.maxQueues = maxQueues;
+        this.registry = registry;
+        this.otherGauge = io.micrometer.core.instrument.Gauge.builder("delayq.queues.other", otherCount, Number::doubleValue)
+                .description("Queues past the label cap, added up under queue=\"(other)\"").register(registry);
         this.jobs = MultiGauge.builder("delayq.jobs")
                 .description("Jobs per queue and state, read from Redis when scraped").register(registry);
         this.lag = MultiGauge.builder("delayq.oldest.due.lag").baseUnit("seconds")
@@ -34,6 +65,8 @@ final class QueueMeters implements AutoCloseable {
                 .description("1 while the queue is paused (workers do not claim from it)").register(registry);
         this.pastRetention = MultiGauge.builder("delayq.jobs.past.retention")
                 .description("Done and dead jobs kept past their retention, waiting for the workers' purge").register(registry);
+        this.unreadable = MultiGauge.builder("delayq.queue.unreadable")
+                .description("1 when the queue's keys cannot be read (its other gauges are then absent)").register(registry);
     }
 
     /** Reads every queue's counts and replaces the rows. */
@@ -42,8 +75,38 @@ final class QueueMeters implements AutoCloseable {
         List<MultiGauge.Row<?>> lagRows = new ArrayList<>();
         List<MultiGauge.Row<?>> pausedRows = new ArrayList<>();
         List<MultiGauge.Row<?>> pastRows = new ArrayList<>();
-        for (String name : dq.queues()) {
-            QueueStats s = dq.inspector(name).stats();
+        List<MultiGauge.Row<?>> unreadableRows = new ArrayList<>();
+        // Every queue's request sent before any answer is awaited; one queue that cannot be read is flagged, the others
+        // are still served. Past maxQueues the queues with the smallest backlog share the label OTHER.
+        List<QueueReads.Read> reads = new ArrayList<>(QueueReads.readAll(dq, dq.queues()));
+        reads.sort(BY_ATTENTION);
+        long[] other = new long[6]; // scheduled, processing, done, dead, the largest lag ms, paused queues
+        int otherQueues = 0;
+        int otherReadable = 0;
+        int otherUnreadable = 0;
+        for (int i = 0; i < reads.size(); i++) {
+            QueueReads.Read read = reads.get(i);
+            QueueStats s = read.stats();
+            if (i >= maxQueues) {
+                otherQueues++;
+                if (s == null) {
+                    otherUnreadable++;
+                } else {
+                    otherReadable++;
+                    other[0] += s.scheduled();
+                    other[1] += s.processing();
+                    other[2] += s.done();
+                    other[3] += s.dead();
+                    other[4] = Math.max(other[4], s.oldestDueLagMillis());
+                    other[5] += s.paused() ? 1 : 0;
+                }
+                continue;
+            }
+            String name = read.name();
+            unreadableRows.add(MultiGauge.Row.of(Tags.of("queue", name), s == null ? 1 : 0));
+            if (s == null) {
+                continue;
+            }
             jobRows.add(row(name, "scheduled", s.scheduled()));
             jobRows.add(row(name, "processing", s.processing()));
             jobRows.add(row(name, "done", s.done()));
@@ -54,10 +117,23 @@ final class QueueMeters implements AutoCloseable {
                 pastRows.add(MultiGauge.Row.of(Tags.of("queue", name), s.pastRetention()));
             }
         }
+        if (otherQueues > 0) {
+            unreadableRows.add(MultiGauge.Row.of(Tags.of("queue", OTHER), otherUnreadable));
+            if (otherReadable > 0) {
+                jobRows.add(row(OTHER, "scheduled", other[0]));
+                jobRows.add(row(OTHER, "processing", other[1]));
+                jobRows.add(row(OTHER, "done", other[2]));
+                jobRows.add(row(OTHER, "dead", other[3]));
+                lagRows.add(MultiGauge.Row.of(Tags.of("queue", OTHER), other[4] / 1000.0));
+                pausedRows.add(MultiGauge.Row.of(Tags.of("queue", OTHER), other[5]));
+            }
+        }
+        otherCount.set(otherQueues);
         jobs.register(jobRows, true);
         lag.register(lagRows, true);
         paused.register(pausedRows, true);
         pastRetention.register(pastRows, true);
+        unreadable.register(unreadableRows, true);
     }
 
     private static MultiGauge.Row<?> row(String queue, String state, long value) {
@@ -71,5 +147,7 @@ final class QueueMeters implements AutoCloseable {
         lag.register(List.of(), true);
         paused.register(List.of(), true);
         pastRetention.register(List.of(), true);
+        unreadable.register(List.of(), true);
+        registry.remove(otherGauge);
     }
 }

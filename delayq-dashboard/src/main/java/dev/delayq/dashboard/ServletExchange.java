@@ -108,4 +108,9 @@ final class ServletExchange implements Exchange {
         res.setStatus(303);
         res.setHeader("Location", base + to);
     }
+
+    @Override
+    public String remoteAddress() {
+        return req.getRemoteAddr();
+    }
 }

@@ -18,6 +18,11 @@ final class Tokens {
         if (token == null) {
             return;
         }
+        if (token.isBlank()) {
+            throw new IllegalArgumentException("token is " + (token.isEmpty() ? "empty" : "blank") + ": it must have at "
+                    + "least " + Dashboard.MIN_TOKEN_LENGTH + " printable characters (e.g. from 'openssl rand -hex 16'); "
+                    + "for no token, leave it unset");
+        }
         if (token.length() < Dashboard.MIN_TOKEN_LENGTH) {
             throw new IllegalArgumentException("token has " + token.length() + " characters: it must have at least "
                     + Dashboard.MIN_TOKEN_LENGTH + " (e.g. from 'openssl rand -hex 16')");

@@ -77,14 +77,15 @@ class AccessTest {
             assertThat(ok.status()).isEqualTo(303);
             assertThat(ok.header("Location")).isEqualTo("/");
             String cookie = ok.header("Set-Cookie");
-            assertThat(cookie).startsWith(Access.COOKIE + "=").contains("; HttpOnly", "; SameSite=Strict", "; Path=/");
+            String name = Access.COOKIE + "_" + s.dashboard.port();
+            assertThat(cookie).startsWith(name + "=").contains("; HttpOnly", "; SameSite=Strict", "; Path=/");
             String session = cookie.substring(0, cookie.indexOf(';'));
-            assertThat(session.length()).isGreaterThan(Access.COOKIE.length() + 40);
+            assertThat(session.length()).isGreaterThan(name.length() + 40);
 
             Http.Response withCookie = s.anonymous.with("Cookie", session).get("/api/queues");
             assertThat(withCookie.status()).isEqualTo(200);
             assertThat(s.anonymous.with("Cookie", session).get("/").status()).isEqualTo(200);
-            assertThat(s.anonymous.with("Cookie", Access.COOKIE + "=forged").get("/api/queues").status()).isEqualTo(401);
+            assertThat(s.anonymous.with("Cookie", name + "=forged").get("/api/queues").status()).isEqualTo(401);
 
             Http.Response logout = s.anonymous.with("Cookie", session).post("/logout");
             assertThat(logout.status()).isEqualTo(303);
@@ -208,7 +209,7 @@ class AccessTest {
         Http.Response ok = s.anonymous.postForm("/login", "token=" + Served.TOKEN);
         assertThat(ok.status()).isEqualTo(303);
         String cookie = ok.header("Set-Cookie");
-        assertThat(cookie).startsWith(Access.COOKIE + "=");
+        assertThat(cookie).startsWith(Access.COOKIE + "_" + s.dashboard.port() + "=");
         return cookie.substring(0, cookie.indexOf(';'));
     }
 

@@ -105,8 +105,12 @@ class DelayqDashboardTokenTest {
         assertThat(login.headers().firstValue("Location")).hasValue("/ops/delayq/");
         assertThat(login.headers().firstValue("Set-Cookie")).hasValueSatisfying(
                 c -> assertThat(c).contains("Path=/ops/delayq;", "HttpOnly"));
-        String session = DashboardHttp.setCookie(login, "delayq_session").orElseThrow();
-        assertThat(http.get("/ops/delayq/api/queues", "Cookie", "delayq_session=" + session).statusCode())
+        // One name per dashboard (its port and path), so two dashboards on one host keep their own sessions.
+        String setCookie = login.headers().firstValue("Set-Cookie").orElseThrow();
+        String name = setCookie.substring(0, setCookie.indexOf('='));
+        assertThat(name).startsWith("delayq_session_").endsWith("_ops_delayq");
+        String session = DashboardHttp.setCookie(login, name).orElseThrow();
+        assertThat(http.get("/ops/delayq/api/queues", "Cookie", name + "=" + session).statusCode())
                 .isEqualTo(200);
     }
 

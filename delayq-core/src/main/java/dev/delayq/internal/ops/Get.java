@@ -22,10 +22,10 @@ public final class Get {
     private static final ScriptKey[] KEYS = {JOBS, DUE, LEASES, DONE, DEAD, DEDUPE_HOLDS, PRIORITY_DUE, PROGRESS};
 
     /** ARGV. */
-    enum Arg { ID }
+    enum Arg { ID, MOST_PAYLOAD_BYTES }
 
     /** The reply ({} when there is no such job). */
-    enum Out { RECORD, TIME, STATE, HOLD, PROGRESS }
+    enum Out { RECORD, TIME, STATE, HOLD, PROGRESS, PAYLOAD_BYTES }
 
     static final Protocol PROTOCOL = Protocol.of(Script.GET, KEYS, Arg.values(), Out.values());
 
@@ -33,7 +33,15 @@ public final class Get {
     }
 
     public static CompletableFuture<Optional<JobInfo>> call(RedisBackend redis, Keys keys, String id) {
-        return Reply.eval(redis, Script.GET, ScriptKey.of(KEYS, keys), Args.utf8(id)).thenApply(r -> {
+        return call(redis, keys, id, ListPage.WHOLE);
+    }
+
+    /** The job, its payload cut by the script to its first {@code preview} bytes ({@link ListPage#WHOLE}: whole). */
+    public static CompletableFuture<Optional<JobInfo>> call(RedisBackend redis, Keys keys, String id, int preview) {
+        byte[][] a = new byte[Arg.values().length][];
+        a[Arg.ID.ordinal()] = Args.utf8(id);
+        a[Arg.MOST_PAYLOAD_BYTES.ordinal()] = Args.num(preview);
+        return Reply.eval(redis, Script.GET, ScriptKey.of(KEYS, keys), a).thenApply(r -> {
             if (r.isEmpty()) {
                 return Optional.empty();
             }
@@ -41,7 +49,8 @@ public final class Get {
             // A record that cannot be decoded and is in no index of processing, done or dead is in the due set.
             JobState index = state == 0 ? JobState.SCHEDULED : JobState.ofCode(state);
             return Optional.of(JobInfos.of(id, (byte[]) Reply.at(r, Out.RECORD), Reply.longAt(r, Out.TIME), index,
-                    Reply.longAt(r, Out.HOLD), r.size() > Out.PROGRESS.ordinal() ? Reply.str(Reply.at(r, Out.PROGRESS)) : null));
+                    Reply.longAt(r, Out.HOLD), r.size() > Out.PROGRESS.ordinal() ? Reply.str(Reply.at(r, Out.PROGRESS)) : null,
+                    r.size() > Out.PAYLOAD_BYTES.ordinal() ? Reply.longAt(r, Out.PAYLOAD_BYTES) : -1));
         });
     }
 }

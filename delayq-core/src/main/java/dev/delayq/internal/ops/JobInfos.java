@@ -15,6 +15,16 @@ final class JobInfos {
      * the raw bytes.
      */
     static JobInfo of(String id, byte[] raw, long score, JobState indexState, long holdUntil, String progress) {
+        return of(id, raw, score, indexState, holdUntil, progress, -1);
+    }
+
+    /**
+     * As {@link #of(String, byte[], long, JobState, long, String)} for a record the script cut to a preview:
+     * {@code wholePayload} is the whole payload's size (of the raw record's, when it cannot be decoded), -1 when the
+     * record is whole.
+     */
+    static JobInfo of(String id, byte[] raw, long score, JobState indexState, long holdUntil, String progress,
+                      long wholePayload) {
         Record rec;
         try {
             rec = Record.decode(raw);
@@ -22,7 +32,7 @@ final class JobInfos {
             return new JobInfo(id, indexState, 0, 0, indexState == JobState.SCHEDULED ? score : -1,
                     indexState == JobState.PROCESSING ? score : -1,
                     indexState == JobState.DONE || indexState == JobState.DEAD ? score : -1, 0, e.getMessage(), raw, null, -1,
-                    0, null, -1, true, 0, progress);
+                    0, null, -1, true, 0, progress, null, null, wholePayload >= 0 ? wholePayload : raw.length);
         }
         JobState s = rec.state();
         long due = s == JobState.SCHEDULED ? score : rec.due();
@@ -30,6 +40,6 @@ final class JobInfos {
         long finished = rec.finishedAt() >= 0 ? rec.finishedAt() : s == JobState.DONE || s == JobState.DEAD ? score : -1;
         return new JobInfo(id, s, rec.attempt(), rec.maxAttempts(), due, lease, finished, rec.token(), rec.error(),
                 rec.payload(), rec.name(), rec.createdMillis(), rec.stalls(), rec.dedupeKey(), holdUntil, false, rec.priority(),
-                progress, rec.traceparent(), rec.tracestate());
+                progress, rec.traceparent(), rec.tracestate(), wholePayload >= 0 ? wholePayload : rec.payload().length);
     }
 }

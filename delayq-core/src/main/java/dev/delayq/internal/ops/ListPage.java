@@ -18,29 +18,31 @@ import java.util.concurrent.CompletableFuture;
 public final class ListPage {
     /** Record bytes one page returns at most (at least one entry whatever its size). */
     static final long MAX_BYTES = 4L * 1024 * 1024;
+    /** A preview size that means the whole payload. */
+    public static final int WHOLE = -1;
     /** The largest page the scripts give. */
     private static final int PAGE_MAX = 10_000;
 
     /** list.lua's and list_due.lua's ARGV. */
-    enum Arg { START_RANK, PAGE_SIZE, MOST_RECORD_BYTES }
+    enum Arg { START_RANK, PAGE_SIZE, MOST_RECORD_BYTES, MOST_PAYLOAD_BYTES }
 
     /** Their reply's fields before the entries. */
     enum Out { TOTAL }
 
     /** list.lua's entries (score: the lease expiry or finish time). */
-    enum Entry { ID, RECORD, SCORE }
+    enum Entry { ID, RECORD, SCORE, PAYLOAD_BYTES }
 
     /** list_due.lua's entries. */
-    enum DueEntry { ID, RECORD, DUE }
+    enum DueEntry { ID, RECORD, DUE, PAYLOAD_BYTES }
 
     /** list_batches.lua's ARGV. */
-    enum BatchArg { START_RANK, MOST_JOBS, MOST_RECORD_BYTES, ID_TO_START_FROM, IDS_TO_SKIP }
+    enum BatchArg { START_RANK, MOST_JOBS, MOST_RECORD_BYTES, ID_TO_START_FROM, IDS_TO_SKIP, MOST_PAYLOAD_BYTES }
 
     /** list_batches.lua's reply before the jobs. */
     enum BatchOut { ENTRIES, RANK, FROM, SKIP }
 
     /** list_batches.lua's jobs. */
-    enum BatchJob { ID, RECORD, FINISH }
+    enum BatchJob { ID, RECORD, FINISH, PAYLOAD_BYTES }
 
     private static final ScriptKey[] INDEX_KEYS = {ScriptKey.INDEX, ScriptKey.JOBS};
     static final Protocol LIST = bounded(Protocol.of(Script.LIST, INDEX_KEYS, Arg.values(), null, Out.values(), Entry.values()));
@@ -49,10 +51,12 @@ public final class ListPage {
     static final Protocol LIST_BATCHES = Protocol.of(Script.LIST_BATCHES, new ScriptKey[] {ScriptKey.DONE_BATCHES, ScriptKey.JOBS},
             BatchArg.values(), null, BatchOut.values(), BatchJob.values()).bound(BatchArg.START_RANK, 0, 1L << 50)
             .bound(BatchArg.MOST_JOBS, 1, PAGE_MAX).bound(BatchArg.MOST_RECORD_BYTES, 1, Protocol.MS)
-            .bound(BatchArg.ID_TO_START_FROM, 0, 1L << 31).bound(BatchArg.IDS_TO_SKIP, 0, 1L << 50);
+            .bound(BatchArg.ID_TO_START_FROM, 0, 1L << 31).bound(BatchArg.IDS_TO_SKIP, 0, 1L << 50)
+            .bound(BatchArg.MOST_PAYLOAD_BYTES, -1, Protocol.MS);
 
     private static Protocol bounded(Protocol p) {
-        return p.bound(Arg.START_RANK, 0, 1L << 50).bound(Arg.PAGE_SIZE, 1, PAGE_MAX).bound(Arg.MOST_RECORD_BYTES, 1, Protocol.MS);
+        return p.bound(Arg.START_RANK, 0, 1L << 50).bound(Arg.PAGE_SIZE, 1, PAGE_MAX).bound(Arg.MOST_RECORD_BYTES, 1, Protocol.MS)
+                .bound(Arg.MOST_PAYLOAD_BYTES, -1, Protocol.MS);
     }
 
     private ListPage() {
@@ -71,6 +75,15 @@ public final class ListPage {
      */
     public static CompletableFuture<Page> call(RedisBackend redis, Keys keys, JobState state, boolean priorities, long offset,
                                                int count) {
+        return call(redis, keys, state, priorities, offset, count, WHOLE);
+    }
+
+    /**
+     * As {@link #call(RedisBackend, Keys, JobState, boolean, long, int)}, each payload cut by the script to its first
+     * {@code preview} bytes ({@link #WHOLE}: not cut): Redis never sends more of it.
+     */
+    public static CompletableFuture<Page> call(RedisBackend redis, Keys keys, JobState state, boolean priorities, long offset,
+                                               int count, int preview) {
         byte[] index = state == JobState.SCHEDULED && priorities ? keys.prio() : index(keys, state);
         // The due sets' members carry the sequence prefix, and the priority due set's scores the band: list_due reads
         // both; list reads the indexes of ids (leases, done, dead). Both answer in the layout of Entry.
@@ -79,6 +92,7 @@ public final class ListPage {
         a[Arg.START_RANK.ordinal()] = num(offset);
         a[Arg.PAGE_SIZE.ordinal()] = num(count);
         a[Arg.MOST_RECORD_BYTES.ordinal()] = num(MAX_BYTES);
+        a[Arg.MOST_PAYLOAD_BYTES.ordinal()] = num(preview);
         return Reply.eval(redis, script, ScriptKey.of(INDEX_KEYS, keys, index), a).thenApply(r -> {
                     int head = Out.values().length;
                     int width = Entry.values().length;
@@ -89,7 +103,8 @@ public final class ListPage {
                         Object raw = Reply.item(r, head, width, i, Entry.RECORD);
                         if (raw != null) {
                             jobs.add(JobInfos.of(Reply.str(Reply.item(r, head, width, i, Entry.ID)), (byte[]) raw,
-                                    Reply.asLong(Reply.item(r, head, width, i, Entry.SCORE)), state, -1, null));
+                                    Reply.asLong(Reply.item(r, head, width, i, Entry.SCORE)), state, -1, null,
+                                    Reply.asLong(Reply.item(r, head, width, i, Entry.PAYLOAD_BYTES))));
                         }
                     }
                     return new Page(jobs, n, offset + n >= total || n == 0);
@@ -111,12 +126,19 @@ public final class ListPage {
      */
     public static CompletableFuture<BatchPage> batches(RedisBackend redis, Keys keys, long rank, int at, long skip,
                                                        int count) {
+        return batches(redis, keys, rank, at, skip, count, WHOLE);
+    }
+
+    /** As {@link #batches(RedisBackend, Keys, long, int, long, int)}, each payload cut to {@code preview} bytes. */
+    public static CompletableFuture<BatchPage> batches(RedisBackend redis, Keys keys, long rank, int at, long skip,
+                                                       int count, int preview) {
         byte[][] a = new byte[LIST_BATCHES.argCount()][];
         a[BatchArg.START_RANK.ordinal()] = num(rank);
         a[BatchArg.MOST_JOBS.ordinal()] = num(count);
         a[BatchArg.MOST_RECORD_BYTES.ordinal()] = num(MAX_BYTES);
         a[BatchArg.ID_TO_START_FROM.ordinal()] = num(at);
         a[BatchArg.IDS_TO_SKIP.ordinal()] = num(skip);
+        a[BatchArg.MOST_PAYLOAD_BYTES.ordinal()] = num(preview);
         return Reply.eval(redis, Script.LIST_BATCHES, ScriptKey.of(LIST_BATCHES.keys, keys), a).thenApply(r -> {
                     long total = Reply.longAt(r, BatchOut.ENTRIES);
                     long next = Reply.longAt(r, BatchOut.RANK);
@@ -127,7 +149,8 @@ public final class ListPage {
                     for (int i = 0; i < n; i++) {
                         jobs.add(JobInfos.of(Reply.str(Reply.item(r, head, width, i, BatchJob.ID)),
                                 (byte[]) Reply.item(r, head, width, i, BatchJob.RECORD),
-                                Reply.asLong(Reply.item(r, head, width, i, BatchJob.FINISH)), JobState.DONE, -1, null));
+                                Reply.asLong(Reply.item(r, head, width, i, BatchJob.FINISH)), JobState.DONE, -1, null,
+                                Reply.asLong(Reply.item(r, head, width, i, BatchJob.PAYLOAD_BYTES))));
                     }
                     return new BatchPage(jobs, next, (int) Reply.longAt(r, BatchOut.FROM), Reply.longAt(r, BatchOut.SKIP),
                             next >= total);

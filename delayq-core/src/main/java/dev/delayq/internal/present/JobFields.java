@@ -46,8 +46,12 @@ public final class JobFields {
      * @param previewBytes the most payload bytes to include; {@link #WHOLE_PAYLOAD} for all of it
      */
     public static Map<String, Object> job(JobInfo j, int previewBytes) {
-        byte[] payload = j.payload();
+        // A payload Redis already cut to a preview may end inside a character: judge UTF-8 without that tail.
+        byte[] payload = j.payloadTruncated() ? withoutPartialCharacter(j.payload()) : j.payload();
         boolean utf8 = utf8OrNull(payload) != null;
+        if (!utf8) {
+            payload = j.payload();
+        }
         int cut = Math.min(payload.length, Math.max(0, previewBytes));
         if (utf8 && cut < payload.length) {
             while (cut > 0 && (payload[cut] & 0xC0) == 0x80) {
@@ -67,9 +71,9 @@ public final class JobFields {
         m.put("error", j.lastError());
         m.put("payload", utf8 ? new String(preview, StandardCharsets.UTF_8) : null);
         m.put("payloadBase64", Base64.getEncoder().encodeToString(preview));
-        m.put("payloadBytes", payload.length);
+        m.put("payloadBytes", Math.toIntExact(j.payloadBytes()));
         m.put("payloadPreviewBytes", preview.length);
-        m.put("payloadTruncated", preview.length < payload.length);
+        m.put("payloadTruncated", preview.length < j.payloadBytes());
         m.put("name", j.name());
         m.put("enqueuedAt", instant(j.enqueuedAtMillis()));
         m.put("stalls", j.stalls());
@@ -178,6 +182,20 @@ public final class JobFields {
     }
 
     /** The bytes as text, or {@code null} when they are not valid UTF-8. */
+    /** {@code bytes} without a UTF-8 character cut off at its end (its lead byte and the continuation bytes after it). */
+    static byte[] withoutPartialCharacter(byte[] bytes) {
+        int i = bytes.length - 1;
+        while (i >= 0 && bytes.length - i <= 4 && (bytes[i] & 0xC0) == 0x80) {
+            i--;
+        }
+        if (i < 0 || bytes.length - i > 4) {
+            return bytes;
+        }
+        int lead = bytes[i] & 0xFF;
+        int size = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+        return i + size > bytes.length ? Arrays.copyOf(bytes, i) : bytes;
+    }
+
     public static String utf8OrNull(byte[] bytes) {
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)

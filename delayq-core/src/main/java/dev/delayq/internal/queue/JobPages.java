@@ -35,31 +35,32 @@ final class JobPages {
      * At most {@code limit} jobs in {@code state} from position {@code offset} of the key set of {@code keys}; scheduled
      * jobs of a queue that uses priorities come from both of its due sets, merged in due order.
      */
-    static List<JobInfo> list(RedisBackend redis, Keys keys, JobState state, long offset, int limit) {
+    static List<JobInfo> list(RedisBackend redis, Keys keys, JobState state, long offset, int limit, int preview) {
         if (state == JobState.DONE && usesBatches(redis, keys)) {
             // Beside an earlier build's done set the two are merged, read from the start.
-            return redis.await(redis.exists(keys.done()), "list") ? stream(redis, keys, state).skip(offset).limit(limit).toList()
-                    : batches(redis, keys, offset, limit);
+            return redis.await(redis.exists(keys.done()), "list")
+                    ? stream(redis, keys, state, preview).skip(offset).limit(limit).toList()
+                    : batches(redis, keys, offset, limit, preview);
         }
         if (state == JobState.SCHEDULED && usesPriorities(redis, keys)) {
-            return stream(redis, keys, state).skip(offset).limit(limit).toList();
+            return stream(redis, keys, state, preview).skip(offset).limit(limit).toList();
         }
-        return list(reader(redis, keys, state, false), offset, limit);
+        return list(reader(redis, keys, state, false, preview), offset, limit);
     }
 
     /** Every job in {@code state}, in index order (scheduled ones in due order whatever their priority). */
-    static Stream<JobInfo> stream(RedisBackend redis, Keys keys, JobState state) {
+    static Stream<JobInfo> stream(RedisBackend redis, Keys keys, JobState state, int preview) {
         if (state == JobState.SCHEDULED && usesPriorities(redis, keys)) {
-            return merged(stream(reader(redis, keys, state, false)).iterator(), stream(reader(redis, keys, state, true)).iterator(),
-                    Comparator.comparingLong(JobInfo::dueAtMillis));
+            return merged(stream(reader(redis, keys, state, false, preview)).iterator(),
+                    stream(reader(redis, keys, state, true, preview)).iterator(), Comparator.comparingLong(JobInfo::dueAtMillis));
         }
         if (state == JobState.DONE && usesBatches(redis, keys)) {
             // Done jobs of the done set (kept by earlier versions, one entry each) and of the done batch entries,
             // merged in the order they finished.
-            return merged(stream(reader(redis, keys, state, false)).iterator(), batches(redis, keys),
+            return merged(stream(reader(redis, keys, state, false, preview)).iterator(), batches(redis, keys, preview),
                     Comparator.comparingLong(JobInfo::finishedAtMillis));
         }
-        return stream(reader(redis, keys, state, false));
+        return stream(reader(redis, keys, state, false, preview));
     }
 
     private static Stream<JobInfo> merged(Iterator<JobInfo> a, Iterator<JobInfo> b, Comparator<JobInfo> order) {
@@ -76,14 +77,14 @@ final class JobPages {
     }
 
     /** The jobs the done batch entries list, entry by entry, read as they are consumed. */
-    private static Iterator<JobInfo> batches(RedisBackend redis, Keys keys) {
+    private static Iterator<JobInfo> batches(RedisBackend redis, Keys keys, int preview) {
         return new Pages() {
             private long rank;
             private int at;
 
             @Override
             List<JobInfo> fetch() {
-                ListPage.BatchPage p = redis.await(ListPage.batches(redis, keys, rank, at, 0, PAGE), "list");
+                ListPage.BatchPage p = redis.await(ListPage.batches(redis, keys, rank, at, 0, PAGE, preview), "list");
                 rank = p.rank();
                 at = p.at();
                 last = p.end();
@@ -96,14 +97,14 @@ final class JobPages {
      * At most {@code limit} done jobs of the done batch entries from position {@code offset}: the ids before it are
      * counted in the entries, their records not read.
      */
-    private static List<JobInfo> batches(RedisBackend redis, Keys keys, long offset, int limit) {
+    private static List<JobInfo> batches(RedisBackend redis, Keys keys, long offset, int limit, int preview) {
         List<JobInfo> out = new ArrayList<>(Math.min(limit, PAGE));
         long rank = 0;
         int at = 0;
         long skip = offset;
         while (out.size() < limit) {
-            ListPage.BatchPage p = redis.await(ListPage.batches(redis, keys, rank, at, skip, Math.min(PAGE, limit - out.size())),
-                    "list");
+            ListPage.BatchPage p = redis.await(ListPage.batches(redis, keys, rank, at, skip, Math.min(PAGE, limit - out.size()),
+                    preview), "list");
             out.addAll(p.jobs());
             if (p.end()) {
                 break;
@@ -115,8 +116,8 @@ final class JobPages {
         return out;
     }
 
-    private static Reader reader(RedisBackend redis, Keys keys, JobState state, boolean priorities) {
-        return (offset, count) -> redis.await(ListPage.call(redis, keys, state, priorities, offset, count), "list");
+    private static Reader reader(RedisBackend redis, Keys keys, JobState state, boolean priorities, int preview) {
+        return (offset, count) -> redis.await(ListPage.call(redis, keys, state, priorities, offset, count, preview), "list");
     }
 
     /** At most {@code limit} jobs from position {@code offset}. */

@@ -208,6 +208,11 @@ public final class Partition {
         return redis.await(Get.call(redis, keys, id), "get");
     }
 
+    /** The job, its payload cut to {@code preview} bytes by the script. */
+    Optional<JobInfo> get(String id, int preview) {
+        return redis.await(Get.call(redis, keys, id, preview), "get");
+    }
+
     ChangeResult retryDead(String id) {
         return redis.await(RetryDead.one(redis, keys, id), "retry");
     }
@@ -230,16 +235,21 @@ public final class Partition {
         return redis.await(History.call(redis, keys, minutes), "history");
     }
 
-    List<JobInfo> list(JobState state, long offset, int limit) {
-        return JobPages.list(redis, keys, state, offset, limit);
+    List<JobInfo> list(JobState state, long offset, int limit, int preview) {
+        return JobPages.list(redis, keys, state, offset, limit, preview);
     }
 
     /**
      * Every job in {@code state}, in index order; scheduled jobs in due order whatever their priority (the due set and
      * the set of priorities 1-9 merged).
      */
-    Stream<JobInfo> stream(JobState state) {
-        return JobPages.stream(redis, keys, state);
+    Stream<JobInfo> stream(JobState state, int preview) {
+        return JobPages.stream(redis, keys, state, preview);
+    }
+
+    /** This partition's figures, without waiting (failures translated). */
+    CompletableFuture<QueueStats> statsAsync() {
+        return dev.delayq.internal.redis.RedisErrors.translated(Stats.call(redis, keys, name), "stats", redis);
     }
 
     /** This partition's figures. */

@@ -16,6 +16,15 @@ final class PartitionTotals {
     }
 
     static QueueStats stats(String name, List<Partition> parts) {
+        List<QueueStats> all = new ArrayList<>(parts.size());
+        for (Partition p : parts) {
+            all.add(p.stats());
+        }
+        return merge(name, all);
+    }
+
+    /** The queue's figures from its partitions' ({@code all}, in partition order). */
+    static QueueStats merge(String name, List<QueueStats> all) {
         long scheduled = 0;
         long processing = 0;
         long done = 0;
@@ -29,8 +38,7 @@ final class PartitionTotals {
         long eventsCap = 0;
         java.time.Duration per = null;
         long pastRetention = -1;
-        for (Partition p : parts) {
-            QueueStats s = p.stats();
+        for (QueueStats s : all) {
             scheduled += s.scheduled();
             processing += s.processing();
             done += s.done();

@@ -10,6 +10,7 @@ import dev.delayq.QueueStats;
 import dev.delayq.internal.ClientLifecycle;
 import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.Keys;
+import dev.delayq.internal.ops.ListPage;
 import dev.delayq.internal.redis.RedisBackend;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -144,23 +145,28 @@ final class Partitions {
 
     /** Every partition's jobs in {@code state}, merged in index order (due time, lease expiry or finish time). */
     Stream<JobInfo> stream(JobState state) {
+        return stream(state, ListPage.WHOLE);
+    }
+
+    /** As {@link #stream(JobState)}, each payload cut to {@code preview} bytes by the scripts. */
+    Stream<JobInfo> stream(JobState state, int preview) {
         if (parts.size() == 1) {
-            return parts.get(0).stream(state);
+            return parts.get(0).stream(state, preview);
         }
         List<Iterator<JobInfo>> sources = new ArrayList<>();
         for (Partition p : parts) {
-            sources.add(p.stream(state).iterator());
+            sources.add(p.stream(state, preview).iterator());
         }
         Iterator<JobInfo> merged = new MergedIterator<>(sources, Comparator.comparingLong(j -> indexScore(j, state)));
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(merged, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
     /** A page of {@link #stream(JobState)}; with one partition read by rank from its index. */
-    List<JobInfo> list(JobState state, long offset, int limit) {
+    List<JobInfo> list(JobState state, long offset, int limit, int preview) {
         if (parts.size() == 1) {
-            return parts.get(0).list(state, offset, limit);
+            return parts.get(0).list(state, offset, limit, preview);
         }
-        return stream(state).skip(offset).limit(limit).toList();
+        return stream(state, preview).skip(offset).limit(limit).toList();
     }
 
     private static long indexScore(JobInfo j, JobState state) {
@@ -187,6 +193,16 @@ final class Partitions {
             n += op.apply(p);
         }
         return n;
+    }
+
+    /** As {@link #stats()}, without waiting: every partition's script sent at once. */
+    CompletableFuture<QueueStats> statsAsync() {
+        if (parts.size() == 1) {
+            return parts.get(0).statsAsync();
+        }
+        List<CompletableFuture<QueueStats>> all = parts.stream().map(Partition::statsAsync).toList();
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+                .thenApply(v -> PartitionTotals.merge(name, all.stream().map(CompletableFuture::join).toList()));
     }
 
     QueueStats stats() {

@@ -14,10 +14,12 @@ import dev.delayq.WorkerInfo;
 import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.base.ScriptLimits;
 import dev.delayq.internal.base.Validation;
+import dev.delayq.internal.ops.ListPage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /**
@@ -83,12 +85,31 @@ final class RedisInspector implements QueueInspector {
 
     @Override
     public List<JobInfo> list(JobState state, long offset, int limit) {
+        return list(state, offset, limit, ListPage.WHOLE, false);
+    }
+
+    @Override
+    public List<JobInfo> list(JobState state, long offset, int limit, int previewBytes) {
+        return list(state, offset, limit, previewBytes, true);
+    }
+
+    private List<JobInfo> list(JobState state, long offset, int limit, int preview, boolean checkPreview) {
         checkState(state);
         if (offset < 0) {
             throw new IllegalArgumentException("offset is " + offset + ": it must be zero or positive");
         }
         Validation.range("limit", limit, 1, 10_000);
-        return parts.list(state, offset, limit);
+        if (checkPreview) {
+            Validation.range("preview bytes", preview, 0, Integer.MAX_VALUE);
+        }
+        return parts.list(state, offset, limit, preview);
+    }
+
+    @Override
+    public Optional<JobInfo> get(String id, int previewBytes) {
+        Validation.jobId(id);
+        Validation.range("preview bytes", previewBytes, 0, Integer.MAX_VALUE);
+        return parts.of(id).get(id, previewBytes);
     }
 
     @Override
@@ -106,6 +127,11 @@ final class RedisInspector implements QueueInspector {
     @Override
     public QueueStats stats() {
         return parts.stats();
+    }
+
+    @Override
+    public CompletableFuture<QueueStats> statsAsync() {
+        return parts.statsAsync();
     }
 
     /** The queue's one worker registry (of its plain key set, whatever the partition count). */
@@ -173,6 +199,11 @@ final class RedisInspector implements QueueInspector {
     @Override
     public long retryAllDead() {
         return parts.sum(Partition::retryAllDead);
+    }
+
+    @Override
+    public long deleteAllDead() {
+        return parts.purge(-1, 0).dead();
     }
 
     @Override

@@ -32,6 +32,20 @@ public final class RedisErrors {
     }
 
     /** The delayq exception for {@code e}, raised while doing {@code what} on {@code server}. */
+    /**
+     * {@code future} with its failure translated as {@link RedisBackend#await} translates it (connection, timeout,
+     * script errors), for a caller that waits for many at once.
+     */
+    public static <T> java.util.concurrent.CompletableFuture<T> translated(java.util.concurrent.CompletableFuture<T> future,
+                                                                          String what, RedisBackend redis) {
+        return future.handle((v, e) -> {
+            if (e != null) {
+                throw translate(e, what, redis.server(), redis.timeout());
+            }
+            return v;
+        });
+    }
+
     public static RuntimeException translate(Throwable e, String what, String server, Duration timeout) {
         Throwable c = unwrap(e);
         if (c instanceof DelayQException de) {

@@ -19,6 +19,9 @@
   // request starts with it.
   const BASE = document.documentElement.dataset.base || '';
   const ctx = { offsetMs: 0, readOnly: true, server: null };
+  // The live refresh: paused by the operator (the top bar's button), or held while a confirmation is armed so that the
+  // row under the cursor does not move or vanish between the two clicks.
+  const live = { paused: false, armed: 0 };
 
   // ---- DOM helpers --------------------------------------------------------------------------------------------
 
@@ -48,10 +51,32 @@
 
   // Only a whole '.' or '..' segment: an application's firewall (Spring Security's) refuses '%2E' in other places.
   const enc = (s) => (s === '.' || s === '..' ? s.replace(/\./g, '%2E') : encodeURIComponent(s));
-  const queueHref = (q, params) => BASE + '/queues/' + enc(q) + (params ? '?' + new URLSearchParams(params) : '');
-  const jobHref = (q, id) => BASE + '/queues/' + enc(q) + '/jobs/' + enc(id);
+  const queueHref = (q, params) => dotSafe(BASE + '/queues/' + enc(q), params);
+  const jobHref = (q, id) => dotSafe(BASE + '/queues/' + enc(q) + '/jobs/' + enc(id));
   const apiQueue = (q) => BASE + '/api/queues/' + enc(q);
   const apiJob = (q, id) => apiQueue(q) + '/jobs/' + enc(id);
+
+  // A browser resolves a '.' or '..' path segment, '%2E' and '%2E%2E' too, before it sends a request: a queue or job
+  // named so goes in the query instead, its segment '_' (the server's DotSegments). Builds path?params with that done.
+  function dotSafe(path, params) {
+    const q = new URLSearchParams(params || {});
+    const m = path.match(/^(.*?\/queues\/)([^/]+)(?:(\/jobs\/)([^/]+))?(.*)$/);
+    let p = path;
+    if (m) {
+      const dots = (seg) => seg === '%2E' || seg === '%2E%2E';
+      if (dots(m[2])) q.set('queue', decodeURIComponent(m[2]));
+      if (m[4] && dots(m[4])) q.set('id', decodeURIComponent(m[4]));
+      p = m[1] + (dots(m[2]) ? '_' : m[2]) + (m[3] ? m[3] + (dots(m[4]) ? '_' : m[4]) : '') + m[5];
+    }
+    const query = q.toString();
+    return query ? p + '?' + query : p;
+  }
+
+  // The name in a page's address: the query's for the placeholder '_' (see dotSafe).
+  function fromAddress(segment, key) {
+    const v = new URLSearchParams(location.search).get(key);
+    return segment === '_' && (v === '.' || v === '..') ? v : decodeURIComponent(segment);
+  }
 
   function card(title, ...kids) {
     return h('section', { class: 'card' }, title ? h('h2', { text: title }) : null, ...kids);
@@ -143,7 +168,7 @@
   }
 
   async function api(method, path, params) {
-    const url = params ? path + '?' + new URLSearchParams(params) : path;
+    const url = dotSafe(path, params);
     const headers = Object.assign({ Accept: 'application/json' }, csrfHeaders(method));
     const res = await fetch(url, { method, headers, credentials: 'same-origin' });
     if (res.status === 401) {
@@ -178,8 +203,14 @@
     const status = document.getElementById('status');
     let timer = null;
     let running = false;
-    async function tick() {
+    // forced: after the operator's own change, shown even while updates are paused.
+    async function tick(forced) {
       clearTimeout(timer);
+      if ((live.paused && forced !== true) || live.armed > 0) {
+        document.body.dataset.held = String(Number(document.body.dataset.held || 0) + 1); // tests wait on it
+        timer = setTimeout(tick, REFRESH_MS);
+        return;
+      }
       if (!running && !document.hidden) {
         running = true;
         try {
@@ -196,7 +227,7 @@
     }
     document.addEventListener('visibilitychange', () => { if (!document.hidden) tick(); });
     tick();
-    return tick;
+    return () => tick(true);
   }
 
   /** Runs a change, reports it, refreshes. */
@@ -219,6 +250,7 @@
       if (armed) {
         clearTimeout(armed);
         armed = null;
+        live.armed--;
         b.classList.remove('confirm');
         b.textContent = label;
         run();
@@ -226,7 +258,8 @@
       }
       b.classList.add('confirm');
       b.textContent = 'Sure? ' + label;
-      armed = setTimeout(() => { armed = null; b.classList.remove('confirm'); b.textContent = label; }, 4000);
+      live.armed++;
+      armed = setTimeout(() => { armed = null; live.armed--; b.classList.remove('confirm'); b.textContent = label; }, 4000);
     });
     return b;
   }
@@ -325,15 +358,22 @@
       fill(queuesBody, queues.length === 0
         ? h('p', { class: 'empty', text: 'No queues yet: a queue appears here once a job was enqueued to it.' })
         : queueTable(queues));
-      await renderHistory(queues.map((q) => q.name));
+      await renderHistory(queues.filter((q) => !q.unreadable).map((q) => q.name));
     });
+  }
+
+  // A queue whose keys cannot be read: flagged on its own row, the others shown as usual.
+  function unreadableRow(q) {
+    return h('tr', { 'data-queue': q.name, class: 'unreadable' },
+      h('td', null, h('a', { href: queueHref(q.name), text: q.name }), ' ', h('span', { class: 'badge dead', text: 'unreadable' })),
+      h('td', { colspan: STATES.length + 3, class: 'error', text: q.error }));
   }
 
   function queueTable(queues) {
     const head = h('tr', null, h('th', { text: 'Queue' }), STATES.map((st) => h('th', { class: 'num', text: st })),
       h('th', { class: 'num', text: 'oldest due' }), h('th', { class: 'num', text: 'enqueued' }),
       h('th', { class: 'num', text: 'completed' }));
-    const rows = queues.map((q) => h('tr', { 'data-queue': q.name },
+    const rows = queues.map((q) => q.unreadable ? unreadableRow(q) : h('tr', { 'data-queue': q.name },
       h('td', null, h('a', { href: queueHref(q.name), text: q.name }), q.paused ? [' ', h('span', { class: 'badge paused', text: 'paused' })] : null),
       STATES.map((st) => h('td', { class: 'num count-' + st, 'data-state': st },
         h('a', { href: queueHref(q.name, { state: st }), text: fmtInt(q[st]) }))),
@@ -367,7 +407,9 @@
       if (search.value.trim()) location.assign(jobHref(name, search.value.trim()));
     } }, search, h('button', { type: 'submit', text: 'Find job' }));
 
-    fill(main, title, card(null, countsBody), card(null, h('div', { class: 'row' }, searchForm, h('span', { class: 'spacer' }), tools)),
+    const found = params.get('q');
+    const finder = searchBox(name, st, found);
+    fill(main, title, card(null, countsBody), card(null, h('div', { class: 'row' }, searchForm, finder, h('span', { class: 'spacer' }), tools)),
       card(null, tabs, bulk, tableBody, pager),
       h('div', { class: 'grid' }, chartCard('Throughput, jobs per minute (last hour)', 'throughput'),
         chartCard('Dispatch lag, ms (last hour)', 'lag')));
@@ -478,16 +520,19 @@
         if (q.paused === true) t.push(button('Resume', 'primary', 'resume', () => act('resumed ' + name, 'POST', apiQueue(name) + '/resume', null, refresh)));
         if (q.paused === false) t.push(button('Pause', '', 'pause', () => act('paused ' + name, 'POST', apiQueue(name) + '/pause', null, refresh)));
         if (q.dead > 0) t.push(button('Retry all dead (' + fmtInt(q.dead) + ')', '', 'retry-all', () => act('retried every dead job', 'POST', apiQueue(name) + '/dead/retry-all', null, refresh)));
+        if (q.dead > 0) t.push(deleteAllDeadButton(name, q.dead, refresh));
       }
       if (toolsKey !== lastTools) {
         fill(tools, ...t); // only when they change: a re-rendered button cannot be clicked
         lastTools = toolsKey;
       }
-      const page = await api('GET', apiQueue(name) + '/jobs', { state: st, offset, limit: PAGE });
+      const page = found ? await api('GET', apiQueue(name) + '/search', { state: st, q: found, from: offset })
+        : await api('GET', apiQueue(name) + '/jobs', { state: st, offset, limit: PAGE });
       const pageKey = JSON.stringify([ctx.readOnly, page]);
       if (pageKey !== lastPage) {
         renderBulk();
         renderJobs(page);
+        if (found) searchPager(pager, tableBody, name, st, page);
         lastPage = pageKey;
       } else {
         refreshTimes(tableBody);
@@ -578,13 +623,49 @@
 
   // ---- routing ------------------------------------------------------------------------------------------------
 
+  // Search within a queue's state (the server's bounded scan): the start of an id, or text of a name or an error.
+  function searchBox(name, st, found) {
+    const input = h('input', { type: 'search', id: 'find', placeholder: 'id prefix, name or error', 'aria-label': 'Search jobs', value: found || '' });
+    return h('form', { class: 'row', id: 'find-form', onsubmit: (e) => {
+      e.preventDefault();
+      location.assign(input.value.trim() ? queueHref(name, { state: st, q: input.value.trim() }) : queueHref(name, { state: st }));
+    } }, input, h('button', { type: 'submit', text: 'Search' }), found ? h('a', { href: queueHref(name, { state: st }), text: 'Clear' }) : null);
+  }
+
+  // A search answer's note: matches, how many jobs were read, and a link on when the scan stopped before the end.
+  function searchPager(pager, tableBody, name, st, page) {
+    if (page.jobs.length === 0) fill(tableBody, h('p', { class: 'empty', id: 'no-match', text: 'No ' + st + ' job matches "' + page.q + '".' }));
+    fill(pager, h('span', { class: 'muted', id: 'search-note', text: fmtInt(page.jobs.length) + ' matching in ' + fmtInt(page.scanned)
+      + ' jobs read from position ' + fmtInt(page.from + 1) + (page.next == null ? ' to the end' : ' (a search reads at most ' + fmtInt(page.scanLimit) + ')') }),
+    page.next != null ? h('a', { class: 'button', href: queueHref(name, { state: st, q: page.q, offset: page.next }), text: 'Search on ›' }) : null);
+  }
+
+  // "Delete all dead (n)": every dead job of the queue, after a second click.
+  function deleteAllDeadButton(name, n, refresh) {
+    return confirmButton('Delete all dead (' + fmtInt(n) + ')', 'danger', 'delete-all-dead',
+      () => act('deleted every dead job', 'POST', apiQueue(name) + '/dead/delete-all', null, refresh));
+  }
+
+  // The top bar's pause of the live refresh.
+  function liveButton() {
+    const b = h('button', { type: 'button', class: 'link', id: 'live', 'aria-pressed': 'false', text: 'Pause updates' });
+    b.addEventListener('click', () => {
+      live.paused = !live.paused;
+      b.textContent = live.paused ? 'Resume updates' : 'Pause updates';
+      b.setAttribute('aria-pressed', String(live.paused));
+      document.getElementById('status').textContent = live.paused ? 'updates paused' : '';
+    });
+    document.getElementById('status').after(b);
+  }
+
   function route() {
+    liveButton();
     const p = location.pathname.startsWith(BASE) ? location.pathname.slice(BASE.length) : location.pathname;
     let m;
     try {
       if (p === '/' || p === '') return overview();
-      if ((m = p.match(/^\/queues\/([^/]+)\/jobs\/([^/]+)\/?$/))) return jobPage(decodeURIComponent(m[1]), decodeURIComponent(m[2]));
-      if ((m = p.match(/^\/queues\/([^/]+)\/?$/))) return queuePage(decodeURIComponent(m[1]));
+      if ((m = p.match(/^\/queues\/([^/]+)\/jobs\/([^/]+)\/?$/))) return jobPage(fromAddress(m[1], 'queue'), fromAddress(m[2], 'id'));
+      if ((m = p.match(/^\/queues\/([^/]+)\/?$/))) return queuePage(fromAddress(m[1], 'queue'));
     } catch (e) {
       // a malformed %-escape in the address: fall through
     }

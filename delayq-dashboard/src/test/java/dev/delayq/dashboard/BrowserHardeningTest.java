@@ -1,0 +1,212 @@
+package dev.delayq.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.delayq.JobQueue;
+import dev.delayq.JobState;
+import dev.delayq.internal.Keys;
+import dev.delayq.testkit.RedisExtension;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.logging.LogEntry;
+
+/**
+ * Issue 43 in a real headless Chromium: a dashboard under a base path (/delayq) works page to page; a queue named
+ * {@code ..} and jobs {@code .} and {@code ..} are reachable and changed from the pages (a browser resolves such path
+ * segments, so the pages name them in the query); a queue whose keys cannot be read is flagged on the overview while
+ * the others are shown.
+ */
+class BrowserHardeningTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = RedisExtension.shared();
+
+    private static Browser browser;
+    private WebDriver d;
+
+    @BeforeAll
+    static void startBrowser() {
+        Browser.assumeInstalled();
+        browser = Browser.start();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    @BeforeEach
+    void driver() {
+        d = browser.driver;
+        browser.console();
+    }
+
+    @AfterEach
+    void consoleIsClean() {
+        List<String> bad = browser.console().stream().map(LogEntry::getMessage)
+                .filter(m -> m.contains("Content Security Policy") || m.contains("Uncaught") || m.contains("TypeError"))
+                .collect(Collectors.toList());
+        assertThat(bad).as("console errors").isEmpty();
+    }
+
+    private static ConditionFactory waiting() {
+        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions();
+    }
+
+    private long held() {
+        String v = (String) ((org.openqa.selenium.JavascriptExecutor) d).executeScript("return document.body.dataset.held || '0';");
+        return Long.parseLong(v);
+    }
+
+    /**
+     * The top bar's "Pause updates" stops the live refresh (a job added meanwhile does not appear until "Resume"), and an
+     * armed confirmation holds it too: the row under the cursor stays while "Sure? Delete" waits for its second click.
+     */
+    @Test
+    void theLiveRefreshPausesAndHoldsWhileAConfirmationIsArmed() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue orders = s.dq.queue("orders");
+            Seed.dead(orders, "boom", "d1", "d2");
+            d.get(s.dashboard.url() + "login");
+            d.findElement(By.name("token")).sendKeys(Served.TOKEN);
+            d.findElement(By.cssSelector("form button[type=submit]")).click();
+            waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Overview"));
+            d.get(s.dashboard.url() + "queues/orders?state=dead");
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 2);
+
+            d.findElement(By.id("live")).click();
+            assertThat(d.findElement(By.id("live")).getText()).isEqualTo("Resume updates");
+            long before = held();
+            Seed.dead(orders, "boom", "d3");
+            waiting().until(() -> held() >= before + 2);
+            assertThat(d.findElements(By.cssSelector("#jobs tr[data-id='d3']"))).as("paused: not shown").isEmpty();
+            browser.screenshot("updates-paused");
+            d.findElement(By.id("live")).click();
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='d3']")).size() == 1);
+
+            // Armed: a refresh that comes meanwhile is held, so the armed button is still there for its second click.
+            Seed.dead(orders, "boom", "d4");
+            boolean heldWhileArmed = false;
+            for (int i = 0; i < 15 && !heldWhileArmed; i++) {
+                org.openqa.selenium.WebElement del = d.findElement(By.cssSelector("#jobs tr[data-id='d1'] button[data-action='delete']"));
+                long h = held();
+                del.click();
+                waiting().atMost(Duration.ofSeconds(10)).until(() -> held() > h || !del.getText().startsWith("Sure?"));
+                if (held() > h && del.getText().startsWith("Sure?")) {
+                    heldWhileArmed = true;
+                    assertThat(d.findElements(By.cssSelector("#jobs tr[data-id='d4']"))).as("held: not re-rendered").isEmpty();
+                    del.click();
+                }
+            }
+            assertThat(heldWhileArmed).as("a refresh came while the confirmation was armed").isTrue();
+            await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("d1").isEmpty());
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='d4']")).size() == 1
+                    && d.findElements(By.cssSelector("#jobs tr[data-id='d1']")).isEmpty());
+
+            // "Delete all dead (3)": two clicks, and the dead are gone; the done job stays.
+            Seed.done(orders, "ok1");
+            waiting().until(() -> d.findElement(By.cssSelector("button[data-action='delete-all-dead']")).getText()
+                    .equals("Delete all dead (3)"));
+            d.findElement(By.cssSelector("button[data-action='delete-all-dead']")).click();
+            d.findElement(By.cssSelector("button[data-action='delete-all-dead']")).click();
+            await().atMost(Duration.ofSeconds(30)).until(() -> orders.inspector().stats().dead() == 0);
+            assertThat(orders.get("ok1").orElseThrow().state()).isEqualTo(JobState.DONE);
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).isEmpty()
+                    && d.findElements(By.cssSelector("button[data-action='delete-all-dead']")).isEmpty());
+        }
+    }
+
+    /** Search by error text, then the matches retried together with "select all" and "Retry selected". */
+    @Test
+    void aSearchFindsJobsAndTheMatchesAreRetriedTogether() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue orders = s.dq.queue("orders");
+            Seed.dead(orders, "card declined", "pay-1", "pay-2");
+            Seed.dead(orders, "connect timeout", "mail-1", "mail-2");
+            d.get(s.dashboard.url() + "login");
+            d.findElement(By.name("token")).sendKeys(Served.TOKEN);
+            d.findElement(By.cssSelector("form button[type=submit]")).click();
+            waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Overview"));
+            d.get(s.dashboard.url() + "queues/orders?state=dead");
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 4);
+
+            d.findElement(By.id("find")).sendKeys("timeout");
+            d.findElement(By.cssSelector("#find-form button[type=submit]")).click();
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 2
+                    && d.findElements(By.cssSelector("#jobs tr[data-id='mail-1']")).size() == 1);
+            assertThat(d.findElement(By.id("search-note")).getText()).isEqualTo("2 matching in 4 jobs read from position 1 to the end");
+            browser.screenshot("search");
+            d.findElement(By.cssSelector("#jobs thead input[type=checkbox]")).click();
+            d.findElement(By.cssSelector("button[data-action='retry-selected']")).click();
+            await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("mail-1").orElseThrow().state() == JobState.SCHEDULED
+                    && orders.get("mail-2").orElseThrow().state() == JobState.SCHEDULED);
+            assertThat(orders.get("pay-1").orElseThrow().state()).isEqualTo(JobState.DEAD);
+            waiting().until(() -> d.findElements(By.id("no-match")).size() == 1);
+        }
+    }
+
+    @Test
+    void underABasePathDotNamesAreReachableAndAnUnreadableQueueIsFlagged() {
+        try (Served s = Served.start(REDIS.uri(), REDIS.prefix(), b -> b.token(Served.TOKEN).basePath("/delayq"), Served.TOKEN)) {
+            JobQueue dots = s.dq.queue("..");
+            Seed.dead(dots, "dot failed", ".", "..");
+            JobQueue orders = s.dq.queue("orders");
+            Seed.dead(orders, "boom", "..");
+            Seed.scheduled(s.dq.queue("broken"), "b1");
+            REDIS.server().call("HSET", new String(new Keys(REDIS.prefix(), "broken").meta(), StandardCharsets.UTF_8),
+                    "enqueued", "many");
+
+            String url = s.dashboard.url();
+            assertThat(url).endsWith("/delayq/");
+            d.get(url + "login");
+            d.findElement(By.name("token")).sendKeys(Served.TOKEN);
+            d.findElement(By.cssSelector("form button[type=submit]")).click();
+            waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Overview"));
+            assertThat(d.getCurrentUrl()).isEqualTo(url);
+
+            // The unreadable queue is flagged; the others are shown with their counts.
+            waiting().until(() -> d.findElements(By.cssSelector("#queues tbody tr")).size() == 3);
+            assertThat(d.findElement(By.cssSelector("#queues tr[data-queue='broken'] .badge")).getText()).isEqualTo("unreadable");
+            assertThat(d.findElement(By.cssSelector("#queues tr[data-queue='broken'] td.error")).getText())
+                    .startsWith("the queue's keys cannot be read: ");
+            assertThat(d.findElement(By.cssSelector("#queues tr[data-queue='orders'] td[data-state='dead']")).getText())
+                    .isEqualTo("1");
+            browser.screenshot("overview-unreadable-queue");
+
+            // The queue '..': its link, its dead tab, its job '.', retried from the job's page.
+            d.findElement(By.cssSelector("#queues tr[data-queue='..'] td[data-state='dead'] a")).click();
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='.']")).size() == 1
+                    && d.findElements(By.cssSelector("#jobs tr[data-id='..']")).size() == 1);
+            assertThat(d.findElement(By.tagName("h1")).getText()).isEqualTo("Queue ..");
+            assertThat(d.getCurrentUrl()).contains("/delayq/queues/_?").contains("queue=..");
+            d.findElement(By.cssSelector("#jobs tr[data-id='.'] td.id a")).click();
+            waiting().until(() -> d.findElement(By.id("job-id")).getText().equals(".")
+                    && d.findElement(By.id("job-state")).getText().equals("dead"));
+            assertThat(d.findElement(By.id("job-error")).getText()).isEqualTo("dot failed");
+            browser.screenshot("job-dot");
+            d.findElement(By.cssSelector("#job-actions button[data-action='retry']")).click();
+            await().atMost(Duration.ofSeconds(30)).until(() -> dots.get(".").orElseThrow().state() == JobState.SCHEDULED);
+            assertThat(dots.get("..").orElseThrow().state()).isEqualTo(JobState.DEAD);
+
+            // The job '..' of a queue with a plain name, retried from its row.
+            d.get(url + "queues/orders?state=dead");
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='..']")).size() == 1);
+            d.findElement(By.cssSelector("#jobs tr[data-id='..'] button[data-action='retry']")).click();
+            await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("..").orElseThrow().state() == JobState.SCHEDULED);
+            waiting().until(() -> d.findElement(By.id("toast")).getDomProperty("textContent").equals("retried .."));
+        }
+    }
+}
