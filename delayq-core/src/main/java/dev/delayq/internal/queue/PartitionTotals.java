@@ -29,8 +29,14 @@ final class PartitionTotals {
         long eventsCap = 0;
         java.time.Duration per = null;
         long pastRetention = -1;
+        long ready = 0;
+        long delayed = 0;
+        long retrying = 0;
         for (Partition p : parts) {
             QueueStats s = p.stats();
+            ready += s.ready();
+            delayed += s.delayed();
+            retrying += s.retrying();
             scheduled += s.scheduled();
             processing += s.processing();
             done += s.done();
@@ -55,7 +61,7 @@ final class PartitionTotals {
             limits = limits.concurrency((int) concurrency);
         }
         return new QueueStats(name, scheduled, processing, done, dead, totals, paused, oldest, now, limits, eventsCap,
-                pastRetention);
+                pastRetention, ready, delayed, retrying);
     }
 
     /** Minute by minute: counts added, lag percentiles the worst partition's. */
