@@ -50,7 +50,7 @@ final class Api {
     void routes(Routes r) {
         r.get("/api/server", this::server);
         r.get("/api/queues", this::queues);
-        r.get("/api/queues/{queue}", ctx -> json(ctx, JobFields.stats(queue(ctx).stats())));
+        r.get("/api/queues/{queue}", ctx -> json(ctx, WorkersApi.stats(queue(ctx))));
         r.get("/api/queues/{queue}/jobs", this::jobs);
         r.get("/api/queues/{queue}/jobs/{id}", this::job);
         r.post("/api/queues/{queue}/jobs/{id}/retry", ctx -> change(ctx, JobActions.RETRY, q -> q.retryDead(id(ctx))));
@@ -74,6 +74,9 @@ final class Api {
             json(ctx, Map.of("queue", q.name(), "paused", false));
         });
         r.get("/api/queues/{queue}/history", this::history);
+        // Workers, schedules, limits and events: their own classes (issue 43).
+        new WorkersApi(client).routes(r);
+        new QueueToolsApi(client).routes(r);
     }
 
     private void server(Exchange ctx) {
@@ -111,7 +114,7 @@ final class Api {
         List<Map<String, Object>> all = new ArrayList<>();
         DelayQ dq = dq();
         for (String name : dq.queues()) {
-            all.add(JobFields.stats(dq.inspector(name).stats()));
+            all.add(WorkersApi.stats(dq.inspector(name)));
         }
         json(ctx, all);
     }
@@ -135,8 +138,12 @@ final class Api {
             case DEAD -> stats.dead();
         };
         List<Map<String, Object>> jobs = new ArrayList<>();
-        for (JobInfo j : q.list(state, offset, limit)) {
+        boolean newest = JobOrder.newest(ctx, state);
+        for (JobInfo j : JobOrder.page(q, state, newest, total, offset, limit)) {
             jobs.add(JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
+        }
+        if (state == JobState.PROCESSING) {
+            WorkersApi.annotate(q, jobs);
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("jobs", jobs);
@@ -144,6 +151,7 @@ final class Api {
         m.put("state", state.label());
         m.put("offset", offset);
         m.put("limit", limit);
+        m.put("order", newest ? "newest" : "oldest");
         json(ctx, m);
     }
 

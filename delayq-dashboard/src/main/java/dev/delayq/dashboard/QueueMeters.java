@@ -13,7 +13,9 @@ import java.util.List;
  * state), {@code delayq_oldest_due_lag_seconds{queue}} (how long the oldest due job has waited),
  * {@code delayq_queue_paused{queue}} and {@code delayq_jobs_past_retention{queue}} (done and dead jobs kept past their
  * retention, waiting for the workers' purge: growing without end means the purge does not keep up; absent until a
- * worker has purged the queue). Queues come and go, so the rows are replaced on every scrape (a
+ * worker has purged the queue), {@code delayq_scheduled_jobs{queue, state}} (the scheduled jobs by state: ready, due
+ * now; delayed, due later; retrying, failed and waiting for a retry still to come) and {@code delayq_workers{queue}}
+ * (live workers, by their heartbeats; 0 with ready jobs means nobody runs them). Queues come and go, so the rows are replaced on every scrape (a
  * {@link MultiGauge}) rather than registered once.
  */
 final class QueueMeters implements AutoCloseable {
@@ -22,6 +24,8 @@ final class QueueMeters implements AutoCloseable {
     private final MultiGauge lag;
     private final MultiGauge paused;
     private final MultiGauge pastRetention;
+    private final MultiGauge scheduled;
+    private final MultiGauge workers;
 
     QueueMeters(DelayQ dq, MeterRegistry registry) {
         this.dq = dq;
@@ -34,6 +38,11 @@ final class QueueMeters implements AutoCloseable {
                 .description("1 while the queue is paused (workers do not claim from it)").register(registry);
         this.pastRetention = MultiGauge.builder("delayq.jobs.past.retention")
                 .description("Done and dead jobs kept past their retention, waiting for the workers' purge").register(registry);
+        this.scheduled = MultiGauge.builder("delayq.scheduled.jobs")
+                .description("Scheduled jobs per queue by state: ready (due now), delayed (due later), retrying (failed, "
+                        + "waiting for a retry)").register(registry);
+        this.workers = MultiGauge.builder("delayq.workers")
+                .description("Live workers of the queue, by their heartbeats").register(registry);
     }
 
     /** Reads every queue's counts and replaces the rows. */
@@ -42,8 +51,17 @@ final class QueueMeters implements AutoCloseable {
         List<MultiGauge.Row<?>> lagRows = new ArrayList<>();
         List<MultiGauge.Row<?>> pausedRows = new ArrayList<>();
         List<MultiGauge.Row<?>> pastRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> scheduledRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> workerRows = new ArrayList<>();
         for (String name : dq.queues()) {
-            QueueStats s = dq.inspector(name).stats();
+            dev.delayq.QueueInspector inspector = dq.inspector(name);
+            QueueStats s = inspector.stats();
+            if (s.ready() >= 0) {
+                scheduledRows.add(row(name, "ready", s.ready()));
+                scheduledRows.add(row(name, "delayed", s.delayed()));
+                scheduledRows.add(row(name, "retrying", s.retrying()));
+            }
+            workerRows.add(MultiGauge.Row.of(Tags.of("queue", name), inspector.workers().size()));
             jobRows.add(row(name, "scheduled", s.scheduled()));
             jobRows.add(row(name, "processing", s.processing()));
             jobRows.add(row(name, "done", s.done()));
@@ -58,6 +76,8 @@ final class QueueMeters implements AutoCloseable {
         lag.register(lagRows, true);
         paused.register(pausedRows, true);
         pastRetention.register(pastRows, true);
+        scheduled.register(scheduledRows, true);
+        workers.register(workerRows, true);
     }
 
     private static MultiGauge.Row<?> row(String queue, String state, long value) {
@@ -71,5 +91,7 @@ final class QueueMeters implements AutoCloseable {
         lag.register(List.of(), true);
         paused.register(List.of(), true);
         pastRetention.register(List.of(), true);
+        scheduled.register(List.of(), true);
+        workers.register(List.of(), true);
     }
 }
