@@ -123,6 +123,29 @@ class QueueStatesTest {
         assertStates(in.stats(), 0, 0, 0);
     }
 
+    @org.junit.jupiter.api.Test
+    void checkReportsARetryingEntryThatItsJobDoesNotAccountFor() {
+        JobQueue q = t.queue(dq, "checked");
+        q.enqueue(Job.builder().id("moved").build());
+        failOnly(q, "moved", Duration.ofHours(1));
+        String key = REDIS.prefix() + ":{checked}:retrying";
+        long future = System.currentTimeMillis() + 7_200_000L;
+        call("ZADD", key, String.valueOf(future), "ghost"); // no such job
+        call("ZADD", key, String.valueOf(future), "moved"); // its due time is an hour earlier
+        assertThat(q.inspector().check().problems()).containsExactlyInAnyOrder(
+                "ghost: in the retrying index without a (readable) record",
+                "moved: in the retrying index at " + future + " but due at "
+                        + q.inspector().get("moved").orElseThrow().dueAtMillis());
+        call("ZREM", key, "ghost");
+        assertThat(in(q).reschedule("moved", Duration.ofHours(1)).changed()).isTrue(); // moves its entry along
+        assertThat(q.inspector().check().problems()).isEmpty();
+        assertStates(q.inspector().stats(), 0, 0, 1);
+    }
+
+    private static QueueInspector in(JobQueue q) {
+        return q.inspector();
+    }
+
     private Object call(String... args) {
         try {
             return raw.callRaw(args);

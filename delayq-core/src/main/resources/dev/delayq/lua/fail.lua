@@ -11,8 +11,9 @@
 --   { -1 } no such job; { -2 } stale token, nothing changed; { -7 } the record cannot be decoded (moved to dead);
 --   { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
 -- (retrying: a rescheduled job gets an entry scored at its retry time, so stats tells it from a job enqueued for later;
---  the entries already past, jobs whose retry came due, are trimmed here, the one place that adds them: the set holds
---  the pending retries and those that came due since the last failure, and claim and complete never touch it)
+--  the entries already past, jobs whose retry came due, are trimmed here, the one place that adds them, up to 100 per
+--  call (ZRANGEBYSCORE and ZREM, commands the least-privilege ACL allows): each failure adds one entry and drops up to
+--  100 past ones, so the set holds the pending retries and few more; claim and complete never touch it)
 -- @include record
 -- @include notify
 -- @include flow
@@ -59,7 +60,8 @@ if ARGV[4] == '1' and r.attempt < max then
   drop_overlays(k_jobs, { id })
   local key, score = due_entry(k_due, k_prio, r, at)
   redis.call('ZADD', key, int(score), member(r.seq, id))
-  redis.call('ZREMRANGEBYSCORE', KEYS[12], '-inf', int(now))
+  local past = redis.call('ZRANGEBYSCORE', KEYS[12], '-inf', int(now), 'LIMIT', '0', '100')
+  if #past > 0 then redis.call('ZREM', KEYS[12], unpack(past)) end
   redis.call('ZADD', KEYS[12], int(at), id)
   count(k_meta, 'retried', 1)
   history_add(k_history, now, 'r', 1)
@@ -71,6 +73,7 @@ r.state = DEAD
 redis.call('HSET', k_jobs, id, encode(r))
 drop_overlays(k_jobs, { id })
 redis.call('ZADD', k_dead, int(now), id)
+redis.call('ZREM', KEYS[12], id) -- a retry entry of an earlier attempt, past by now: no need to wait for the trim
 dedupe_release(k_dedupe, k_holds, r, id, now, false)
 count(k_meta, 'dead', 1)
 history_add(k_history, now, 'd', 1)
