@@ -99,13 +99,17 @@ class OperatorPagesBrowserTest {
                 WebElement row = d.findElement(By.cssSelector("#workers tbody tr"));
                 assertThat(row.getText()).contains("page-worker", "busy", String.valueOf(ProcessHandle.current().pid()),
                         "long-job", "since ");
+                assertThat(text("#workers td.queues")).isEqualTo("busy");
+                d.findElement(By.cssSelector("#workers td.queues a")).click();
+                waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Queue busy"));
                 browser.screenshot("workers");
 
-                d.get(s.dashboard.url() + "queues/busy?state=processing");
+                d.findElement(By.cssSelector(".tabs a[data-state='processing']")).click();
                 waiting().until(() -> text("#jobs tr[data-id='long-job'] td.worker").startsWith("page-worker"));
                 assertThat(text("#jobs tr[data-id='long-job'] td.worker")).contains("running ");
                 assertThat(text("#jobs tr[data-id='long-job'] td.name")).isEqualTo("export");
                 waiting().until(() -> text("dd[data-state='workers']").equals("1"));
+                browser.screenshot("queue-processing");
             } finally {
                 release.countDown();
                 w.close();
@@ -180,8 +184,13 @@ class OperatorPagesBrowserTest {
         try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
             JobQueue q = s.dq.queue("mail");
             Seed.scheduled(q, "m0");
+            q.inspector().events(true);
             login(s);
             d.get(s.dashboard.url() + "queues/mail/schedules");
+            // The event stream, tailed on each refresh: a job enqueued now shows up without a reload.
+            waiting().until(() -> text("#events-body p.empty").startsWith("No events"));
+            Seed.scheduled(q, "m-live");
+            waiting().until(() -> text("#events tbody tr").contains("enqueued") && text("#events tbody tr").contains("m-live"));
             waiting().until(() -> d.findElement(By.id("limit-concurrency")).isDisplayed());
             WebElement rate = d.findElement(By.id("limit-rate"));
             rate.clear();

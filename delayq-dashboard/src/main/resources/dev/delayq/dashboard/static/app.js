@@ -656,7 +656,7 @@
         .map((t) => h('th', { class: t === 'pid' || t === 'concurrency' ? 'num' : null, text: t })));
       const rows = answer.workers.map((w) => h('tr', { 'data-worker': w.id },
         h('td', { class: 'mono', title: w.id, text: w.name }), h('td', { text: w.host }), h('td', { class: 'num', text: String(w.pid) }),
-        h('td', null, w.queues.map((q, i) => [i ? ', ' : null, h('a', { href: queueHref(q), text: q })])),
+        h('td', { class: 'queues' }, w.queues.flatMap((q, i) => [i ? ', ' : null, h('a', { href: queueHref(q), text: q })])),
         h('td', { class: 'num', text: fmtInt(w.concurrency) }),
         h('td', { class: 'running' }, w.running.length === 0 ? h('span', { class: 'muted', text: 'idle' })
           : h('ul', { class: 'plain' }, w.running.map((r) => h('li', { 'data-job': r.id },
@@ -671,7 +671,7 @@
     document.title = 'Schedules · ' + name + ' · delayq';
     const schedulesBody = h('div');
     const limitsBody = h('div');
-    const eventsBody = h('div');
+    const eventsBody = h('div', { id: 'events-body' });
     fill(main, h('h1', null, 'Queue ', h('span', { class: 'mono', text: name }), ': schedules, limits, events'),
       card('Schedules', schedulesBody), card('Limits', limitsBody), card('Events', eventsBody));
     let refresh = null;
@@ -722,7 +722,7 @@
 
     function renderEvents() {
       if (!eventsOn) {
-        fill(eventsBody, h('p', { class: 'empty', text: 'Events are off for this queue (delayq events ' + name + ' --on turns them on).' }));
+        fill(eventsBody, h('p', { class: 'empty', text: 'Events are off for this queue (delayq events ' + name + ' --enable turns them on).' }));
         return;
       }
       if (shownEvents.length === 0) { fill(eventsBody, h('p', { class: 'empty', text: 'No events in the last minutes.' })); return; }
