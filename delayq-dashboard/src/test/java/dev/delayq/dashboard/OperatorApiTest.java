@@ -175,6 +175,29 @@ class OperatorApiTest {
         assertThat(q.inspector().limits()).isEqualTo(Limits.rate(50, Duration.ofSeconds(1)));
     }
 
+    /** The new changes follow the rules of the others: read-only refuses them, a cross-site request is refused. */
+    @Test
+    void scheduleAndLimitChangesAreRefusedReadOnlyAndCrossSite() {
+        JobQueue q = s.dq.queue("guarded");
+        q.schedules().upsert(Schedule.every("tick", Duration.ofHours(1)));
+        for (Http.Response r : List.of(s.http.with("Sec-Fetch-Site", "cross-site").post("/api/queues/guarded/limits?concurrency=1"),
+                s.http.with("Origin", "http://evil.example").post("/api/queues/guarded/schedules/tick/run-now"),
+                s.http.with("Origin", "http://evil.example").delete("/api/queues/guarded/schedules/tick"))) {
+            assertThat(r.status()).as(r.toString()).isEqualTo(403);
+        }
+        try (Served ro = Served.start(REDIS.uri(), REDIS.prefix(), b -> b.token(Served.TOKEN).readOnly(true), Served.TOKEN)) {
+            for (Http.Response r : List.of(ro.http.post("/api/queues/guarded/limits?concurrency=1"),
+                    ro.http.post("/api/queues/guarded/schedules/tick/run-now"), ro.http.delete("/api/queues/guarded/schedules/tick"))) {
+                assertThat(r.status()).as(r.toString()).isEqualTo(403);
+            }
+            assertThat(ro.http.get("/api/queues/guarded/schedules").status()).isEqualTo(200);
+            assertThat(ro.http.get("/api/workers").status()).isEqualTo(200);
+        }
+        assertThat(q.inspector().limits()).isEqualTo(Limits.none());
+        assertThat(q.schedules().get("tick")).isPresent();
+        assertThat(q.inspector().stats().ready()).isZero();
+    }
+
     @Test
     void theEventStreamIsReadInBoundedSteps() {
         JobQueue q = s.dq.queue("ev");

@@ -149,6 +149,26 @@ class OperatorPagesBrowserTest {
     }
 
     @Test
+    void deadJobsSortNewestFirstWithTheToggle() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue q = s.dq.queue("sorted");
+            for (String id : List.of("d1", "d2", "d3")) {
+                Seed.dead(q, "boom", id); // one at a time: each dies after the one before
+            }
+            login(s);
+            d.get(s.dashboard.url() + "queues/sorted?state=dead");
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 3);
+            assertThat(d.findElements(By.cssSelector("#jobs tbody tr")).stream().map(r -> r.getAttribute("data-id")))
+                    .containsExactly("d1", "d2", "d3");
+            d.findElement(By.id("sort-toggle")).click();
+            waiting().until(() -> d.findElement(By.id("sort-toggle")).getAttribute("data-order").equals("newest")
+                    && d.findElements(By.cssSelector("#jobs tbody tr")).stream().map(r -> r.getAttribute("data-id"))
+                            .toList().equals(List.of("d3", "d2", "d1")));
+            assertThat(d.getCurrentUrl()).contains("order=newest");
+        }
+    }
+
+    @Test
     void theSchedulesPageRunsATickNowAndRemovesASchedule() {
         try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
             JobQueue q = s.dq.queue("reports");
