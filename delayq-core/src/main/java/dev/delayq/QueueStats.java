@@ -23,10 +23,24 @@ import java.util.Map;
  *                   interval); -1 when no worker has purged the queue yet, so the retention is not known. Counted
  *                   exactly but for the done jobs kept in done batch entries of which some are past it and some not:
  *                   those are estimated from the entries' share (each entry holds the jobs of one completion call)
+ * @param ready      of the scheduled jobs, those due now (waiting for a worker); -1 when not counted (stats built by the
+ *                   constructors without the split)
+ * @param delayed    of the scheduled jobs, those due later that are not retrying; -1 when not counted
+ * @param retrying   of the scheduled jobs, those that failed and wait for a retry still to come (a retry whose time has
+ *                   come counts as ready); -1 when not counted. {@code ready + delayed + retrying == scheduled}, read in
+ *                   the same atomic step
  */
 public record QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
                          boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap,
-                         long pastRetention) {
+                         long pastRetention, long ready, long delayed, long retrying) {
+    /** Stats without the split of the scheduled jobs into ready, delayed and retrying (each -1: not counted). */
+    public QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
+                      boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap,
+                      long pastRetention) {
+        this(queue, scheduled, processing, done, dead, totals, paused, oldestDueAtMillis, serverTimeMillis, limits, eventsCap,
+                pastRetention, -1, -1, -1);
+    }
+
     /** Stats without the past-retention figure (-1: not known). */
     public QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
                       boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap) {

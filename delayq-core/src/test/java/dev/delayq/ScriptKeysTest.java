@@ -252,8 +252,11 @@ class ScriptKeysTest {
         q.enqueue(Job.builder().id("a").maxAttempts(2).build());
         ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
         FailResult f = q.leases().fail(j.lease(), "boom", true, Duration.ofSeconds(10));
-        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "history", p + "jobs", p + "meta");
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "history", p + "jobs", p + "meta",
+                p + "retrying");
         assertThat(zrange("due")).extracting(ScriptKeysTest::s).containsExactly(member(2, "a"), Long.toString(f.atMillis()));
+        // The retry's entry, scored at its due time: stats counts the job as retrying until then.
+        assertThat(zrange("retrying")).extracting(ScriptKeysTest::s).containsExactly("a", Long.toString(f.atMillis()));
         assertThat(fields("jobs")).as("the lease overlay goes when fail rewrites the record").isEqualTo(1);
         Record r = record("a");
         assertThat(r.state()).isEqualTo(JobState.SCHEDULED);
@@ -262,7 +265,8 @@ class ScriptKeysTest {
         assertThat(r.attempt()).isEqualTo(1);
         assertThat(meta("retried")).isEqualTo("1");
 
-        q.reschedule("a", Duration.ZERO);
+        q.reschedule("a", Duration.ZERO); // due now: ready, no longer retrying
+        assertThat(keys()).doesNotContain(p + "retrying");
         ClaimedJob j2 = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
         FailResult dead = q.leases().fail(j2.lease(), "boom again", true, Duration.ZERO);
         assertThat(dead.outcome()).isEqualTo(FailResult.Outcome.DEAD);

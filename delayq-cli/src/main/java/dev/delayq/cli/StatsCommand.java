@@ -17,7 +17,8 @@ import picocli.CommandLine.ParentCommand;
                         + "null), concurrency (or null), events (the event stream's cap while it is on, or null), "
                         + "pastRetention (done and dead jobs kept past their retention, waiting for the workers' purge: "
                         + "a figure that keeps growing means the purge does not keep up; null until a worker has purged "
-                        + "the queue), workers (its live workers, by their heartbeats: 0 with jobs due means no worker "
+                        + "the queue), ready, delayed and retrying (the scheduled jobs by state: due now, due later, "
+                        + "failed and waiting for a retry still to come; they add up to scheduled), workers (its live workers, by their heartbeats: 0 with jobs due means no worker "
                         + "runs them, flagged 'no workers' in the text)."},
         footer = {"", "Examples:", "  delayq stats orders", "  delayq stats orders --json | jq .scheduled"})
 public final class StatsCommand implements Callable<Integer> {
@@ -38,6 +39,10 @@ public final class StatsCommand implements Callable<Integer> {
             main.out().printf("queue       %s%n", s.queue());
             main.out().printf("scheduled   %d%nprocessing  %d%ndone        %d%ndead        %d%n",
                     s.scheduled(), s.processing(), s.done(), s.dead());
+            if (s.ready() >= 0) {
+                main.out().printf("  ready     %d (due now)%n  delayed   %d (due later)%n  retrying  %d (failed, waiting "
+                        + "for a retry)%n", s.ready(), s.delayed(), s.retrying());
+            }
             main.out().printf("past retention %s%n", s.pastRetention() < 0 ? "- (no worker has purged the queue yet)"
                     : s.pastRetention() + " (kept done and dead jobs waiting for the purge)");
             main.out().printf("paused      %s%n", s.paused() ? "yes" : "no");

@@ -32,10 +32,15 @@ class StatsCommandTest {
         Cli.Result text = cli.run("stats", "orders");
         assertThat(text.exit()).isZero();
         assertThat(text.out()).contains("scheduled   2").contains("enqueued  2");
+        assertThat(text.out()).contains("  ready     1 (due now)", "  delayed   1 (due later)",
+                "  retrying  0 (failed, waiting for a retry)");
 
         Cli.Result json = cli.run("--json", "stats", "orders");
         JsonNode node = Json.MAPPER.readTree(json.out());
         assertThat(node.get("scheduled").asLong()).isEqualTo(2);
+        assertThat(node.get("ready").asLong()).isEqualTo(1);
+        assertThat(node.get("delayed").asLong()).isEqualTo(1);
+        assertThat(node.get("retrying").asLong()).isZero();
         assertThat(node.get("processing").isIntegralNumber()).isTrue();
         assertThat(node.get("totals").get("enqueued").asLong()).isEqualTo(2);
 

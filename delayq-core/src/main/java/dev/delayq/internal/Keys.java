@@ -22,6 +22,9 @@ import java.nio.charset.StandardCharsets;
  * &lt;prefix&gt;:{&lt;queue&gt;}:dedupe:holds ZSET dedupe keys whose job ended -&gt; until when they hold
  * &lt;prefix&gt;:{&lt;queue&gt;}:history   HASH  per-minute counters (1440 slots)
  * &lt;prefix&gt;:{&lt;queue&gt;}:due:prio  ZSET  scheduled jobs of priority 1-9; score = (9 - p) * 2^48 + due ms
+ * &lt;prefix&gt;:{&lt;queue&gt;}:retrying  ZSET  failed jobs waiting for their retry; score = retry due ms, member = id
+ *                                  (added by fail.lua; an entry counts only while its score is in the future, see
+ *                                  lua/stats.lua)
  * &lt;prefix&gt;:{&lt;queue&gt;}:rate      ZSET  the rate limit's grants of the current window
  * &lt;prefix&gt;:{&lt;queue&gt;}:events    STREAM state changes (only while events are on), capped
  * &lt;prefix&gt;:{&lt;queue&gt;}:progress  HASH  job id -&gt; progress its running handler reported
@@ -55,6 +58,7 @@ public final class Keys {
     private final byte[] holds;
     private final byte[] history;
     private final byte[] prio;
+    private final byte[] retrying;
     private final byte[] rate;
     private final byte[] events;
     private final byte[] progress;
@@ -80,6 +84,7 @@ public final class Keys {
         this.holds = bytes(base + "dedupe:holds");
         this.history = bytes(base + "history");
         this.prio = bytes(base + "due:prio");
+        this.retrying = bytes(base + "retrying");
         this.rate = bytes(base + "rate");
         this.events = bytes(base + "events");
         this.progress = bytes(base + "progress");
@@ -129,6 +134,11 @@ public final class Keys {
 
     public byte[] due() {
         return due;
+    }
+
+    /** Failed jobs waiting for their retry: id -&gt; retry due ms (only entries scored in the future count). */
+    public byte[] retrying() {
+        return retrying;
     }
 
     public byte[] leases() {

@@ -2,9 +2,11 @@
 -- index, so concurrent work cannot produce false reports.
 -- KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] leases zset   KEYS[4] done zset   KEYS[5] dead zset
 -- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] priority due zset   KEYS[9] done batches zset
+-- KEYS[10] retrying zset
 -- ARGV[1] phase: what to scan (data, not a verb: every phase answers alike): "jobs" (every record against the indexes), "due", "prio", "leases", "done", "batches" (the
---   done batch entries, id by id), "dead" (every index entry against its record) or "dedupe" (every dedupe key
---   against the job it names)
+--   done batch entries, id by id), "dead" (every index entry against its record), "dedupe" (every dedupe key
+--   against the job it names) or "retrying" (every retrying entry still to come against its job: scheduled, due at
+--   that time; entries already past count for nothing and are left to fail.lua's trim)
 -- ARGV[2] scan cursor   ARGV[3] entries to scan   ARGV[4] most record bytes to read in this call
 -- Returns { next_cursor, scanned, problem_1, ... } with each problem as "<id or key>: <what is wrong>".
 -- @include record
@@ -93,6 +95,29 @@ elseif phase == 'batches' then
         local r = safe_decode(raw)
         if r then -- (one that cannot be decoded is reported once, by the "jobs" phase)
           problem(id, 'in a done batch entry but its record is ' .. names[r.state] .. (r.finished and ' at another finish time' or ''))
+        end
+      end
+    end
+  end
+elseif phase == 'retrying' then
+  local now = now_ms()
+  local reply = redis.call('ZSCAN', KEYS[10], cursor, 'COUNT', want)
+  cursor = reply[1]
+  local ms = reply[2]
+  for i = 1, #ms, 2 do
+    local id, at = ms[i], tonumber(ms[i + 1])
+    scanned = scanned + 1
+    if at > now then
+      local r = safe_decode(record_of(k_jobs, id))
+      if not r then
+        problem(id, 'in the retrying index without a (readable) record')
+      elseif r.state ~= SCHEDULED then
+        problem(id, 'in the retrying index but its state is ' .. names[r.state])
+      else
+        local score = tonumber(redis.call('ZSCORE', r.priority > 0 and KEYS[8] or k_due, member(r.seq, id)))
+        local due = score and score - (r.priority > 0 and (9 - r.priority) * 2 ^ 48 or 0)
+        if due and due ~= at then -- (a job missing from the due set is reported by the "jobs" phase)
+          problem(id, 'in the retrying index at ' .. int(at) .. ' but due at ' .. int(due))
         end
       end
     end

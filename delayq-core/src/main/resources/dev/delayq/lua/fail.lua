@@ -1,7 +1,7 @@
 -- fail: record a failed attempt, fenced by the lease token: retry at now + backoff, or dead.
 -- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] due zset   KEYS[4] dead zset   KEYS[5] meta hash
 -- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] history hash   KEYS[9] priority due zset
--- KEYS[10] events stream   KEYS[11] progress hash
+-- KEYS[10] events stream   KEYS[11] progress hash   KEYS[12] retrying zset
 -- ARGV[1] id   ARGV[2] token   ARGV[3] error summary
 -- ARGV[4] retryable: "1" / "0" not (straight to dead)   ARGV[5] backoff ms   ARGV[6] wake channel
 -- ARGV[7] default max attempts (for records that carry 0)
@@ -10,6 +10,10 @@
 --   lost: the job keeps the token of the lease that failed it until it is claimed again);
 --   { -1 } no such job; { -2 } stale token, nothing changed; { -7 } the record cannot be decoded (moved to dead);
 --   { -6, what } (BAD_ARGUMENT, nothing written) when an argument is malformed.
+-- (retrying: a rescheduled job gets an entry scored at its retry time, so stats tells it from a job enqueued for later;
+--  the entries already past, jobs whose retry came due, are trimmed here, the one place that adds them, up to 100 per
+--  call (ZRANGEBYSCORE and ZREM, commands the least-privilege ACL allows): each failure adds one entry and drops up to
+--  100 past ones, so the set holds the pending retries and few more; claim and complete never touch it)
 -- @include record
 -- @include notify
 -- @include flow
@@ -56,6 +60,9 @@ if ARGV[4] == '1' and r.attempt < max then
   drop_overlays(k_jobs, { id })
   local key, score = due_entry(k_due, k_prio, r, at)
   redis.call('ZADD', key, int(score), member(r.seq, id))
+  local past = redis.call('ZRANGEBYSCORE', KEYS[12], '-inf', int(now), 'LIMIT', '0', '100')
+  if #past > 0 then redis.call('ZREM', KEYS[12], unpack(past)) end
+  redis.call('ZADD', KEYS[12], int(at), id)
   count(k_meta, 'retried', 1)
   history_add(k_history, now, 'r', 1)
   emit(k_events, cfg, 'retried', id, 'attempt', r.attempt, 'at', int(at))
@@ -66,6 +73,7 @@ r.state = DEAD
 redis.call('HSET', k_jobs, id, encode(r))
 drop_overlays(k_jobs, { id })
 redis.call('ZADD', k_dead, int(now), id)
+redis.call('ZREM', KEYS[12], id) -- a retry entry of an earlier attempt, past by now: no need to wait for the trim
 dedupe_release(k_dedupe, k_holds, r, id, now, false)
 count(k_meta, 'dead', 1)
 history_add(k_history, now, 'd', 1)

@@ -1,8 +1,12 @@
 -- reschedule: move a scheduled job to a new due time (it goes behind jobs already due at that ms).
 -- KEYS[1] due zset   KEYS[2] jobs hash   KEYS[3] meta hash   KEYS[4] priority due zset   KEYS[5] events stream
+-- KEYS[6] retrying zset
 -- ARGV[1] id   ARGV[2] when ("d<ms>" delay on Redis's clock, "a<ms>" absolute due ms)   ARGV[3] wake channel
 -- Returns { code, due }: code 1 moved; { -1 } no such job; { -3, state } not scheduled; { -5 } due beyond year 9999;
 --   { -7 } the record cannot be decoded (nothing changed).
+-- (a job waiting for its retry stays retrying, at the new time: its retrying entry moves with it, or goes when the new
+--  time is now (the job is ready); an entry already past is left as it is, that job counted as ready before the move
+--  and counts as delayed or ready after it)
 -- @include record
 -- @include notify
 -- @include flow
@@ -24,6 +28,11 @@ r.seq = next_seqs(k_meta, 1)
 redis.call('HSET', k_jobs, id, encode(r))
 drop_overlays(k_jobs, { id })
 redis.call('ZADD', key, int(score), member(r.seq, id))
+local retry_at = tonumber(redis.call('ZSCORE', KEYS[6], id))
+local now = math.floor(now_us() / 1000)
+if retry_at and retry_at > now then
+  if due > now then redis.call('ZADD', KEYS[6], int(due), id) else redis.call('ZREM', KEYS[6], id) end
+end
 emit(KEYS[5], cfg, 'rescheduled', id, 'at', int(due))
 publish_if_earlier(ARGV[3], head_before, earliest_due(k_due, k_prio, cfg.prios))
 return { 1, due }

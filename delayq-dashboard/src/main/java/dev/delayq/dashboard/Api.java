@@ -52,7 +52,7 @@ final class Api {
     void routes(Routes r) {
         r.get("/api/server", this::server);
         r.get("/api/queues", this::queues);
-        r.get("/api/queues/{queue}", ctx -> json(ctx, JobFields.stats(queue(ctx).stats())));
+        r.get("/api/queues/{queue}", ctx -> json(ctx, WorkersApi.stats(queue(ctx))));
         r.get("/api/queues/{queue}/jobs", this::jobs);
         r.get("/api/queues/{queue}/jobs/{id}", this::job);
         r.post("/api/queues/{queue}/jobs/{id}/retry", ctx -> change(ctx, JobActions.RETRY, q -> q.retryDead(id(ctx))));
@@ -76,6 +76,9 @@ final class Api {
             json(ctx, Map.of("queue", q.name(), "paused", false));
         });
         r.get("/api/queues/{queue}/history", this::history);
+        // Workers, schedules, limits and events: their own classes (issue 43).
+        new WorkersApi(client).routes(r);
+        new QueueToolsApi(client).routes(r);
         r.post("/api/queues/{queue}/dead/delete-all", ctx -> json(ctx, Map.of("deleted", queue(ctx).deleteAllDead())));
         r.get("/api/queues/{queue}/search", this::search);
     }
@@ -134,7 +137,8 @@ final class Api {
         List<Map<String, Object>> all = new ArrayList<>();
         DelayQ dq = dq();
         for (QueueReads.Read q : QueueReads.readAll(dq, dq.queues())) {
-            all.add(q.stats() != null ? JobFields.stats(q.stats()) : QueueReads.unreadable(q.name(), q.error()));
+            all.add(q.stats() != null ? WorkersApi.stats(q.stats(), dq.inspector(q.name()))
+                    : QueueReads.unreadable(q.name(), q.error()));
         }
         json(ctx, all);
     }
@@ -158,9 +162,12 @@ final class Api {
             case DEAD -> stats.dead();
         };
         List<Map<String, Object>> jobs = new ArrayList<>();
-        // Payloads cut by Redis to their previews: a page of 10 MB jobs carries 4 KiB of each.
-        for (JobInfo j : q.list(state, offset, limit, Dashboard.PAYLOAD_PREVIEW_BYTES)) {
+        boolean newest = JobOrder.newest(ctx, state);
+        for (JobInfo j : JobOrder.page(q, state, newest, total, offset, limit)) {
             jobs.add(JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
+        }
+        if (state == JobState.PROCESSING) {
+            WorkersApi.annotate(q, jobs);
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("jobs", jobs);
@@ -168,6 +175,7 @@ final class Api {
         m.put("state", state.label());
         m.put("offset", offset);
         m.put("limit", limit);
+        m.put("order", newest ? "newest" : "oldest");
         json(ctx, m);
     }
 

@@ -37,6 +37,8 @@ final class Pages {
         routes.get("/", Pages::shell);
         routes.get("/queues/{queue}", Pages::shell);
         routes.get("/queues/{queue}/jobs/{id}", Pages::shell);
+        routes.get("/workers", Pages::shell);
+        routes.get("/queues/{queue}/schedules", Pages::shell);
         routes.get("/assets/{name}", ctx -> {
             Asset a = ASSETS.get(ctx.pathParam("name"));
             if (a == null) {

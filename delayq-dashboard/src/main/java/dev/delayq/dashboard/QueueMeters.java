@@ -13,7 +13,9 @@ import java.util.List;
  * state), {@code delayq_oldest_due_lag_seconds{queue}} (how long the oldest due job has waited),
  * {@code delayq_queue_paused{queue}} and {@code delayq_jobs_past_retention{queue}} (done and dead jobs kept past their
  * retention, waiting for the workers' purge: growing without end means the purge does not keep up; absent until a
- * worker has purged the queue). Queues come and go, so the rows are replaced on every scrape (a
+ * worker has purged the queue), {@code delayq_scheduled_jobs{queue, state}} (the scheduled jobs by state: ready, due
+ * now; delayed, due later; retrying, failed and waiting for a retry still to come) and {@code delayq_workers{queue}}
+ * (live workers, by their heartbeats; 0 with ready jobs means nobody runs them). Queues come and go, so the rows are replaced on every scrape (a
  * {@link MultiGauge}) rather than registered once.
  *
  * <p>Issue 43: {@code delayq_queue_unreadable{queue}} is 1 for a queue whose keys cannot be read (its other series are
@@ -29,6 +31,8 @@ final class QueueMeters implements AutoCloseable {
     private final MultiGauge paused;
     private final MultiGauge pastRetention;
     private final MultiGauge unreadable;
+    private final MultiGauge scheduled;
+    private final MultiGauge workers;
     /** The most queues with a label of their own; the rest are added up under {@link #OTHER}. */
     private final int maxQueues;
     private final MeterRegistry registry;
@@ -67,6 +71,11 @@ final class QueueMeters implements AutoCloseable {
                 .description("Done and dead jobs kept past their retention, waiting for the workers' purge").register(registry);
         this.unreadable = MultiGauge.builder("delayq.queue.unreadable")
                 .description("1 when the queue's keys cannot be read (its other gauges are then absent)").register(registry);
+        this.scheduled = MultiGauge.builder("delayq.scheduled.jobs")
+                .description("Scheduled jobs per queue by state: ready (due now), delayed (due later), retrying (failed, "
+                        + "waiting for a retry)").register(registry);
+        this.workers = MultiGauge.builder("delayq.workers")
+                .description("Live workers of the queue, by their heartbeats").register(registry);
     }
 
     /** Reads every queue's counts and replaces the rows. */
@@ -76,11 +85,14 @@ final class QueueMeters implements AutoCloseable {
         List<MultiGauge.Row<?>> pausedRows = new ArrayList<>();
         List<MultiGauge.Row<?>> pastRows = new ArrayList<>();
         List<MultiGauge.Row<?>> unreadableRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> scheduledRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> workerRows = new ArrayList<>();
         // Every queue's request sent before any answer is awaited; one queue that cannot be read is flagged, the others
         // are still served. Past maxQueues the queues with the smallest backlog share the label OTHER.
         List<QueueReads.Read> reads = new ArrayList<>(QueueReads.readAll(dq, dq.queues()));
         reads.sort(BY_ATTENTION);
-        long[] other = new long[6]; // scheduled, processing, done, dead, the largest lag ms, paused queues
+        long[] other = new long[10]; // scheduled, processing, done, dead, the largest lag ms, paused queues,
+                                     // ready, delayed, retrying, workers
         int otherQueues = 0;
         int otherReadable = 0;
         int otherUnreadable = 0;
@@ -99,6 +111,10 @@ final class QueueMeters implements AutoCloseable {
                     other[3] += s.dead();
                     other[4] = Math.max(other[4], s.oldestDueLagMillis());
                     other[5] += s.paused() ? 1 : 0;
+                    other[6] += s.ready();
+                    other[7] += s.delayed();
+                    other[8] += s.retrying();
+                    other[9] += dq.inspector(read.name()).workers().size();
                 }
                 continue;
             }
@@ -107,6 +123,10 @@ final class QueueMeters implements AutoCloseable {
             if (s == null) {
                 continue;
             }
+            scheduledRows.add(row(name, "ready", s.ready()));
+            scheduledRows.add(row(name, "delayed", s.delayed()));
+            scheduledRows.add(row(name, "retrying", s.retrying()));
+            workerRows.add(MultiGauge.Row.of(Tags.of("queue", name), dq.inspector(name).workers().size()));
             jobRows.add(row(name, "scheduled", s.scheduled()));
             jobRows.add(row(name, "processing", s.processing()));
             jobRows.add(row(name, "done", s.done()));
@@ -126,6 +146,10 @@ final class QueueMeters implements AutoCloseable {
                 jobRows.add(row(OTHER, "dead", other[3]));
                 lagRows.add(MultiGauge.Row.of(Tags.of("queue", OTHER), other[4] / 1000.0));
                 pausedRows.add(MultiGauge.Row.of(Tags.of("queue", OTHER), other[5]));
+                scheduledRows.add(row(OTHER, "ready", other[6]));
+                scheduledRows.add(row(OTHER, "delayed", other[7]));
+                scheduledRows.add(row(OTHER, "retrying", other[8]));
+                workerRows.add(MultiGauge.Row.of(Tags.of("queue", OTHER), other[9]));
             }
         }
         otherCount.set(otherQueues);
@@ -134,6 +158,8 @@ final class QueueMeters implements AutoCloseable {
         paused.register(pausedRows, true);
         pastRetention.register(pastRows, true);
         unreadable.register(unreadableRows, true);
+        scheduled.register(scheduledRows, true);
+        workers.register(workerRows, true);
     }
 
     private static MultiGauge.Row<?> row(String queue, String state, long value) {
@@ -148,6 +174,8 @@ final class QueueMeters implements AutoCloseable {
         paused.register(List.of(), true);
         pastRetention.register(List.of(), true);
         unreadable.register(List.of(), true);
+        scheduled.register(List.of(), true);
+        workers.register(List.of(), true);
         registry.remove(otherGauge);
     }
 }

@@ -13,6 +13,7 @@ import static dev.delayq.internal.ops.ScriptKey.LEASES;
 import static dev.delayq.internal.ops.ScriptKey.META;
 import static dev.delayq.internal.ops.ScriptKey.PRIORITY_DUE;
 import static dev.delayq.internal.ops.ScriptKey.PROGRESS;
+import static dev.delayq.internal.ops.ScriptKey.RETRYING;
 
 import dev.delayq.Bounds;
 import dev.delayq.FailResult;
@@ -27,7 +28,7 @@ import java.util.concurrent.CompletableFuture;
 /** {@code fail.lua}: record a failed attempt, fenced by the token: retry after a backoff, or dead. */
 public final class Fail {
     private static final ScriptKey[] KEYS = {LEASES, JOBS, DUE, DEAD, META, DEDUPE, DEDUPE_HOLDS, HISTORY, PRIORITY_DUE, EVENTS,
-        PROGRESS};
+        PROGRESS, RETRYING};
 
     /** ARGV, in order. */
     enum Arg { ID, TOKEN, ERROR, RETRYABLE, BACKOFF_MS, WAKE_CHANNEL, DEFAULT_MAX_ATTEMPTS }

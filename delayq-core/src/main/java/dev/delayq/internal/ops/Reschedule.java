@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
 
 /** {@code reschedule.lua}: move a scheduled job to a new due time. */
 public final class Reschedule {
-    private static final ScriptKey[] KEYS = {DUE, JOBS, META, PRIORITY_DUE, EVENTS};
+    private static final ScriptKey[] KEYS = {DUE, JOBS, META, PRIORITY_DUE, EVENTS, ScriptKey.RETRYING};
 
     /** ARGV, in order. */
     enum Arg { ID, WHEN, WAKE_CHANNEL }

@@ -79,7 +79,7 @@ public final class ScheduleOps {
     }
 
     private static final ScriptKey[] WRITE_KEYS = {SCHEDULES, JOBS, DUE, META, HISTORY, PRIORITY_DUE, EVENTS, DEDUPE,
-        DEDUPE_HOLDS};
+        DEDUPE_HOLDS, ScriptKey.RETRYING};
 
     /** schedule.lua's ARGV, in order, before the tick jobs. */
     enum Arg { WAKE_CHANNEL, SCHEDULES_CHANNEL, SCHEDULE_NAME, BASED_ON, NEW_RECORD, NOT_BEFORE, DROP_ID, PREVIOUS_ID, TICKS }

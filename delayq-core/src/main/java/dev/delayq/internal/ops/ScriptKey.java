@@ -12,6 +12,7 @@ enum ScriptKey {
     JOBS("jobs hash", Keys::jobs),
     DUE("due zset", Keys::due),
     PRIORITY_DUE("priority due zset", Keys::prio),
+    RETRYING("retrying zset", Keys::retrying),
     LEASES("leases zset", Keys::leases),
     DONE("done zset", Keys::done),
     DONE_BATCHES("done batches zset", Keys::doneBatches),

@@ -13,13 +13,13 @@ import java.util.concurrent.CompletableFuture;
 /** {@code stats.lua}: counts per state, the running totals and the queue's switches, read atomically. */
 public final class Stats {
     private static final ScriptKey[] KEYS = {ScriptKey.DUE, ScriptKey.LEASES, ScriptKey.DONE, ScriptKey.DEAD, ScriptKey.META,
-        ScriptKey.PRIORITY_DUE, ScriptKey.DONE_BATCHES};
+        ScriptKey.PRIORITY_DUE, ScriptKey.DONE_BATCHES, ScriptKey.RETRYING};
 
     /** stats.lua takes no ARGV. */
     enum Arg { }
 
     /** The reply's fields before the meta fields. */
-    enum Out { SCHEDULED, PROCESSING, DONE, DEAD, NOW_MS, HEAD_DUE_MS, PAST_RETENTION }
+    enum Out { SCHEDULED, PROCESSING, DONE, DEAD, NOW_MS, HEAD_DUE_MS, PAST_RETENTION, READY, DELAYED, RETRYING }
 
     /** Each meta field after them. */
     enum Meta { META_FIELD, VALUE }
@@ -70,7 +70,8 @@ public final class Stats {
             }
             return new QueueStats(name, Reply.longAt(r, Out.SCHEDULED), Reply.longAt(r, Out.PROCESSING), Reply.longAt(r, Out.DONE),
                     Reply.longAt(r, Out.DEAD), totals, meta.containsKey("paused"), Reply.longAt(r, Out.HEAD_DUE_MS),
-                    Reply.longAt(r, Out.NOW_MS), limits(meta), number(meta, "events"), Reply.longAt(r, Out.PAST_RETENTION));
+                    Reply.longAt(r, Out.NOW_MS), limits(meta), number(meta, "events"), Reply.longAt(r, Out.PAST_RETENTION),
+                    Reply.longAt(r, Out.READY), Reply.longAt(r, Out.DELAYED), Reply.longAt(r, Out.RETRYING));
         });
     }
 }

@@ -99,7 +99,8 @@ public final class JobFields {
      * Redis's clock, 0 when nothing is due yet), {@code rate} and {@code concurrency} (the flow limits, null when none;
      * the rate as {@code N/DUR}), {@code events} (the event stream's cap, null when off) and {@code pastRetention}
      * (done and dead jobs kept past their retention, waiting for the workers' purge; null until a worker has purged
-     * the queue).
+     * the queue), {@code ready}, {@code delayed} and {@code retrying} (the scheduled jobs by state: due now, due later,
+     * failed and waiting for a retry still to come; their sum is {@code scheduled}; left out when not counted).
      */
     public static Map<String, Object> stats(QueueStats s) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -118,6 +119,11 @@ public final class JobFields {
         m.put("concurrency", s.limits().concurrency() > 0 ? s.limits().concurrency() : null);
         m.put("events", s.eventsCap() > 0 ? s.eventsCap() : null);
         m.put("pastRetention", s.pastRetention() >= 0 ? s.pastRetention() : null);
+        if (s.ready() >= 0) {
+            m.put("ready", s.ready());
+            m.put("delayed", s.delayed());
+            m.put("retrying", s.retrying());
+        }
         return m;
     }
 

@@ -38,7 +38,13 @@ final class PartitionTotals {
         long eventsCap = 0;
         java.time.Duration per = null;
         long pastRetention = -1;
+        long ready = 0;
+        long delayed = 0;
+        long retrying = 0;
         for (QueueStats s : all) {
+            ready += s.ready();
+            delayed += s.delayed();
+            retrying += s.retrying();
             scheduled += s.scheduled();
             processing += s.processing();
             done += s.done();
@@ -63,7 +69,7 @@ final class PartitionTotals {
             limits = limits.concurrency((int) concurrency);
         }
         return new QueueStats(name, scheduled, processing, done, dead, totals, paused, oldest, now, limits, eventsCap,
-                pastRetention);
+                pastRetention, ready, delayed, retrying);
     }
 
     /** Minute by minute: counts added, lag percentiles the worst partition's. */

@@ -6,6 +6,8 @@
   const REFRESH_MS = 5000;
   const PAGE = 50;
   const STATES = ['scheduled', 'processing', 'done', 'dead'];
+  // The scheduled jobs by state (issue 43): due now, due later, failed and waiting for a retry still to come.
+  const SPLIT = ['ready', 'delayed', 'retrying'];
   // Which buttons a job gets: the operations its "allowed" list names (the server's one table of which state allows
   // which operation), a scheduled job's delete offered as its cancel.
   function offers(job) {
@@ -339,7 +341,9 @@
     document.title = 'delayq';
     const serverBody = h('div');
     const queuesBody = h('div');
-    fill(main, h('h1', { text: 'Overview' }), card('Redis', serverBody), card('Queues', queuesBody),
+    fill(main, h('h1', { text: 'Overview' }), card('Redis', serverBody),
+      card('Queues', h('p', null, h('a', { href: BASE + '/workers', id: 'workers-link', text: 'Workers' }),
+        h('span', { class: 'muted', text: ': every live worker, what it runs and since when' })), queuesBody),
       h('div', { class: 'grid' }, chartCard('Throughput, jobs per minute (all queues, last hour)', 'throughput'),
         chartCard('Dispatch lag, ms (worst queue, last hour)', 'lag')));
     every(async () => {
@@ -371,12 +375,15 @@
 
   function queueTable(queues) {
     const head = h('tr', null, h('th', { text: 'Queue' }), STATES.map((st) => h('th', { class: 'num', text: st })),
+      SPLIT.map((st) => h('th', { class: 'num', text: st })), h('th', { class: 'num', text: 'workers' }),
       h('th', { class: 'num', text: 'oldest due' }), h('th', { class: 'num', text: 'enqueued' }),
       h('th', { class: 'num', text: 'completed' }));
     const rows = queues.map((q) => q.unreadable ? unreadableRow(q) : h('tr', { 'data-queue': q.name },
       h('td', null, h('a', { href: queueHref(q.name), text: q.name }), q.paused ? [' ', h('span', { class: 'badge paused', text: 'paused' })] : null),
       STATES.map((st) => h('td', { class: 'num count-' + st, 'data-state': st },
         h('a', { href: queueHref(q.name, { state: st }), text: fmtInt(q[st]) }))),
+      SPLIT.map((st) => h('td', { class: 'num count-' + st, 'data-state': st, text: fmtInt(q[st]) })),
+      workersCell(q),
       h('td', { class: 'num', text: q.oldestDueLagMillis > 0 ? fmtSpan(q.oldestDueLagMillis) + ' late' : '-' }),
       h('td', { class: 'num', text: fmtInt(q.totals.enqueued) }),
       h('td', { class: 'num', text: fmtInt(q.totals.completed) })));
@@ -389,6 +396,10 @@
     const params = new URLSearchParams(location.search);
     const st = STATES.includes(params.get('state')) ? params.get('state') : 'scheduled';
     const offset = Math.max(0, parseInt(params.get('offset') || '0', 10) || 0);
+    // Done and dead pages: oldest first (index order) or newest first.
+    const sortable = st === 'done' || st === 'dead';
+    const order = sortable && params.get('order') === 'newest' ? 'newest' : 'oldest';
+    const pageParams = (more) => Object.assign({ state: st }, sortable && order === 'newest' ? { order } : {}, more || {});
     const selected = new Set();
     setCrumbs([{ text: 'Overview', href: BASE + '/' }, { text: name }]);
     document.title = name + ' · delayq';
@@ -409,7 +420,9 @@
 
     const found = params.get('q');
     const finder = searchBox(name, st, found);
-    fill(main, title, card(null, countsBody), card(null, h('div', { class: 'row' }, searchForm, finder, h('span', { class: 'spacer' }), tools)),
+    const links = h('p', { class: 'row' }, h('a', { href: schedulesHref(name), id: 'tools-link', text: 'Schedules, limits and events' }),
+      h('a', { href: BASE + '/workers', text: 'Workers' }));
+    fill(main, title, links, card(null, countsBody), card(null, h('div', { class: 'row' }, searchForm, finder, h('span', { class: 'spacer' }), tools)),
       card(null, tabs, bulk, tableBody, pager),
       h('div', { class: 'grid' }, chartCard('Throughput, jobs per minute (last hour)', 'throughput'),
         chartCard('Dispatch lag, ms (last hour)', 'lag')));
@@ -460,6 +473,20 @@
       return timeEl('td', job.dueAt);
     }
 
+    // The order of done and dead jobs: a link to the first page in the other order.
+    function sortToggle() {
+      const other = order === 'newest' ? 'oldest' : 'newest';
+      return h('a', { href: queueHref(name, Object.assign({ state: st }, other === 'newest' ? { order: other } : {})), id: 'sort-toggle',
+        class: 'sort', 'data-order': order, title: 'Show ' + other + ' first', text: order === 'newest' ? '↓ newest first' : '↑ oldest first' });
+    }
+
+    // Who runs a processing job, and for how long (the worker's heartbeat lists it; none yet right after the claim).
+    function workerCell(j) {
+      if (!j.worker) return h('td', { class: 'muted worker', text: '-' });
+      return h('td', { class: 'worker' }, j.worker, h('br'),
+        h('span', { class: 'muted', 'data-since': j.runningSince, text: 'running ' + fmtSpan(serverNow() - Date.parse(j.runningSince)) }));
+    }
+
     function renderJobs(page) {
       const when = { scheduled: 'due', processing: 'lease', done: 'finished', dead: 'finished' }[st];
       if (page.jobs.length === 0) {
@@ -479,22 +506,25 @@
           return h('tr', { 'data-id': j.id },
             ctx.readOnly ? null : h('td', null, box),
             h('td', { class: 'id mono' }, h('a', { href: jobHref(name, j.id), text: j.id })),
+            h('td', { class: 'name', text: j.name == null ? '' : j.name }),
             h('td', { class: 'num', text: j.attempt + (j.maxAttempts ? '/' + j.maxAttempts : '') }),
             whenCell(j),
-            h('td', { class: 'clip', title: j.error || '', text: oneLine(j.error, 120) }),
+            st === 'processing' ? workerCell(j) : null,
+            errorCell(j),
             h('td', { class: 'clip mono', text: j.payload != null ? oneLine(j.payload, 80) : '(binary, ' + fmtBytes(j.payloadBytes) + ')' }),
             h('td', { class: 'actions' }, rowActions(j)));
         });
-        const head = h('tr', null, ctx.readOnly ? null : h('th', null, all), h('th', { text: 'id' }),
-          h('th', { class: 'num', text: 'attempt' }), h('th', { text: when }), h('th', { text: 'error' }),
+        const head = h('tr', null, ctx.readOnly ? null : h('th', null, all), h('th', { text: 'id' }), h('th', { text: 'name' }),
+          h('th', { class: 'num', text: 'attempt' }), h('th', null, when, sortable ? [' ', sortToggle()] : null),
+          st === 'processing' ? h('th', { text: 'worker' }) : null, h('th', { text: 'error' }),
           h('th', { text: 'payload' }), h('th', { text: '' }));
         fill(tableBody, h('table', { id: 'jobs' }, h('thead', null, head), h('tbody', null, rows)));
       }
       const from = page.total === 0 ? 0 : offset + 1;
       const to = offset + page.jobs.length;
       fill(pager, h('span', { class: 'muted', text: fmtInt(from) + '–' + fmtInt(to) + ' of ' + fmtInt(page.total) }),
-        offset > 0 ? h('a', { class: 'button', href: queueHref(name, { state: st, offset: Math.max(0, offset - PAGE) }), text: '‹ Previous' }) : null,
-        to < page.total ? h('a', { class: 'button', href: queueHref(name, { state: st, offset: offset + PAGE }), text: 'Next ›' }) : null);
+        offset > 0 ? h('a', { class: 'button', href: queueHref(name, pageParams({ offset: Math.max(0, offset - PAGE) })), text: '‹ Previous' }) : null,
+        to < page.total ? h('a', { class: 'button', href: queueHref(name, pageParams({ offset: offset + PAGE })), text: 'Next ›' }) : null);
     }
 
     let lastTools = null;
@@ -511,7 +541,9 @@
       fill(countsBody, facts([...STATES.map((s) => [s, fmtInt(q[s]), { class: 'count-' + s, 'data-state': s }]),
         ['enqueued (total)', fmtInt(q.totals.enqueued)], ['completed (total)', fmtInt(q.totals.completed)],
         ['retried (total)', fmtInt(q.totals.retried)], ['recovered (total)', fmtInt(q.totals.recovered)],
-        ['oldest due', q.oldestDueLagMillis > 0 ? fmtSpan(q.oldestDueLagMillis) + ' late' : '-']]));
+        ['oldest due', q.oldestDueLagMillis > 0 ? fmtSpan(q.oldestDueLagMillis) + ' late' : '-'],
+        ...SPLIT.map((s) => [s, fmtInt(q[s]), { class: 'count-' + s, 'data-state': s }]),
+        ['workers', q.unattended ? h('span', { class: 'badge dead', text: '0 · no workers' }) : fmtInt(q.workers), { 'data-state': 'workers' }]]));
       fill(tabs, ...STATES.map((s) => h('a', { href: queueHref(name, { state: s }), class: s === st ? 'active' : '', 'data-state': s },
         s + ' ', h('span', { class: 'muted', text: fmtInt(q[s]) }))));
       const toolsKey = JSON.stringify([ctx.readOnly, q.paused, q.dead]);
@@ -527,7 +559,7 @@
         lastTools = toolsKey;
       }
       const page = found ? await api('GET', apiQueue(name) + '/search', { state: st, q: found, from: offset })
-        : await api('GET', apiQueue(name) + '/jobs', { state: st, offset, limit: PAGE });
+        : await api('GET', apiQueue(name) + '/jobs', pageParams({ offset, limit: PAGE }));
       const pageKey = JSON.stringify([ctx.readOnly, page]);
       if (pageKey !== lastPage) {
         renderBulk();
@@ -536,6 +568,9 @@
         lastPage = pageKey;
       } else {
         refreshTimes(tableBody);
+        for (const el of tableBody.querySelectorAll('[data-since]')) {
+          el.textContent = 'running ' + fmtSpan(serverNow() - Date.parse(el.getAttribute('data-since')));
+        }
       }
       await renderHistory([name]);
     });
@@ -621,6 +656,143 @@
     });
   }
 
+  // ---- workers, schedules, limits, events (issue 43) -------------------------------------------------------------
+
+  const schedulesHref = (q) => dotSafe(BASE + '/queues/' + enc(q) + '/schedules');
+
+  /** A queue's live workers; flagged when jobs are due now and none runs them. */
+  function workersCell(q) {
+    return h('td', { class: 'num', 'data-state': 'workers' }, q.unattended
+      ? h('span', { class: 'badge dead', title: 'Jobs are due now and no live worker runs them', text: '0 · no workers' })
+      : fmtInt(q.workers));
+  }
+
+  /** A job's error on one line; a click shows it whole (and another folds it again). */
+  function errorCell(j) {
+    const td = h('td', { class: 'clip error-cell', title: j.error ? 'Click to show the whole error' : '', text: oneLine(j.error, 120) });
+    if (j.error) {
+      td.addEventListener('click', () => {
+        const whole = !td.classList.contains('whole');
+        td.classList.toggle('whole', whole);
+        td.textContent = whole ? j.error : oneLine(j.error, 120);
+      });
+    }
+    return td;
+  }
+
+  function workersPage() {
+    setCrumbs([{ text: 'Overview', href: BASE + '/' }, { text: 'Workers' }]);
+    document.title = 'Workers · delayq';
+    const body = h('div');
+    fill(main, h('h1', { text: 'Workers' }), card(null, h('p', { class: 'muted', text:
+      'Every live worker by its heartbeat (every 10 s by default): a worker that stops drops out at once when it closes, '
+      + 'or three beats after its last one when it dies.' }), body));
+    let last = null;
+    every(async () => {
+      const answer = await api('GET', BASE + '/api/workers');
+      const key = JSON.stringify(answer.workers);
+      if (key === last) { refreshTimes(body); return; }
+      last = key;
+      if (answer.workers.length === 0) {
+        fill(body, h('p', { class: 'empty', text: 'No live workers.' }));
+        return;
+      }
+      const head = h('tr', null, ['name', 'host', 'pid', 'queues', 'concurrency', 'running', 'started', 'last beat', 'version']
+        .map((t) => h('th', { class: t === 'pid' || t === 'concurrency' ? 'num' : null, text: t })));
+      const rows = answer.workers.map((w) => h('tr', { 'data-worker': w.id },
+        h('td', { class: 'mono', title: w.id, text: w.name }), h('td', { text: w.host }), h('td', { class: 'num', text: String(w.pid) }),
+        h('td', { class: 'queues' }, w.queues.flatMap((q, i) => [i ? ', ' : null, h('a', { href: queueHref(q), text: q })])),
+        h('td', { class: 'num', text: fmtInt(w.concurrency) }),
+        h('td', { class: 'running' }, w.running.length === 0 ? h('span', { class: 'muted', text: 'idle' })
+          : h('ul', { class: 'plain' }, w.running.map((r) => h('li', { 'data-job': r.id },
+            h('span', { class: 'mono', text: r.id }), ' ', timeEl('span', r.startedAt, 'since ', { class: 'muted' }))))),
+        timeEl('td', w.startedAt), timeEl('td', w.lastBeat), h('td', { text: w.version })));
+      fill(body, h('table', { id: 'workers' }, h('thead', null, head), h('tbody', null, rows)));
+    });
+  }
+
+  function toolsPage(name) {
+    setCrumbs([{ text: 'Overview', href: BASE + '/' }, { text: name, href: queueHref(name) }, { text: 'Schedules, limits, events' }]);
+    document.title = 'Schedules · ' + name + ' · delayq';
+    const schedulesBody = h('div');
+    const limitsBody = h('div');
+    const eventsBody = h('div', { id: 'events-body' });
+    fill(main, h('h1', null, 'Queue ', h('span', { class: 'mono', text: name }), ': schedules, limits, events'),
+      card('Schedules', schedulesBody), card('Limits', limitsBody), card('Events', eventsBody));
+    let refresh = null;
+    let lastSchedules = null;
+    let lastLimits = null;
+    let eventsAfter = null;
+    let eventsOn = null;
+    const shownEvents = [];
+    const MAX_SHOWN = 200;
+    const rate = h('input', { type: 'text', id: 'limit-rate', 'aria-label': 'Rate limit', placeholder: 'e.g. 50/1s, or none' });
+    const concurrency = h('input', { type: 'text', id: 'limit-concurrency', 'aria-label': 'Concurrency limit', placeholder: 'e.g. 5, or none' });
+
+    function renderSchedules(list) {
+      if (list.length === 0) { fill(schedulesBody, h('p', { class: 'empty', text: 'No schedules in this queue.' })); return; }
+      const head = h('tr', null, ['name', 'when', 'next tick (UTC)', 'next tick (its zone)', 'last tick', 'missed', ''].map((t) => h('th', { text: t })));
+      const rows = list.map((s) => h('tr', { 'data-schedule': s.name },
+        h('td', { class: 'mono', text: s.name }),
+        h('td', { class: 'mono', text: s.cron ? s.cron + ' (' + s.zone + ')' : 'every ' + s.every }),
+        h('td', { class: 'mono next-utc', text: s.nextTick || '- (ended)' }),
+        h('td', { class: 'mono next-local', text: s.nextTickLocal ? s.nextTickLocal + ' ' + s.zone : '-' }),
+        timeEl('td', s.lastTick),
+        h('td', { text: s.missed }),
+        h('td', { class: 'actions' }, ctx.readOnly ? null : [
+          s.pendingJob && button('Run now', 'primary', 'schedule-run-now', () => act('tick due now: ' + s.pendingJob, 'POST',
+            apiQueue(name) + '/schedules/' + enc(s.name) + '/run-now', null, refresh)),
+          confirmButton('Remove', 'danger', 'schedule-remove', () => act('removed schedule ' + s.name, 'DELETE',
+            apiQueue(name) + '/schedules/' + enc(s.name), null, refresh))])));
+      fill(schedulesBody, h('table', { id: 'schedules' }, h('thead', null, head), h('tbody', null, rows)),
+        h('p', { class: 'muted', text: 'Run now makes the pending tick\'s job due now; the schedule goes on at its next tick. '
+          + 'Pausing a schedule is not offered: remove it, and add it again to resume (delayq schedule add).' }));
+    }
+
+    function renderLimits(q) {
+      const shown = h('span', { id: 'limits-now', text: 'rate ' + (q.rate || 'none') + ', concurrency ' + (q.concurrency == null ? 'none' : q.concurrency) });
+      if (ctx.readOnly) { fill(limitsBody, facts([['Limits', shown]])); return; }
+      rate.value = q.rate || '';
+      concurrency.value = q.concurrency == null ? '' : String(q.concurrency);
+      fill(limitsBody, facts([['Limits now', shown]]),
+        h('form', { class: 'row', id: 'limits-form', onsubmit: (e) => {
+          e.preventDefault();
+          if (document.activeElement) document.activeElement.blur(); // the answer re-renders the form
+          act('limits of ' + name + ' set', 'POST', apiQueue(name) + '/limits',
+            { rate: rate.value.trim() || 'none', concurrency: concurrency.value.trim() || 'none' }, refresh);
+        } }, h('label', null, 'rate ', rate), h('label', null, 'concurrency ', concurrency),
+        h('button', { type: 'submit', class: 'primary', 'data-action': 'limits-save', text: 'Set limits' })),
+        h('p', { class: 'muted', text: 'Enforced inside every claim, across all workers at once (as delayq limit). Empty or none removes a limit.' }));
+    }
+
+    function renderEvents() {
+      if (!eventsOn) {
+        fill(eventsBody, h('p', { class: 'empty', text: 'Events are off for this queue (delayq events ' + name + ' --enable turns them on).' }));
+        return;
+      }
+      if (shownEvents.length === 0) { fill(eventsBody, h('p', { class: 'empty', text: 'No events in the last minutes.' })); return; }
+      const rows = shownEvents.slice().reverse().map((e) => h('tr', { 'data-event': e.eventId },
+        timeEl('td', e.at), h('td', { text: e.type }),
+        h('td', { class: 'mono' }, e.jobId ? h('a', { href: jobHref(name, e.jobId), text: e.jobId }) : '-'),
+        h('td', { class: 'mono', text: Object.entries(e.fields || {}).map(([k, v]) => k + '=' + v).join(' ') })));
+      fill(eventsBody, h('table', { id: 'events' }, h('thead', null, h('tr', null, ['at', 'event', 'job', 'fields'].map((t) => h('th', { text: t })))),
+        h('tbody', null, rows)), h('p', { class: 'muted', text: 'Newest first; the last ' + MAX_SHOWN + ' kept on the page, read 200 at most per refresh.' }));
+    }
+
+    refresh = every(async () => {
+      const [sched, q] = await Promise.all([api('GET', apiQueue(name) + '/schedules'), api('GET', apiQueue(name))]);
+      const sKey = JSON.stringify([ctx.readOnly, sched.schedules]);
+      if (sKey !== lastSchedules) { renderSchedules(sched.schedules); lastSchedules = sKey; } else refreshTimes(schedulesBody);
+      const lKey = JSON.stringify([ctx.readOnly, q.rate, q.concurrency]);
+      if (lKey !== lastLimits && !limitsBody.contains(document.activeElement)) { renderLimits(q); lastLimits = lKey; }
+      const ev = await api('GET', apiQueue(name) + '/events', eventsAfter ? { after: eventsAfter, max: 200 } : { max: 200 });
+      eventsOn = ev.enabled;
+      for (const e of ev.events) { shownEvents.push(e); eventsAfter = e.eventId; }
+      shownEvents.splice(0, Math.max(0, shownEvents.length - MAX_SHOWN));
+      renderEvents();
+    });
+  }
+
   // ---- routing ------------------------------------------------------------------------------------------------
 
   // Search within a queue's state (the server's bounded scan): the start of an id, or text of a name or an error.
@@ -664,6 +836,8 @@
     let m;
     try {
       if (p === '/' || p === '') return overview();
+      if (p === '/workers' || p === '/workers/') return workersPage();
+      if ((m = p.match(/^\/queues\/([^/]+)\/schedules\/?$/))) return toolsPage(fromAddress(m[1], 'queue'));
       if ((m = p.match(/^\/queues\/([^/]+)\/jobs\/([^/]+)\/?$/))) return jobPage(fromAddress(m[1], 'queue'), fromAddress(m[2], 'id'));
       if ((m = p.match(/^\/queues\/([^/]+)\/?$/))) return queuePage(fromAddress(m[1], 'queue'));
     } catch (e) {

@@ -1,0 +1,231 @@
+package dev.delayq.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.delayq.ClaimOptions;
+import dev.delayq.ClaimedJob;
+import dev.delayq.Job;
+import dev.delayq.JobQueue;
+import dev.delayq.Schedule;
+import dev.delayq.Worker;
+import dev.delayq.testkit.RedisExtension;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
+import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.logging.LogEntry;
+
+/**
+ * The pages of issue 43 in a real headless Chromium against a real dashboard and Redis: the workers page lists a
+ * running worker and its job, the overview shows ready/delayed/retrying and flags a queue without workers, a processing
+ * row names its worker, an error is shown whole on click, the schedules page runs a schedule's tick now and removes it,
+ * and limits set from the page hold in the next claim. Screenshots go to {@code target/screenshots}.
+ */
+class OperatorPagesBrowserTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = RedisExtension.shared();
+
+    private static Browser browser;
+    private WebDriver d;
+
+    @BeforeAll
+    static void startBrowser() {
+        Browser.assumeInstalled();
+        browser = Browser.start();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    @BeforeEach
+    void driver() {
+        d = browser.driver;
+        browser.console();
+    }
+
+    @AfterEach
+    void consoleIsClean() {
+        List<String> bad = browser.console().stream().map(LogEntry::getMessage)
+                .filter(m -> m.contains("Content Security Policy") || m.contains("Uncaught") || m.contains("TypeError"))
+                .collect(Collectors.toList());
+        assertThat(bad).as("console errors").isEmpty();
+    }
+
+    private static ConditionFactory waiting() {
+        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions();
+    }
+
+    private void login(Served s) {
+        d.get(s.dashboard.url() + "login");
+        d.findElement(By.name("token")).sendKeys(Served.TOKEN);
+        d.findElement(By.cssSelector("form button[type=submit]")).click();
+        waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Overview"));
+    }
+
+    private String text(String css) {
+        return d.findElement(By.cssSelector(css)).getText();
+    }
+
+    @Test
+    void theWorkersPageListsARunningWorkerAndTheProcessingRowNamesIt() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue q = s.dq.queue("busy");
+            CountDownLatch release = new CountDownLatch(1);
+            Worker w = Worker.builder(q, ctx -> release.await()).name("page-worker").concurrency(3)
+                    .heartbeatInterval(Duration.ofMillis(200)).build().start();
+            try {
+                q.enqueue(Job.builder().id("long-job").name("export").build());
+                await().atMost(Duration.ofSeconds(30)).until(() -> q.inspector().workers().stream()
+                        .anyMatch(i -> !i.running().isEmpty()));
+                login(s);
+                d.findElement(By.id("workers-link")).click();
+                waiting().until(() -> d.findElements(By.cssSelector("#workers li[data-job='long-job']")).size() == 1);
+                WebElement row = d.findElement(By.cssSelector("#workers tbody tr"));
+                assertThat(row.getText()).contains("page-worker", "busy", String.valueOf(ProcessHandle.current().pid()),
+                        "long-job", "since ");
+                assertThat(text("#workers td.queues")).isEqualTo("busy");
+                d.findElement(By.cssSelector("#workers td.queues a")).click();
+                waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Queue busy"));
+                browser.screenshot("workers");
+
+                d.findElement(By.cssSelector(".tabs a[data-state='processing']")).click();
+                waiting().until(() -> text("#jobs tr[data-id='long-job'] td.worker").startsWith("page-worker"));
+                assertThat(text("#jobs tr[data-id='long-job'] td.worker")).contains("running ");
+                assertThat(text("#jobs tr[data-id='long-job'] td.name")).isEqualTo("export");
+                waiting().until(() -> text("dd[data-state='workers']").equals("1"));
+                browser.screenshot("queue-processing");
+            } finally {
+                release.countDown();
+                w.close();
+            }
+        }
+    }
+
+    @Test
+    void theOverviewShowsReadyDelayedRetryingAndFlagsAQueueWithoutWorkers() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue q = s.dq.queue("orders");
+            String longError = "payment gateway timed out after 30 s; " + "x".repeat(300) + " END-OF-ERROR";
+            q.enqueue(Job.builder().id("flaky").build());
+            ClaimedJob c = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs().get(0);
+            q.leases().fail(c.lease(), longError, true, Duration.ofHours(1));
+            q.enqueue(Job.builder().id("now1").build());
+            q.enqueue(Job.builder().id("now2").build());
+            Seed.scheduled(q, "later");
+            login(s);
+            String row = "#queues tr[data-queue='orders'] ";
+            waiting().until(() -> text(row + "td[data-state='ready']").equals("2"));
+            assertThat(text(row + "td[data-state='delayed']")).isEqualTo("1");
+            assertThat(text(row + "td[data-state='retrying']")).isEqualTo("1");
+            assertThat(text(row + "td[data-state='scheduled']")).isEqualTo("4");
+            assertThat(text(row + "td[data-state='workers']")).isEqualTo("0 · no workers");
+            browser.screenshot("overview-states");
+
+            // The retrying job's error: cut in the row, whole after a click.
+            d.get(s.dashboard.url() + "queues/orders");
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='flaky'] td.error-cell")).size() == 1);
+            WebElement err = d.findElement(By.cssSelector("#jobs tr[data-id='flaky'] td.error-cell"));
+            assertThat(err.getText()).doesNotContain("END-OF-ERROR");
+            err.click();
+            waiting().until(() -> text("#jobs tr[data-id='flaky'] td.error-cell").endsWith("END-OF-ERROR"));
+            assertThat(text("dd[data-state='retrying']")).isEqualTo("1");
+        }
+    }
+
+    @Test
+    void deadJobsSortNewestFirstWithTheToggle() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue q = s.dq.queue("sorted");
+            for (String id : List.of("d1", "d2", "d3")) {
+                Seed.dead(q, "boom", id); // one at a time: each dies after the one before
+            }
+            login(s);
+            d.get(s.dashboard.url() + "queues/sorted?state=dead");
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 3);
+            assertThat(d.findElements(By.cssSelector("#jobs tbody tr")).stream().map(r -> r.getAttribute("data-id")))
+                    .containsExactly("d1", "d2", "d3");
+            d.findElement(By.id("sort-toggle")).click();
+            waiting().until(() -> d.findElement(By.id("sort-toggle")).getAttribute("data-order").equals("newest")
+                    && d.findElements(By.cssSelector("#jobs tbody tr")).stream().map(r -> r.getAttribute("data-id"))
+                            .toList().equals(List.of("d3", "d2", "d1")));
+            assertThat(d.getCurrentUrl()).contains("order=newest");
+        }
+    }
+
+    @Test
+    void theSchedulesPageRunsATickNowAndRemovesASchedule() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue q = s.dq.queue("reports");
+            q.schedules().upsert(Schedule.cron("nightly", "0 3 * * *", ZoneId.of("Europe/Paris")));
+            q.schedules().upsert(Schedule.every("often", Duration.ofHours(6)));
+            login(s);
+            d.get(s.dashboard.url() + "queues/reports");
+            waiting().until(() -> d.findElement(By.id("tools-link")).isDisplayed());
+            d.findElement(By.id("tools-link")).click();
+            String nightly = "#schedules tr[data-schedule='nightly'] ";
+            waiting().until(() -> d.findElements(By.cssSelector(nightly)).size() == 1);
+            assertThat(text(nightly + "td.next-local")).contains("T03:00", "Europe/Paris");
+            assertThat(text(nightly + "td.next-utc")).endsWith("Z");
+            browser.screenshot("schedules");
+
+            d.findElement(By.cssSelector(nightly + "button[data-action='schedule-run-now']")).click();
+            waiting().until(() -> q.inspector().stats().ready() == 1);
+            assertThat(q.inspector().list(dev.delayq.JobState.SCHEDULED, 0, 10)).extracting(dev.delayq.JobInfo::id)
+                    .anyMatch(id -> id.startsWith("nightly@"));
+
+            By remove = By.cssSelector("#schedules tr[data-schedule='often'] button[data-action='schedule-remove']");
+            waiting().until(() -> d.findElement(remove).isDisplayed());
+            d.findElement(remove).click();
+            d.findElement(remove).click(); // the second click confirms
+            waiting().until(() -> q.schedules().get("often").isEmpty()
+                    && d.findElements(By.cssSelector("#schedules tr[data-schedule='often']")).isEmpty());
+            assertThat(q.schedules().get("nightly")).isPresent();
+        }
+    }
+
+    @Test
+    void limitsSetFromThePageHoldInTheNextClaim() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue q = s.dq.queue("mail");
+            Seed.scheduled(q, "m0");
+            q.inspector().events(true);
+            login(s);
+            d.get(s.dashboard.url() + "queues/mail/schedules");
+            // The event stream, tailed on each refresh: a job enqueued now shows up without a reload.
+            waiting().until(() -> text("#events-body p.empty").startsWith("No events"));
+            Seed.scheduled(q, "m-live");
+            waiting().until(() -> text("#events tbody tr").contains("enqueued") && text("#events tbody tr").contains("m-live"));
+            waiting().until(() -> d.findElement(By.id("limit-concurrency")).isDisplayed());
+            WebElement rate = d.findElement(By.id("limit-rate"));
+            rate.clear();
+            rate.sendKeys("100/1m");
+            WebElement conc = d.findElement(By.id("limit-concurrency"));
+            conc.clear();
+            conc.sendKeys("1");
+            d.findElement(By.cssSelector("button[data-action='limits-save']")).click();
+            waiting().until(() -> q.inspector().limits().concurrency() == 1);
+            assertThat(q.inspector().limits().rateJobs()).isEqualTo(100);
+            waiting().until(() -> text("#limits-now").equals("rate 100/1m, concurrency 1"));
+
+            q.enqueue(Job.builder().id("a").build());
+            q.enqueue(Job.builder().id("b").build());
+            assertThat(q.leases().claim(ClaimOptions.of(2, Duration.ofMinutes(1))).jobs()).hasSize(1);
+        }
+    }
+}
