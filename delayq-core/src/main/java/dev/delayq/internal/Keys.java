@@ -30,6 +30,8 @@ import java.nio.charset.StandardCharsets;
  * &lt;prefix&gt;:{&lt;queue&gt;}:progress  HASH  job id -&gt; progress its running handler reported
  * &lt;prefix&gt;:{&lt;queue&gt;}:lock:&lt;n&gt;  STRING short maintenance lock
  * &lt;prefix&gt;:{&lt;queue&gt;}:schedules HASH  schedule name -&gt; its definition and next/last tick (see ops.ScheduleRecord)
+ * &lt;prefix&gt;:{&lt;queue&gt;}:schedules:paused HASH  name of a paused schedule -&gt; when it was paused (Redis ms); only
+ *                                  while one is paused (the schedule record keeps its format: no next tick)
  * &lt;prefix&gt;:{&lt;queue&gt;}:schedules:changed  pub/sub channel (not a key): "a schedule was added, changed or removed"
  * &lt;prefix&gt;:{&lt;queue&gt;}:wake      pub/sub channel (not a key): "an earlier job is now the head"
  * &lt;prefix&gt;:{&lt;queue&gt;}:config    HASH  queue settings stored in Redis: {@code partitions}
@@ -64,6 +66,7 @@ public final class Keys {
     private final byte[] progress;
     private final byte[] schedules;
     private final byte[] schedulesChanged;
+    private final byte[] schedulesPaused;
 
     /**
      * Keys of one queue. Names are validated by the caller ({@link Validation}).
@@ -90,6 +93,7 @@ public final class Keys {
         this.progress = bytes(base + "progress");
         this.schedules = bytes(base + "schedules");
         this.schedulesChanged = bytes(base + "schedules:changed");
+        this.schedulesPaused = bytes(base + "schedules:paused");
     }
 
     /** The keys of partition {@code i} of this queue. */
@@ -199,6 +203,11 @@ public final class Keys {
     /** The recurring schedules kept in this key set (on a partitioned queue: those whose name routes here). */
     public byte[] schedules() {
         return schedules;
+    }
+
+    /** The names of the paused schedules of this key set (beside {@link #schedules()}). */
+    public byte[] schedulesPaused() {
+        return schedulesPaused;
     }
 
     /** The pub/sub channel on which a schedule's upsert or removal is announced to the workers' tickers. */

@@ -25,6 +25,7 @@ enum ScriptKey {
     PROGRESS("progress hash", Keys::progress),
     HISTORY("history hash", Keys::history),
     SCHEDULES("schedules hash", Keys::schedules),
+    PAUSED_SCHEDULES("paused schedules hash", Keys::schedulesPaused),
     WORKERS("workers zset", Keys::workers),
     WORKER_INFO("workers info hash", Keys::workerInfo),
     PURGE_LOCK("lock key", k -> k.lock("purge")),
