@@ -25,6 +25,8 @@ import java.nio.charset.StandardCharsets;
  * &lt;prefix&gt;:{&lt;queue&gt;}:retrying  ZSET  failed jobs waiting for their retry; score = retry due ms, member = id
  *                                  (added by fail.lua; an entry counts only while its score is in the future, see
  *                                  lua/stats.lua)
+ * &lt;prefix&gt;:{&lt;queue&gt;}:errors    HASH  job id -&gt; its last 10 failures, newest first (only jobs that failed; written
+ *                                  by fail.lua, deleted with the record: see lua/fail.lua)
  * &lt;prefix&gt;:{&lt;queue&gt;}:rate      ZSET  the rate limit's grants of the current window
  * &lt;prefix&gt;:{&lt;queue&gt;}:events    STREAM state changes (only while events are on), capped
  * &lt;prefix&gt;:{&lt;queue&gt;}:progress  HASH  job id -&gt; progress its running handler reported
@@ -67,6 +69,7 @@ public final class Keys {
     private final byte[] schedules;
     private final byte[] schedulesChanged;
     private final byte[] schedulesPaused;
+    private final byte[] errors;
 
     /**
      * Keys of one queue. Names are validated by the caller ({@link Validation}).
@@ -94,6 +97,7 @@ public final class Keys {
         this.schedules = bytes(base + "schedules");
         this.schedulesChanged = bytes(base + "schedules:changed");
         this.schedulesPaused = bytes(base + "schedules:paused");
+        this.errors = bytes(base + "errors");
     }
 
     /** The keys of partition {@code i} of this queue. */
@@ -203,6 +207,11 @@ public final class Keys {
     /** The recurring schedules kept in this key set (on a partitioned queue: those whose name routes here). */
     public byte[] schedules() {
         return schedules;
+    }
+
+    /** The error histories of the jobs of this key set that failed: job id -&gt; its last failures. */
+    public byte[] errors() {
+        return errors;
     }
 
     /** The names of the paused schedules of this key set (beside {@link #schedules()}). */

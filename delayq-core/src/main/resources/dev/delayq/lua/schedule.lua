@@ -5,7 +5,7 @@
 -- tick one job whatever happens (HSETNX: a tick already enqueued is not enqueued again).
 -- KEYS[1] schedules hash   KEYS[2] jobs hash   KEYS[3] due zset   KEYS[4] meta hash   KEYS[5] history hash
 -- KEYS[6] priority due zset   KEYS[7] events stream   KEYS[8] dedupe hash   KEYS[9] dedupe holds zset
--- KEYS[10] retrying zset   KEYS[11] paused schedules hash
+-- KEYS[10] retrying zset   KEYS[11] paused schedules hash   KEYS[12] errors hash
 -- ARGV[1] wake channel   ARGV[2] schedules channel (told of a change made with not before = 0, i.e. by upsert or
 --   remove, so that workers' tickers look again; an advance needs no notice, every ticker wakes at the next tick)
 -- ARGV[3] schedule name   ARGV[4] based on: the record the change is based on ("" = no such schedule)
@@ -63,6 +63,7 @@ if ARGV[7] ~= '' then
   if r and r.state == SCHEDULED then
     redis.call('ZREM', due_entry(k_due, k_prio, r, 0), member(r.seq, ARGV[7]))
     redis.call('ZREM', KEYS[10], ARGV[7])
+    redis.call('HDEL', KEYS[12], ARGV[7]) -- a tick waiting for its retry has an error history
     redis.call('HDEL', k_jobs, ARGV[7])
     drop_overlays(k_jobs, { ARGV[7] })
     dedupe_release(KEYS[8], KEYS[9], r, ARGV[7], now, true)

@@ -85,7 +85,7 @@ public final class ScheduleOps {
     }
 
     private static final ScriptKey[] WRITE_KEYS = {SCHEDULES, JOBS, DUE, META, HISTORY, PRIORITY_DUE, EVENTS, DEDUPE,
-        DEDUPE_HOLDS, ScriptKey.RETRYING, PAUSED_SCHEDULES};
+        DEDUPE_HOLDS, ScriptKey.RETRYING, PAUSED_SCHEDULES, ScriptKey.ERRORS};
 
     /** schedule.lua's ARGV, in order, before the tick jobs. */
     enum Arg {

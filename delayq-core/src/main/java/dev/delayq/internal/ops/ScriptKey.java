@@ -13,6 +13,7 @@ enum ScriptKey {
     DUE("due zset", Keys::due),
     PRIORITY_DUE("priority due zset", Keys::prio),
     RETRYING("retrying zset", Keys::retrying),
+    ERRORS("errors hash", Keys::errors),
     LEASES("leases zset", Keys::leases),
     DONE("done zset", Keys::done),
     DONE_BATCHES("done batches zset", Keys::doneBatches),
