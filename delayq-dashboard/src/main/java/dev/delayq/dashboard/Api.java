@@ -159,7 +159,7 @@ final class Api {
         QueueInspector q = queue(ctx);
         String id = id(ctx);
         JobInfo j = q.get(id).orElseThrow(() -> noJob(q, id));
-        json(ctx, JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
+        json(ctx, JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES, q.errors(id)));
     }
 
     private void history(Exchange ctx) {

@@ -184,6 +184,22 @@ class OperatorApiTest {
     }
 
     @Test
+    void aJobCarriesItsErrorHistory() {
+        JobQueue q = s.dq.queue("flaky");
+        q.enqueue(Job.builder().id("f").maxAttempts(5).build());
+        for (int i = 1; i <= 2; i++) {
+            q.reschedule("f", Duration.ZERO);
+            ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs().get(0);
+            q.leases().fail(j.lease(), "boom " + i, true, Duration.ofHours(1));
+        }
+        JsonNode errors = s.http.get("/api/queues/flaky/jobs/f").json().get("errors");
+        assertThat(errors.findValuesAsText("error")).containsExactly("boom 2", "boom 1");
+        assertThat(errors.findValuesAsText("attempt")).containsExactly("2", "1");
+        q.enqueue(Job.builder().id("fine").delay(Duration.ofHours(1)).build());
+        assertThat(s.http.get("/api/queues/flaky/jobs/fine").json().get("errors")).isEmpty();
+    }
+
+    @Test
     void limitsAreSetAndTakeEffectInClaims() {
         JobQueue q = s.dq.queue("mail");
         Seed.scheduled(q, "m0");

@@ -605,6 +605,10 @@
         h('div', { class: 'row card', id: 'job-actions' }, actions(j)),
         card('Fields', facts(fields)),
         j.error ? card('Last error', h('pre', { class: 'error', id: 'job-error', text: j.error })) : null,
+        j.errors && j.errors.length > 0 ? card('Error history (newest first, the last ' + j.errors.length + ')',
+          h('ol', { class: 'errors', id: 'job-errors' }, j.errors.map((e) => h('li', { 'data-attempt': String(e.attempt) },
+            h('strong', { text: 'attempt ' + e.attempt }), ' ', timeEl('span', e.at, '', { class: 'muted' }),
+            h('pre', { class: 'error', text: e.error }))))) : null,
         card('Payload', h('p', { class: 'muted', id: 'payload-note', text: note }),
           h('pre', { class: 'payload', id: 'job-payload', text: j.payload != null ? j.payload : j.payloadBase64 })),
         card('Timeline', timeline(j)));
