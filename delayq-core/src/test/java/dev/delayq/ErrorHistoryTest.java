@@ -73,6 +73,9 @@ class ErrorHistoryTest {
         assertThat(q.inspector().delete("a").status()).isEqualTo(ChangeResult.Status.CHANGED);
         assertThat(q.inspector().errors("a")).isEmpty();
         assertThat(errorsKey("eh")).as("no errors key left once the job is deleted").isFalse();
+        // A history left behind (an earlier version deleted the record without it) is not shown without its job.
+        t.target().call("HSET", REDIS.prefix() + ":{eh}:errors", "a", "1:1700000000000:3:old");
+        assertThat(q.inspector().errors("a")).isEmpty();
     }
 
     @Test

@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
  * failed): entries newest first, each {@code attempt ":" time ms ":" byte length ":" error summary}.
  */
 public final class ErrorHistory {
-    private static final ScriptKey[] KEYS = {ScriptKey.ERRORS};
+    private static final ScriptKey[] KEYS = {ScriptKey.ERRORS, ScriptKey.JOBS};
 
     /** ARGV. */
     enum Arg { ID }
