@@ -46,6 +46,14 @@ public interface QueueInspector {
     Optional<JobInfo> get(String id);
 
     /**
+     * A job's error history: its last failures (at most 10), newest first, each with the attempt, when and the error
+     * summary (truncated as {@link JobInfo#lastError()} is); empty when it never failed or there is no such job. Kept from
+     * the first failure to the job's deletion (delete, purge, completion without retention) and only for jobs that
+     * failed.
+     */
+    List<JobError> errors(String id);
+
+    /**
      * One page of the jobs in {@code state}, in index order (due time, lease expiry, or finish time),
      * starting at position {@code offset}, at most {@code limit} (1 to 10,000).
      */

@@ -33,6 +33,27 @@ public interface Schedules {
      */
     boolean remove(String name);
 
+    /**
+     * Pauses the schedule: it makes no tick until {@link #resume}d. Its pending tick is cancelled when still scheduled
+     * (not yet started: a tick already running finishes), as if the schedule were disabled at once; it stays stored and
+     * listed ({@link ScheduleInfo#paused()}), and an {@link #upsert} while paused changes its definition and leaves it
+     * paused. Pausing a paused schedule changes nothing.
+     *
+     * @return whether there is such a schedule
+     * @throws DelayQException when its stored value cannot be read (remove it and add it again)
+     */
+    boolean pause(String name);
+
+    /**
+     * Resumes a paused schedule: its next tick is the first after now (not before its start; none past its end). The
+     * ticks that passed while it was paused are skipped, whatever its missed-tick policy (which is about ticks missed
+     * while no worker ran). Resuming a schedule that is not paused changes nothing.
+     *
+     * @return whether there is such a schedule
+     * @throws DelayQException when its stored value cannot be read (remove it and add it again)
+     */
+    boolean resume(String name);
+
     /** The queue's schedules, by name. */
     List<ScheduleInfo> list();
 

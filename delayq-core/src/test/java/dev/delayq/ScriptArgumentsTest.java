@@ -102,25 +102,30 @@ class ScriptArgumentsTest {
     @Test
     void scheduleWritesNothingUnlessItsArgumentsAndItsExpectedStateHold() throws IOException {
         List<byte[]> keys = List.of(k.schedules(), k.jobs(), k.due(), k.meta(), k.history(), k.prio(), k.events(), k.dedupe(),
-                k.dedupeHolds());
+                k.dedupeHolds(), k.retrying(), k.schedulesPaused(), k.errors());
         String ch = s(k.wakeChannel());
         String sc = s(k.schedulesChannel());
-        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "", "v1", "0", "", "", "0")).isEqualTo(List.of(1L, 0L));
-        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "1", "s1@1", "x", "due", "");
-        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "1", "s1@1", "x", "1", "0");
-        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "2", "s1@1", "x", "1", "");
-        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "1", "", "x", "1", "");
-        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "", "v1", "v2", "0", "", "", "0");
-        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "-1", "", "", "0");
-        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "102");
+        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "", "v1", "0", "", "", "0", "0", "0")).isEqualTo(List.of(1L, 0L));
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "0", "0", "1", "s1@1", "x", "due", "");
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "0", "0", "1", "s1@1", "x", "1", "0");
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "0", "0", "2", "s1@1", "x", "1", "");
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "0", "0", "1", "", "x", "1", "");
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "", "v1", "v2", "0", "", "", "0", "0", "0");
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "-1", "", "", "0", "0", "0");
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "0", "0", "102");
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "2", "0", "0");   // paused before
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "0", "", "0");    // paused after
+        refusedWithoutWriting(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "", "0", "", "", "0", "1", "0");     // removed paused
 
         Map<String, String> before = snapshot();
-        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "v0", "v2", "0", "", "", "1", "s1@1", "x", "1", ""))
+        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "v0", "v2", "0", "", "", "0", "0", "1", "s1@1", "x", "1", ""))
                 .as("stale expected value").isEqualTo(List.of(-4L));
-        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "", "v2", "0", "", "", "0")).as("expected none").isEqualTo(List.of(-4L));
-        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "253402300799999", "", "", "1", "s1@1", "x", "1", ""))
+        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "", "v2", "0", "", "", "0", "0", "0")).as("expected none").isEqualTo(List.of(-4L));
+        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "", "1", "0", "0"))
+                .as("based on a paused schedule, which it is not").isEqualTo(List.of(-4L));
+        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "253402300799999", "", "", "0", "0", "1", "s1@1", "x", "1", ""))
                 .as("not yet due").asList().first().isEqualTo(0L);
-        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "s", "1", "s1@1", "x", "1", ""))
+        assertThat(eval(Script.SCHEDULE, keys, ch, sc, "s1", "v1", "v2", "0", "", "s", "0", "0", "1", "s1@1", "x", "1", ""))
                 .as("the previous tick's job (s) is scheduled").isEqualTo(List.of(-3L, 1L));
         assertThat(snapshot()).isEqualTo(before);
     }

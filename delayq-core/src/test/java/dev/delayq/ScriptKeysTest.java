@@ -252,8 +252,10 @@ class ScriptKeysTest {
         q.enqueue(Job.builder().id("a").maxAttempts(2).build());
         ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
         FailResult f = q.leases().fail(j.lease(), "boom", true, Duration.ofSeconds(10));
-        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "history", p + "jobs", p + "meta",
-                p + "retrying");
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "due", p + "errors", p + "history", p + "jobs",
+                p + "meta", p + "retrying");
+        // The error history: one field per job that failed, this failure first (attempt:ms:length:summary).
+        assertThat(s(call("HGET", p + "errors", "a"))).matches("1:\\d{13}:4:boom");
         assertThat(zrange("due")).extracting(ScriptKeysTest::s).containsExactly(member(2, "a"), Long.toString(f.atMillis()));
         // The retry's entry, scored at its due time: stats counts the job as retrying until then.
         assertThat(zrange("retrying")).extracting(ScriptKeysTest::s).containsExactly("a", Long.toString(f.atMillis()));
@@ -270,7 +272,9 @@ class ScriptKeysTest {
         ClaimedJob j2 = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
         FailResult dead = q.leases().fail(j2.lease(), "boom again", true, Duration.ZERO);
         assertThat(dead.outcome()).isEqualTo(FailResult.Outcome.DEAD);
-        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "dead", p + "history", p + "jobs", p + "meta");
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "dead", p + "errors", p + "history", p + "jobs",
+                p + "meta");
+        assertThat(s(call("HGET", p + "errors", "a"))).matches("2:\\d{13}:10:boom again1:\\d{13}:4:boom");
         assertThat(zrange("dead")).extracting(ScriptKeysTest::s).containsExactly("a", Long.toString(dead.atMillis()));
         assertThat(record("a").state()).isEqualTo(JobState.DEAD);
         assertThat(meta("dead")).isEqualTo("1");

@@ -2,6 +2,7 @@ package dev.delayq.cli;
 
 import dev.delayq.JobInfo;
 import dev.delayq.internal.present.JobFields;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -33,7 +34,7 @@ public final class JobCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         JobInfo job = main.queue(queue).get(id).orElseThrow(() -> Jobs.noJob(queue, id));
-        Map<String, Object> fields = JobFields.job(job, JobFields.WHOLE_PAYLOAD);
+        Map<String, Object> fields = JobFields.job(job, JobFields.WHOLE_PAYLOAD, main.queue(queue).inspector().errors(id));
         if (job.corrupt()) {
             main.err().println("delayq: warning: the stored record of job '" + id + "' cannot be decoded ("
                     + Text.oneLine(job.lastError(), 200) + "): shown with its raw bytes as the payload; workers move such "
@@ -51,6 +52,19 @@ public final class JobCommand implements Callable<Integer> {
             }
             if (f.getKey().equals("payloadPreviewBytes") || f.getKey().equals("payloadTruncated")) {
                 continue; // the command line shows the whole payload: these say so only in JSON
+            }
+            if (f.getKey().equals("errors")) {
+                // The error history, newest first: one line per failure (the last one is also the error line above).
+                List<?> errors = (List<?>) f.getValue();
+                if (errors.isEmpty()) {
+                    main.out().printf("%-13s %s%n", "errors", "-");
+                }
+                for (Object o : errors) {
+                    Map<?, ?> e = (Map<?, ?>) o;
+                    main.out().printf("%-13s attempt %s at %s: %s%n", "errors", e.get("attempt"), e.get("at"),
+                            Text.field((String) e.get("error")));
+                }
+                continue;
             }
             Object v = f.getValue();
             // Text (an id, an error, a payload) as the other tables print user data: quoted and escaped when it holds

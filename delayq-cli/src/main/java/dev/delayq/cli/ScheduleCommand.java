@@ -19,17 +19,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code delayq schedule add|list|remove|tick}: a queue's recurring schedules. */
+/** {@code delayq schedule add|list|pause|resume|remove|tick}: a queue's recurring schedules. */
 @Command(name = "schedule", mixinStandardHelpOptions = true,
         description = {"Recurring schedules: each tick becomes one job of the queue with the id NAME@<tick epoch ms>.",
                 "Every worker of the queue ticks its schedules (one job per tick, whatever the number of workers); "
                         + "'schedule tick' does it where no worker runs (e.g. from cron)."},
-        subcommands = {ScheduleCommand.Add.class, ScheduleCommand.ListSchedules.class, ScheduleCommand.Remove.class,
-                ScheduleCommand.Tick.class},
+        subcommands = {ScheduleCommand.Add.class, ScheduleCommand.ListSchedules.class, ScheduleCommand.Pause.class,
+                ScheduleCommand.Resume.class, ScheduleCommand.Remove.class, ScheduleCommand.Tick.class},
         footer = {"", "Examples:",
                 "  delayq schedule add reports nightly --cron '30 2 * * *' --zone Europe/Berlin --payload sales",
                 "  delayq schedule add health ping --every 30s --missed skip",
                 "  delayq schedule list reports --json",
+                "  delayq schedule pause reports nightly",
+                "  delayq schedule resume reports nightly",
                 "  delayq schedule remove reports nightly"})
 public final class ScheduleCommand implements Callable<Integer> {
     @ParentCommand
@@ -37,7 +39,8 @@ public final class ScheduleCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        throw new IllegalArgumentException("schedule needs a subcommand: add, list, remove or tick (see delayq schedule --help)");
+        throw new IllegalArgumentException("schedule needs a subcommand: add, list, pause, resume, remove or tick (see "
+                + "delayq schedule --help)");
     }
 
     /** {@code delayq schedule add QUEUE NAME (--cron EXPR [--zone ZONE] | --every DUR) ...}. */
@@ -156,11 +159,11 @@ public final class ScheduleCommand implements Callable<Integer> {
 
     /** {@code delayq schedule list QUEUE [--json]}. */
     @Command(name = "list", mixinStandardHelpOptions = true,
-            description = {"List a queue's schedules: name, spec, zone, next tick (the one enqueued ahead), last tick. A "
-                    + "name or cron expression with blanks, quotes or the like is printed in double quotes with backslash "
-                    + "escapes.",
+            description = {"List a queue's schedules: name, spec, zone, next tick (the one enqueued ahead; 'paused' while "
+                    + "paused), last tick. A name or cron expression with blanks, quotes or the like is printed in double "
+                    + "quotes with backslash escapes.",
                     "With --json, one object per line: name, spec, cron, every, zone, nextTick, lastTick, missed, "
-                            + "maxAttempts, noOverlap, start, end, payload."},
+                            + "maxAttempts, noOverlap, start, end, payload, paused."},
             footer = {"", "Examples:", "  delayq schedule list reports", "  delayq schedule list reports --json"})
     public static final class ListSchedules implements Callable<Integer> {
         /** One row of the table, the header included. */
@@ -187,12 +190,77 @@ public final class ScheduleCommand implements Callable<Integer> {
                 // does), so that columns cannot be confused; "every 30s" is the command's own.
                 main.out().printf(ROW, Text.field(s.name()),
                         s.cronExpression() != null ? Text.field(s.cronExpression()) : spec(s),
-                        s.zone() == null ? "-" : Text.field(s.zone().getId()), i.nextTick() == null ? "-" : i.nextTick(),
+                        s.zone() == null ? "-" : Text.field(s.zone().getId()),
+                        i.paused() ? "paused" : i.nextTick() == null ? "-" : i.nextTick(),
                         i.lastTick() == null ? "-" : i.lastTick(), s.missed().name().toLowerCase(Locale.ROOT)
                                 + (s.noOverlap() ? ", no overlap" : ""));
             }
             return Exit.OK;
         }
+    }
+
+    /** {@code delayq schedule pause QUEUE NAME}. */
+    @Command(name = "pause", mixinStandardHelpOptions = true,
+            description = {"Pause a schedule: it makes no tick until resumed. Its pending tick is cancelled when not yet "
+                    + "started (a running tick finishes); 'schedule add' while paused changes it and leaves it paused.",
+                    "Prints 'paused NAME' ('already paused NAME' when it was); exit 2 when there is no such schedule."},
+            footer = {"", "Examples:", "  delayq schedule pause reports nightly"})
+    public static final class Pause implements Callable<Integer> {
+        @ParentCommand
+        ScheduleCommand parent;
+
+        @Parameters(index = "0", paramLabel = "QUEUE", description = "Queue name.")
+        String queue;
+
+        @Parameters(index = "1", paramLabel = "NAME", description = "Schedule name.")
+        String name;
+
+        @Override
+        public Integer call() {
+            return pauseOrResume(parent.main, queue, name, true);
+        }
+    }
+
+    /** {@code delayq schedule resume QUEUE NAME}. */
+    @Command(name = "resume", mixinStandardHelpOptions = true,
+            description = {"Resume a paused schedule: its next tick is the first after now. The ticks that passed while it "
+                    + "was paused are skipped, whatever its --missed policy.",
+                    "Prints 'resumed NAME' ('already resumed NAME' when it was not paused); exit 2 when there is no such schedule."},
+            footer = {"", "Examples:", "  delayq schedule resume reports nightly"})
+    public static final class Resume implements Callable<Integer> {
+        @ParentCommand
+        ScheduleCommand parent;
+
+        @Parameters(index = "0", paramLabel = "QUEUE", description = "Queue name.")
+        String queue;
+
+        @Parameters(index = "1", paramLabel = "NAME", description = "Schedule name.")
+        String name;
+
+        @Override
+        public Integer call() {
+            return pauseOrResume(parent.main, queue, name, false);
+        }
+    }
+
+    private static int pauseOrResume(Main main, String queue, String name, boolean pause) {
+        JobQueue q = main.queue(queue);
+        // Read first to say whether it changed, as 'pause QUEUE' says "already paused"; the change itself is atomic.
+        boolean already = q.schedules().get(name).map(i -> i.paused() == pause).orElse(false);
+        boolean found = pause ? q.schedules().pause(name) : q.schedules().resume(name);
+        if (!found) {
+            throw new CliException(Exit.USAGE, "no schedule '" + name + "' in queue '" + queue + "': 'delayq schedule list "
+                    + queue + "' shows its schedules");
+        }
+        String verb = pause ? "paused " : "resumed ";
+        if (main.json()) {
+            Map<String, Object> m = json(q.schedules().get(name).orElseThrow());
+            m.put("changed", !already);
+            main.out().println(Json.line(m));
+        } else {
+            main.out().println((already ? "already " : "") + verb + name);
+        }
+        return Exit.OK;
     }
 
     /** {@code delayq schedule remove QUEUE NAME}. */
@@ -277,6 +345,7 @@ public final class ScheduleCommand implements Callable<Integer> {
         m.put("start", instant(s.start()));
         m.put("end", instant(s.end()));
         m.put("payload", s.payload());
+        m.put("paused", i.paused());
         return m;
     }
 

@@ -88,6 +88,33 @@ class JobCommandsTest {
     }
 
     @Test
+    void jobShowsTheErrorHistoryNewestFirstAndCheckStaysClean() throws Exception {
+        q.enqueue(Job.builder().id("flaky").maxAttempts(5).build());
+        for (int i = 1; i <= 3; i++) {
+            q.reschedule("flaky", Duration.ZERO);
+            ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs().get(0);
+            q.leases().fail(j.lease(), i == 2 ? "timeout: two\nlines" : "boom " + i, true, Duration.ofHours(1));
+        }
+        JsonNode json = Json.MAPPER.readTree(cli.run("job", "orders", "flaky", "--json").out());
+        JsonNode errors = json.get("errors");
+        assertThat(errors).hasSize(3);
+        assertThat(errors.findValuesAsText("attempt")).containsExactly("3", "2", "1");
+        assertThat(errors.findValuesAsText("error")).containsExactly("boom 3", "timeout: two\nlines", "boom 1");
+        assertThat(Instant.parse(errors.get(0).get("at").asText())).isAfterOrEqualTo(Instant.parse(errors.get(2).get("at").asText()));
+
+        Cli.Result text = cli.run("job", "orders", "flaky");
+        assertThat(text.lines()).filteredOn(l -> l.startsWith("errors ")).hasSize(3);
+        assertThat(text.lines()).anyMatch(l -> l.matches("errors +attempt 2 at \\S+Z: \"timeout: two\\\\nlines\""));
+        assertThat(text.lines()).allMatch(l -> l.matches("[a-zA-Z0-9]+ +.*"));
+
+        completeJobs("never-failed");
+        assertThat(Json.MAPPER.readTree(cli.run("job", "orders", "never-failed", "--json").out()).get("errors")).isEmpty();
+        assertThat(cli.run("job", "orders", "never-failed").lines()).contains("errors        -");
+        Cli.Result check = cli.run("check", "orders");
+        assertThat(check.exit()).as(check.out() + check.err()).isZero();
+    }
+
+    @Test
     void listPagesThroughAnyNumberOfJobsInIndexOrder() throws Exception {
         List<Job> jobs = new ArrayList<>();
         for (int i = 0; i < 2500; i++) {
@@ -328,7 +355,7 @@ class JobCommandsTest {
         json.fieldNames().forEachRemaining(keys::add);
         assertThat(keys).containsExactly("id", "state", "attempt", "maxAttempts", "dueAt", "leaseUntil", "finishedAt", "token",
                 "error", "payload", "payloadBase64", "payloadBytes", "payloadPreviewBytes", "payloadTruncated", "name",
-                "enqueuedAt", "stalls", "dedupeKey", "dedupeHeldUntil", "corrupt", "priority", "progress", "allowed");
+                "enqueuedAt", "stalls", "dedupeKey", "dedupeHeldUntil", "corrupt", "priority", "progress", "allowed", "errors");
         assertThat(json.get("payloadTruncated").asBoolean()).isFalse();
         assertThat(json.get("payloadPreviewBytes").asInt()).isEqualTo(json.get("payloadBytes").asInt());
 

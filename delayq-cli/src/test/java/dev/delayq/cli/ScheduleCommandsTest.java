@@ -164,4 +164,36 @@ class ScheduleCommandsTest {
         }
         assertThat(Json.MAPPER.readTree(cli.run("--json", "stats", "pq").out()).get("paused").asBoolean()).isFalse();
     }
+
+    @Test
+    void schedulePauseAndResumeChangeItAndAnUnknownScheduleExitsTwo() throws Exception {
+        Cli cli = new Cli(REDIS.uri(), REDIS.prefix());
+        assertThat(cli.run("schedule", "add", "sp", "ping", "--every", "1m").exit()).isZero();
+        String pending = Json.MAPPER.readTree(cli.run("--json", "schedule", "list", "sp").out()).get("nextTickId").asText();
+
+        Cli.Result pause = cli.run("schedule", "pause", "sp", "ping");
+        assertThat(pause.exit()).as(pause.err()).isZero();
+        assertThat(pause.out()).isEqualTo("paused ping\n");
+        assertThat(cli.run("schedule", "pause", "sp", "ping").out()).isEqualTo("already paused ping\n");
+        assertThat(cli.run("job", "sp", pending).exit()).as("the pending tick was cancelled").isEqualTo(Exit.FAILED);
+        Cli.Result list = cli.run("schedule", "list", "sp");
+        assertThat(list.lines().get(1)).startsWith("ping").contains("paused");
+        JsonNode paused = Json.MAPPER.readTree(cli.run("--json", "schedule", "list", "sp").out());
+        assertThat(paused.get("paused").asBoolean()).isTrue();
+        assertThat(paused.get("nextTick").isNull()).isTrue();
+
+        JsonNode resume = Json.MAPPER.readTree(cli.run("--json", "schedule", "resume", "sp", "ping").out());
+        assertThat(resume.get("paused").asBoolean()).isFalse();
+        assertThat(resume.get("changed").asBoolean()).isTrue();
+        assertThat(cli.run("job", "sp", resume.get("nextTickId").asText()).exit()).as("a new tick enqueued").isZero();
+        assertThat(cli.run("schedule", "resume", "sp", "ping").out()).isEqualTo("already resumed ping\n");
+
+        for (String verb : new String[] {"pause", "resume"}) {
+            Cli.Result unknown = cli.run("schedule", verb, "sp", "nope");
+            assertThat(unknown.exit()).isEqualTo(Exit.USAGE);
+            assertThat(unknown.err()).isEqualTo("delayq: no schedule 'nope' in queue 'sp': 'delayq schedule list sp' shows "
+                    + "its schedules\n");
+        }
+        assertThat(cli.run("schedule", "pause", "sp", "a@b").err()).contains("contains '@'");
+    }
 }

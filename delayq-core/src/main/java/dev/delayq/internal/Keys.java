@@ -25,11 +25,15 @@ import java.nio.charset.StandardCharsets;
  * &lt;prefix&gt;:{&lt;queue&gt;}:retrying  ZSET  failed jobs waiting for their retry; score = retry due ms, member = id
  *                                  (added by fail.lua; an entry counts only while its score is in the future, see
  *                                  lua/stats.lua)
+ * &lt;prefix&gt;:{&lt;queue&gt;}:errors    HASH  job id -&gt; its last 10 failures, newest first (only jobs that failed; written
+ *                                  by fail.lua, deleted with the record: see lua/fail.lua)
  * &lt;prefix&gt;:{&lt;queue&gt;}:rate      ZSET  the rate limit's grants of the current window
  * &lt;prefix&gt;:{&lt;queue&gt;}:events    STREAM state changes (only while events are on), capped
  * &lt;prefix&gt;:{&lt;queue&gt;}:progress  HASH  job id -&gt; progress its running handler reported
  * &lt;prefix&gt;:{&lt;queue&gt;}:lock:&lt;n&gt;  STRING short maintenance lock
  * &lt;prefix&gt;:{&lt;queue&gt;}:schedules HASH  schedule name -&gt; its definition and next/last tick (see ops.ScheduleRecord)
+ * &lt;prefix&gt;:{&lt;queue&gt;}:schedules:paused HASH  name of a paused schedule -&gt; when it was paused (Redis ms); only
+ *                                  while one is paused (the schedule record keeps its format: no next tick)
  * &lt;prefix&gt;:{&lt;queue&gt;}:schedules:changed  pub/sub channel (not a key): "a schedule was added, changed or removed"
  * &lt;prefix&gt;:{&lt;queue&gt;}:wake      pub/sub channel (not a key): "an earlier job is now the head"
  * &lt;prefix&gt;:{&lt;queue&gt;}:config    HASH  queue settings stored in Redis: {@code partitions}
@@ -64,6 +68,8 @@ public final class Keys {
     private final byte[] progress;
     private final byte[] schedules;
     private final byte[] schedulesChanged;
+    private final byte[] schedulesPaused;
+    private final byte[] errors;
 
     /**
      * Keys of one queue. Names are validated by the caller ({@link Validation}).
@@ -90,6 +96,8 @@ public final class Keys {
         this.progress = bytes(base + "progress");
         this.schedules = bytes(base + "schedules");
         this.schedulesChanged = bytes(base + "schedules:changed");
+        this.schedulesPaused = bytes(base + "schedules:paused");
+        this.errors = bytes(base + "errors");
     }
 
     /** The keys of partition {@code i} of this queue. */
@@ -199,6 +207,16 @@ public final class Keys {
     /** The recurring schedules kept in this key set (on a partitioned queue: those whose name routes here). */
     public byte[] schedules() {
         return schedules;
+    }
+
+    /** The error histories of the jobs of this key set that failed: job id -&gt; its last failures. */
+    public byte[] errors() {
+        return errors;
+    }
+
+    /** The names of the paused schedules of this key set (beside {@link #schedules()}). */
+    public byte[] schedulesPaused() {
+        return schedulesPaused;
     }
 
     /** The pub/sub channel on which a schedule's upsert or removal is announced to the workers' tickers. */

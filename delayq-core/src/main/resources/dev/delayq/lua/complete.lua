@@ -1,7 +1,7 @@
 -- complete: acknowledge finished jobs (a batch), each fenced by the token of its lease.
 -- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] done batches zset   KEYS[4] meta hash   KEYS[5] dedupe hash
 -- KEYS[6] dedupe holds zset   KEYS[7] history hash   KEYS[8] dead zset   KEYS[9] events stream
--- KEYS[10] progress hash
+-- KEYS[10] progress hash   KEYS[11] errors hash
 -- ARGV[1] done retention ms (0: delete the record at once)   ARGV[2] wake channel   ARGV[3..] per lease: id, token
 -- Returns { code_1, ... }: one code per job, 1 completed; 2 already completed with this token (a replayed call);
 --   -1 no such job; -2 stale: the token is not the job's current lease (it was recovered, re-leased
@@ -13,7 +13,8 @@
 -- record, or the lease overlay of a job leased under one, rewritten as done with the finish time.
 -- A completed job's dedupe key keeps holding until the job's enqueue time + TTL if that is ahead, else it is
 -- released. When the queue has a concurrency limit and this frees leases it was held at, a "0" notice wakes the
--- workers it refused.
+-- workers it refused. Without retention, a job that ever failed (its record holds an error: read from its first byte)
+-- leaves its error history too (fail.lua); a job that never failed costs nothing more.
 -- @include record
 -- @include notify
 -- @include flow
@@ -47,7 +48,7 @@ if cfg.overlays then
   for i = 1, n do ofields[i] = OVERLAY .. ids[i] end
   ovs = redis.call('HMGET', k_jobs, unpack(ofields))
 end
-local out, fields, finished, dels, overlaid = {}, {}, {}, {}, {}
+local out, fields, finished, dels, overlaid, erred = {}, {}, {}, {}, {}, {}
 local nf, nh = 0, 0 -- jobs finished so far, and entries in fields (own counts: # on a table is a search)
 local tag -- the done batch entry's tag: the token of its first job, as the worker sent it
 -- done_record: the job's record or overlay as done, written when retention > 0; field: where it goes (the job's own
@@ -91,6 +92,7 @@ for j = 1, #todo do
     -- The record with its first byte (the state) replaced by done_rep: gsub copies it once, where sub and '..' made
     -- two strings of its length (Redis 7 hashes every byte of each).
     finish(i, id, retention > 0 and (string.gsub(raw, '^.', done_rep)))
+    if retention == 0 and string.byte(raw, 1) % 64 >= F_ERROR then erred[#erred + 1] = id end
   else
     if raw and ov then raw = with_overlay(raw, ov) end -- judged on the record as if rewritten
     local r = safe_decode(raw)
@@ -118,6 +120,7 @@ for j = 1, #todo do
           .. string.sub(ov, 2))
       else
         finish(i, id, retention > 0 and string.char(string.byte(raw, 1) - PROCESSING + DONE_AT) .. fin .. string.sub(raw, 2))
+        if retention == 0 and r.err then erred[#erred + 1] = id end
       end
     end
   end
@@ -135,6 +138,7 @@ if nf > 0 then
   if retention == 0 then
     redis.call('HDEL', k_jobs, unpack(dels))
     drop_overlays(k_jobs, overlaid)
+    if #erred > 0 then redis.call('HDEL', KEYS[11], unpack(erred)) end
   end
   count(k_meta, 'completed', nf)
   history_add(k_history, now, 'c', nf)

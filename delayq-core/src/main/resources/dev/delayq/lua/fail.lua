@@ -1,7 +1,7 @@
 -- fail: record a failed attempt, fenced by the lease token: retry at now + backoff, or dead.
 -- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] due zset   KEYS[4] dead zset   KEYS[5] meta hash
 -- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] history hash   KEYS[9] priority due zset
--- KEYS[10] events stream   KEYS[11] progress hash   KEYS[12] retrying zset
+-- KEYS[10] events stream   KEYS[11] progress hash   KEYS[12] retrying zset   KEYS[13] errors hash
 -- ARGV[1] id   ARGV[2] token   ARGV[3] error summary
 -- ARGV[4] retryable: "1" / "0" not (straight to dead)   ARGV[5] backoff ms   ARGV[6] wake channel
 -- ARGV[7] default max attempts (for records that carry 0)
@@ -14,6 +14,9 @@
 --  the entries already past, jobs whose retry came due, are trimmed here, the one place that adds them, up to 100 per
 --  call (ZRANGEBYSCORE and ZREM, commands the least-privilege ACL allows): each failure adds one entry and drops up to
 --  100 past ones, so the set holds the pending retries and few more; claim and complete never touch it)
+-- (errors: the job's error history, its last {{MAX_ERRORS}} failures newest first, one field of the errors hash per job that
+--  ever failed, written here only: a job that never fails costs nothing; every script that deletes a record that may
+--  have one, i.e. one with an error, deletes it. Each entry: attempt ":" time ms ":" byte length ":" the error summary)
 -- @include record
 -- @include notify
 -- @include flow
@@ -45,6 +48,15 @@ elseif r.token == token and r.state == DEAD then
 end
 if r.state ~= PROCESSING or r.token ~= token then return { -2 } end
 r.err = ARGV[3]
+-- The history: this failure first, then at most MAX_ERRORS - 1 of the entries before it (each entry says its length).
+local old, keep = redis.call('HGET', KEYS[13], id) or '', 1
+for _ = 1, {{MAX_ERRORS}} - 1 do
+  local e, len = string.match(old, '^%d+:%d+:()(%d+):', keep)
+  if not e then break end
+  keep = e + #len + 1 + tonumber(len)
+end
+redis.call('HSET', KEYS[13], id, int(r.attempt) .. ':' .. int(now) .. ':' .. #ARGV[3] .. ':' .. ARGV[3]
+  .. string.sub(old, 1, keep - 1))
 local cfg = flow_config(k_meta)
 local held = cfg.concurrency and redis.call('ZCARD', k_leases)
 redis.call('ZREM', k_leases, id)

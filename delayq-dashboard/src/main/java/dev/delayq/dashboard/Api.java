@@ -183,7 +183,7 @@ final class Api {
         QueueInspector q = queue(ctx);
         String id = id(ctx);
         JobInfo j = q.get(id, Dashboard.PAYLOAD_PREVIEW_BYTES).orElseThrow(() -> noJob(q, id));
-        json(ctx, JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
+        json(ctx, JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES, q.errors(id)));
     }
 
     private void history(Exchange ctx) {

@@ -26,6 +26,9 @@ import java.util.function.Supplier;
  *   missed-tick policy and its pending tick's job id;</li>
  *   <li>{@code POST /api/queues/{queue}/schedules/{name}/run-now}: the pending tick's job becomes due now (as
  *   {@code Run now} of a job: the schedule goes on at its next tick after that);</li>
+ *   <li>{@code POST /api/queues/{queue}/schedules/{name}/pause} and {@code .../resume}: pauses it (its pending tick
+ *   cancelled when not yet started, no tick until resumed) or resumes it (the next tick after now: those that passed
+ *   while paused skipped); answers the schedule with {@code changed} (false when it already was so);</li>
  *   <li>{@code DELETE /api/queues/{queue}/schedules/{name}}: removes it, its pending tick cancelled;</li>
  *   <li>{@code POST /api/queues/{queue}/limits?rate=N/DUR&concurrency=N}: each one given replaces that limit
  *   ({@code none} or empty removes it), the other stays; answers the limits that hold;</li>
@@ -48,6 +51,8 @@ final class QueueToolsApi {
     void routes(Routes r) {
         r.get("/api/queues/{queue}/schedules", this::schedules);
         r.post("/api/queues/{queue}/schedules/{name}/run-now", this::runNow);
+        r.post("/api/queues/{queue}/schedules/{name}/pause", ctx -> pauseOrResume(ctx, true));
+        r.post("/api/queues/{queue}/schedules/{name}/resume", ctx -> pauseOrResume(ctx, false));
         r.delete("/api/queues/{queue}/schedules/{name}", this::remove);
         r.post("/api/queues/{queue}/limits", this::limits);
         r.get("/api/queues/{queue}/events", this::events);
@@ -92,6 +97,7 @@ final class QueueToolsApi {
         m.put("start", text(s.start()));
         m.put("end", text(s.end()));
         m.put("pendingJob", i.nextTick() != null ? ScheduleInfo.tickId(s.name(), i.nextTick()) : null);
+        m.put("paused", i.paused());
         return m;
     }
 
@@ -110,7 +116,8 @@ final class QueueToolsApi {
         DelayQ dq = client.get();
         ScheduleInfo i = existing(dq, queue, name);
         if (i.nextTick() == null) {
-            throw new ApiException(409, "schedule '" + name + "' has no pending tick (it ended): nothing to run");
+            throw new ApiException(409, "schedule '" + name + "' has no pending tick (" + (i.paused() ? "it is paused: "
+                    + "resume it first" : "it ended") + "): nothing to run");
         }
         String id = ScheduleInfo.tickId(name, i.nextTick());
         ChangeResult r = dq.inspector(queue).reschedule(id, Duration.ZERO);
@@ -122,6 +129,20 @@ final class QueueToolsApi {
         m.put("schedule", name);
         m.put("id", id);
         m.put("dueAt", r.at() != null ? r.at().toString() : null);
+        Api.json(ctx, m);
+    }
+
+    private void pauseOrResume(Exchange ctx, boolean pause) {
+        String queue = known(ctx);
+        String name = ctx.pathParam("name");
+        DelayQ dq = client.get();
+        boolean already = existing(dq, queue, name).paused() == pause; // to answer "changed"; the change is atomic
+        boolean found = pause ? dq.queue(queue).schedules().pause(name) : dq.queue(queue).schedules().resume(name);
+        if (!found) {
+            throw ApiException.notFound("no schedule '" + name + "' in queue '" + queue + "'");
+        }
+        Map<String, Object> m = schedule(existing(dq, queue, name));
+        m.put("changed", !already);
         Api.json(ctx, m);
     }
 

@@ -10,6 +10,7 @@ import dev.delayq.Job;
 import dev.delayq.JobQueue;
 import dev.delayq.Limits;
 import dev.delayq.Schedule;
+import dev.delayq.ScheduleInfo;
 import dev.delayq.Worker;
 import dev.delayq.testkit.RedisExtension;
 import java.time.Duration;
@@ -154,6 +155,51 @@ class OperatorApiTest {
     }
 
     @Test
+    void schedulesArePausedAndResumed() {
+        JobQueue q = s.dq.queue("pausing");
+        q.schedules().upsert(Schedule.every("hourly", Duration.ofHours(1)));
+        String pending = q.schedules().get("hourly").map(i -> ScheduleInfo.tickId("hourly", i.nextTick())).orElseThrow();
+        Http.Response pause = s.http.post("/api/queues/pausing/schedules/hourly/pause");
+        assertThat(pause.status()).as(pause.toString()).isEqualTo(200);
+        assertThat(pause.json().get("paused").asBoolean()).isTrue();
+        assertThat(pause.json().get("changed").asBoolean()).isTrue();
+        assertThat(pause.json().get("nextTick").isNull()).isTrue();
+        assertThat(q.schedules().get("hourly").orElseThrow().paused()).isTrue();
+        assertThat(q.get(pending)).as("the pending tick cancelled").isEmpty();
+        JsonNode listed = s.http.get("/api/queues/pausing/schedules").json().get("schedules").get(0);
+        assertThat(listed.get("paused").asBoolean()).isTrue();
+        assertThat(listed.get("pendingJob").isNull()).isTrue();
+        assertThat(s.http.post("/api/queues/pausing/schedules/hourly/pause").json().get("changed").asBoolean()).isFalse();
+        Http.Response run = s.http.post("/api/queues/pausing/schedules/hourly/run-now");
+        assertThat(run.status()).isEqualTo(409);
+        assertThat(run.error()).contains("it is paused: resume it first");
+
+        Http.Response resume = s.http.post("/api/queues/pausing/schedules/hourly/resume");
+        assertThat(resume.status()).isEqualTo(200);
+        assertThat(resume.json().get("paused").asBoolean()).isFalse();
+        assertThat(resume.json().get("changed").asBoolean()).isTrue();
+        assertThat(q.get(resume.json().get("pendingJob").asText())).as("a new tick enqueued").isPresent();
+        assertThat(s.http.post("/api/queues/pausing/schedules/nope/pause").status()).isEqualTo(404);
+        assertThat(s.http.post("/api/queues/pausing/schedules/nope/resume").status()).isEqualTo(404);
+    }
+
+    @Test
+    void aJobCarriesItsErrorHistory() {
+        JobQueue q = s.dq.queue("flaky");
+        q.enqueue(Job.builder().id("f").maxAttempts(5).build());
+        for (int i = 1; i <= 2; i++) {
+            q.reschedule("f", Duration.ZERO);
+            ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs().get(0);
+            q.leases().fail(j.lease(), "boom " + i, true, Duration.ofHours(1));
+        }
+        JsonNode errors = s.http.get("/api/queues/flaky/jobs/f").json().get("errors");
+        assertThat(errors.findValuesAsText("error")).containsExactly("boom 2", "boom 1");
+        assertThat(errors.findValuesAsText("attempt")).containsExactly("2", "1");
+        q.enqueue(Job.builder().id("fine").delay(Duration.ofHours(1)).build());
+        assertThat(s.http.get("/api/queues/flaky/jobs/fine").json().get("errors")).isEmpty();
+    }
+
+    @Test
     void limitsAreSetAndTakeEffectInClaims() {
         JobQueue q = s.dq.queue("mail");
         Seed.scheduled(q, "m0");
@@ -182,12 +228,15 @@ class OperatorApiTest {
         q.schedules().upsert(Schedule.every("tick", Duration.ofHours(1)));
         for (Http.Response r : List.of(s.http.with("Sec-Fetch-Site", "cross-site").post("/api/queues/guarded/limits?concurrency=1"),
                 s.http.with("Origin", "http://evil.example").post("/api/queues/guarded/schedules/tick/run-now"),
+                s.http.with("Origin", "http://evil.example").post("/api/queues/guarded/schedules/tick/pause"),
+                s.http.with("Origin", "http://evil.example").post("/api/queues/guarded/schedules/tick/resume"),
                 s.http.with("Origin", "http://evil.example").delete("/api/queues/guarded/schedules/tick"))) {
             assertThat(r.status()).as(r.toString()).isEqualTo(403);
         }
         try (Served ro = Served.start(REDIS.uri(), REDIS.prefix(), b -> b.token(Served.TOKEN).readOnly(true), Served.TOKEN)) {
             for (Http.Response r : List.of(ro.http.post("/api/queues/guarded/limits?concurrency=1"),
-                    ro.http.post("/api/queues/guarded/schedules/tick/run-now"), ro.http.delete("/api/queues/guarded/schedules/tick"))) {
+                    ro.http.post("/api/queues/guarded/schedules/tick/run-now"), ro.http.delete("/api/queues/guarded/schedules/tick"),
+                    ro.http.post("/api/queues/guarded/schedules/tick/pause"), ro.http.post("/api/queues/guarded/schedules/tick/resume"))) {
                 assertThat(r.status()).as(r.toString()).isEqualTo(403);
             }
             assertThat(ro.http.get("/api/queues/guarded/schedules").status()).isEqualTo(200);
@@ -195,6 +244,7 @@ class OperatorApiTest {
         }
         assertThat(q.inspector().limits()).isEqualTo(Limits.none());
         assertThat(q.schedules().get("tick")).isPresent();
+        assertThat(q.schedules().get("tick").orElseThrow().paused()).isFalse();
         assertThat(q.inspector().stats().ready()).isZero();
     }
 

@@ -200,6 +200,53 @@ class OperatorPagesBrowserTest {
     }
 
     @Test
+    void theSchedulesPagePausesAndResumesASchedule() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue q = s.dq.queue("pausable");
+            q.schedules().upsert(Schedule.every("hourly", Duration.ofHours(1)));
+            login(s);
+            d.get(s.dashboard.url() + "queues/pausable/schedules");
+            String row = "#schedules tr[data-schedule='hourly'] ";
+            By pause = By.cssSelector(row + "button[data-action='schedule-pause']");
+            waiting().until(() -> !d.findElements(pause).isEmpty() && d.findElement(pause).isDisplayed());
+            assertThat(text(row + "td.next-utc")).endsWith("Z");
+            d.findElement(pause).click();
+            By resume = By.cssSelector(row + "button[data-action='schedule-resume']");
+            waiting().until(() -> q.schedules().get("hourly").orElseThrow().paused() && !d.findElements(resume).isEmpty());
+            assertThat(text(row + "td.next-utc")).isEqualTo("paused");
+            assertThat(d.findElements(By.cssSelector(row + "button[data-action='schedule-run-now']"))).as("no tick to run").isEmpty();
+            assertThat(q.inspector().stats().scheduled()).as("the pending tick cancelled").isZero();
+            browser.screenshot("schedule-paused");
+
+            d.findElement(resume).click();
+            waiting().until(() -> !q.schedules().get("hourly").orElseThrow().paused() && !d.findElements(pause).isEmpty());
+            assertThat(text(row + "td.next-utc")).endsWith("Z");
+            assertThat(q.inspector().stats().scheduled()).as("its next tick enqueued").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theJobPageListsTheErrorHistory() {
+        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+            JobQueue q = s.dq.queue("flaky");
+            q.enqueue(dev.delayq.Job.builder().id("f").maxAttempts(5).build());
+            for (int i = 1; i <= 3; i++) {
+                q.reschedule("f", Duration.ZERO);
+                dev.delayq.ClaimedJob j = q.leases().claim(dev.delayq.ClaimOptions.of(1, Duration.ofMinutes(1))).jobs().get(0);
+                q.leases().fail(j.lease(), "<b>boom</b> " + i, true, Duration.ofHours(1));
+            }
+            login(s);
+            d.get(s.dashboard.url() + "queues/flaky/jobs/f");
+            waiting().until(() -> d.findElements(By.cssSelector("#job-errors li")).size() == 3);
+            assertThat(d.findElements(By.cssSelector("#job-errors li")).stream().map(e -> e.getAttribute("data-attempt")).toList())
+                    .containsExactly("3", "2", "1");
+            assertThat(text("#job-errors li[data-attempt='2'] pre")).as("shown as text").isEqualTo("<b>boom</b> 2");
+            assertThat(d.findElements(By.cssSelector("#job-errors b"))).isEmpty();
+            browser.screenshot("job-errors");
+        }
+    }
+
+    @Test
     void limitsSetFromThePageHoldInTheNextClaim() {
         try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
             JobQueue q = s.dq.queue("mail");

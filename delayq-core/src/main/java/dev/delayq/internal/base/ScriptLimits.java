@@ -22,6 +22,8 @@ public final class ScriptLimits {
     public static final int HISTORY_MINUTES = 1440;
     /** Missed ticks of a schedule that run at most; a schedule call enqueues at most one more (the next tick). */
     public static final int MAX_CATCH_UP = 100;
+    /** Failures a job's error history keeps (the latest). */
+    public static final int MAX_ERRORS = 10;
 
     /** The placeholders the scripts may name, and their values. */
     public static final Map<String, Long> PLACEHOLDERS = Map.of(
@@ -29,7 +31,8 @@ public final class ScriptLimits {
             "MAX_ATTEMPTS", (long) MAX_ATTEMPTS,
             "MAX_PROGRESS_BYTES", (long) MAX_PROGRESS_BYTES,
             "HISTORY_MINUTES", (long) HISTORY_MINUTES,
-            "MAX_TICKS", (long) MAX_CATCH_UP + 1);
+            "MAX_TICKS", (long) MAX_CATCH_UP + 1,
+            "MAX_ERRORS", (long) MAX_ERRORS);
 
     private ScriptLimits() {
     }

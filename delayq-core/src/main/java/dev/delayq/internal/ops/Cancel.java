@@ -25,7 +25,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class Cancel {
     private static final ScriptKey[] KEYS = {DUE, JOBS, META, DONE, DEAD, DEDUPE, DEDUPE_HOLDS, LEASES, PRIORITY_DUE, EVENTS,
-        DONE_BATCHES, ScriptKey.RETRYING};
+        DONE_BATCHES, ScriptKey.RETRYING, ScriptKey.ERRORS};
 
     /** cancel.lua's and delete.lua's ARGV. */
     enum ById { ID }

@@ -75,6 +75,7 @@ final class Protocol {
             case CLAIM -> Claim.PROTOCOL;
             case COMPLETE -> Complete.PROTOCOL;
             case FAIL -> Fail.PROTOCOL;
+            case ERRORS -> ErrorHistory.PROTOCOL;
             case RENEW -> Renew.PROTOCOL;
             case RELEASE -> Release.PROTOCOL;
             case RECOVER -> Recover.PROTOCOL;

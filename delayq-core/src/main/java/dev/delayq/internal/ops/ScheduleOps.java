@@ -9,6 +9,7 @@ import static dev.delayq.internal.ops.ScriptKey.EVENTS;
 import static dev.delayq.internal.ops.ScriptKey.HISTORY;
 import static dev.delayq.internal.ops.ScriptKey.JOBS;
 import static dev.delayq.internal.ops.ScriptKey.META;
+import static dev.delayq.internal.ops.ScriptKey.PAUSED_SCHEDULES;
 import static dev.delayq.internal.ops.ScriptKey.PRIORITY_DUE;
 import static dev.delayq.internal.ops.ScriptKey.SCHEDULES;
 
@@ -33,6 +34,10 @@ import java.util.concurrent.CompletableFuture;
  * {@code 1 | c(ron)/e(very) | expression or interval ms | zone | S/O/A | max attempts | no overlap 0/1 | start ms |
  * end ms | next tick ms | last tick ms | payload} (empty = absent). The scripts treat it as opaque bytes: only the
  * client reads it, and a change is made only while the stored value is still the one the client read.
+ *
+ * <p>A paused schedule keeps that format (earlier versions read it): its record has no next tick (to them, nothing to
+ * tick), and its name is in the paused schedules hash, which only these two scripts read; a change is compared against
+ * the paused state read as against the record.
  */
 public final class ScheduleOps {
     private static final int FIELDS = 12;
@@ -41,10 +46,11 @@ public final class ScheduleOps {
     }
 
     /**
-     * A stored schedule: its definition, its next and last tick (-1: none) and the exact stored bytes; a value that
-     * cannot be read has no schedule and says why in {@code problem} (it can still be removed: its bytes are known).
+     * A stored schedule: its definition, its next and last tick (-1: none), the exact stored bytes and whether it is
+     * paused; a value that cannot be read has no schedule and says why in {@code problem} (it can still be removed: its
+     * bytes are known).
      */
-    public record Stored(String name, Schedule schedule, long next, long last, byte[] raw, String problem) {
+    public record Stored(String name, Schedule schedule, long next, long last, byte[] raw, String problem, boolean paused) {
         /** The schedule, or an exception naming it and how to repair it. */
         public Schedule readable() {
             if (schedule == null) {
@@ -79,10 +85,13 @@ public final class ScheduleOps {
     }
 
     private static final ScriptKey[] WRITE_KEYS = {SCHEDULES, JOBS, DUE, META, HISTORY, PRIORITY_DUE, EVENTS, DEDUPE,
-        DEDUPE_HOLDS, ScriptKey.RETRYING};
+        DEDUPE_HOLDS, ScriptKey.RETRYING, PAUSED_SCHEDULES, ScriptKey.ERRORS};
 
     /** schedule.lua's ARGV, in order, before the tick jobs. */
-    enum Arg { WAKE_CHANNEL, SCHEDULES_CHANNEL, SCHEDULE_NAME, BASED_ON, NEW_RECORD, NOT_BEFORE, DROP_ID, PREVIOUS_ID, TICKS }
+    enum Arg {
+        WAKE_CHANNEL, SCHEDULES_CHANNEL, SCHEDULE_NAME, BASED_ON, NEW_RECORD, NOT_BEFORE, DROP_ID, PREVIOUS_ID, PAUSED_BEFORE,
+        PAUSED_AFTER, TICKS
+    }
 
     /** The arguments of each tick job. */
     enum TickArg { ID, PAYLOAD, DUE, MAX_ATTEMPTS }
@@ -91,7 +100,7 @@ public final class ScheduleOps {
     enum Out { CODE, CREATED }
 
     static final Protocol SCHEDULE = Protocol.of(Script.SCHEDULE, WRITE_KEYS, Arg.values(), TickArg.values(), Out.values(), null)
-            .bound(Arg.TICKS, 0, ScriptLimits.MAX_CATCH_UP + 1);
+            .bound(Arg.TICKS, 0, ScriptLimits.MAX_CATCH_UP + 1).bound(Arg.PAUSED_BEFORE, 0, 1).bound(Arg.PAUSED_AFTER, 0, 1);
 
     /** schedule_read.lua's ARGV. */
     enum ReadArg { NAME }
@@ -100,9 +109,9 @@ public final class ScheduleOps {
     enum ReadOut { NOW }
 
     /** The fields of each schedule in schedule_read.lua's reply. */
-    enum ReadItem { NAME, RECORD }
+    enum ReadItem { NAME, RECORD, PAUSED }
 
-    static final Protocol READ = Protocol.of(Script.SCHEDULE_READ, new ScriptKey[] {SCHEDULES}, ReadArg.values(), null,
+    static final Protocol READ = Protocol.of(Script.SCHEDULE_READ, new ScriptKey[] {SCHEDULES, PAUSED_SCHEDULES}, ReadArg.values(), null,
             ReadOut.values(), ReadItem.values());
     private static final int ARGS = SCHEDULE.argCount();
     private static final int TICK = TickArg.values().length;
@@ -117,10 +126,11 @@ public final class ScheduleOps {
                     for (int i = 0; head + width * (i + 1) <= r.size(); i++) {
                         String n = Reply.str(Reply.item(r, head, width, i, ReadItem.NAME));
                         byte[] raw = (byte[]) Reply.item(r, head, width, i, ReadItem.RECORD);
+                        boolean paused = Reply.asLong(Reply.item(r, head, width, i, ReadItem.PAUSED)) != 0;
                         try {
-                            out.add(decode(n, raw));
+                            out.add(decode(n, raw, paused));
                         } catch (DelayQException e) {
-                            out.add(new Stored(n, null, -1, -1, raw, e.getMessage()));
+                            out.add(new Stored(n, null, -1, -1, raw, e.getMessage(), paused));
                         }
                     }
                     return new Snapshot(Reply.longAt(r, ReadOut.NOW), out);
@@ -130,10 +140,12 @@ public final class ScheduleOps {
     /**
      * Replaces the stored value {@code expected} (null: none) of schedule {@code name} by {@code next} (null: remove it),
      * enqueuing {@code ticks}, once Redis's clock reaches {@code notBefore} (0: at once); cancels {@code dropId} (when
-     * still scheduled); refuses while job {@code overlapId} is scheduled or running.
+     * still scheduled); refuses while job {@code overlapId} is scheduled or running. {@code pausedBefore} is the paused
+     * state read (compared as {@code expected} is), {@code pausedAfter} the one to leave (false for a removal).
      */
     public static CompletableFuture<Result> write(RedisBackend redis, Keys keys, String name, byte[] expected, byte[] next,
-                                                  long notBefore, String dropId, String overlapId, Schedule s, List<Tick> ticks) {
+                                                  long notBefore, String dropId, String overlapId, boolean pausedBefore,
+                                                  boolean pausedAfter, Schedule s, List<Tick> ticks) {
         byte[][] k = ScriptKey.of(WRITE_KEYS, keys);
         byte[][] a = new byte[ARGS + TICK * ticks.size()][];
         a[Arg.WAKE_CHANNEL.ordinal()] = keys.wakeChannel();
@@ -144,6 +156,8 @@ public final class ScheduleOps {
         a[Arg.NOT_BEFORE.ordinal()] = num(notBefore);
         a[Arg.DROP_ID.ordinal()] = dropId == null ? Args.EMPTY : utf8(dropId);
         a[Arg.PREVIOUS_ID.ordinal()] = overlapId == null ? Args.EMPTY : utf8(overlapId);
+        a[Arg.PAUSED_BEFORE.ordinal()] = num(pausedBefore ? 1 : 0);
+        a[Arg.PAUSED_AFTER.ordinal()] = num(pausedAfter ? 1 : 0);
         a[Arg.TICKS.ordinal()] = num(ticks.size());
         byte[] payload = s == null ? Args.EMPTY : utf8(s.payload());
         byte[] max = s == null || s.maxAttempts() == 0 ? Args.EMPTY : num(s.maxAttempts());
@@ -182,8 +196,13 @@ public final class ScheduleOps {
         return t == null ? "" : Long.toString(t.toEpochMilli());
     }
 
-    /** Decodes a stored schedule; a value that cannot be read is reported with the schedule's name. */
+    /** Decodes a stored schedule (not paused); a value that cannot be read is reported with the schedule's name. */
     public static Stored decode(String name, byte[] raw) {
+        return decode(name, raw, false);
+    }
+
+    /** Decodes a stored schedule; a value that cannot be read is reported with the schedule's name. */
+    public static Stored decode(String name, byte[] raw, boolean paused) {
         String[] f = new String(raw, StandardCharsets.UTF_8).split("\0", FIELDS);
         try {
             if (f.length != FIELDS || !f[0].equals("1")) {
@@ -199,7 +218,7 @@ public final class ScheduleOps {
             s = s.start(f[7].isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(f[7])));
             s = s.end(f[8].isEmpty() ? null : Instant.ofEpochMilli(Long.parseLong(f[8])));
             return new Stored(name, s, f[9].isEmpty() ? -1 : Long.parseLong(f[9]), f[10].isEmpty() ? -1 : Long.parseLong(f[10]),
-                    raw, null);
+                    raw, null, paused);
         } catch (RuntimeException e) {
             throw new DelayQException("stored schedule '" + name + "' cannot be read (" + e.getMessage()
                     + "): remove it and add it again");

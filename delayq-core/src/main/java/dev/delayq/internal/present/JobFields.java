@@ -1,5 +1,6 @@
 package dev.delayq.internal.present;
 
+import dev.delayq.JobError;
 import dev.delayq.JobInfo;
 import dev.delayq.QueueStats;
 import dev.delayq.WorkerInfo;
@@ -11,6 +12,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -46,6 +48,28 @@ public final class JobFields {
      * @param previewBytes the most payload bytes to include; {@link #WHOLE_PAYLOAD} for all of it
      */
     public static Map<String, Object> job(JobInfo j, int previewBytes) {
+        return job(j, previewBytes, null);
+    }
+
+    /**
+     * {@link #job(JobInfo, int)} with the job's error history ({@code QueueInspector.errors}) under {@code errors}:
+     * a list, newest first, of {@code {"attempt", "at", "error"}} ({@code at} an ISO-8601 instant); left out when null.
+     */
+    public static Map<String, Object> job(JobInfo j, int previewBytes, List<JobError> errors) {
+        Map<String, Object> m = jobFields(j, previewBytes);
+        if (errors != null) {
+            m.put("errors", errors.stream().map(e -> {
+                Map<String, Object> x = new LinkedHashMap<>();
+                x.put("attempt", e.attempt());
+                x.put("at", e.at().toString());
+                x.put("error", e.error());
+                return x;
+            }).toList());
+        }
+        return m;
+    }
+
+    private static Map<String, Object> jobFields(JobInfo j, int previewBytes) {
         // A payload Redis already cut to a preview may end inside a character: judge UTF-8 without that tail.
         byte[] payload = j.payloadTruncated() ? withoutPartialCharacter(j.payload()) : j.payload();
         boolean utf8 = utf8OrNull(payload) != null;

@@ -34,6 +34,16 @@ final class CheckedSchedules implements Schedules {
     }
 
     @Override
+    public boolean pause(String name) {
+        return schedules.pause(name);
+    }
+
+    @Override
+    public boolean resume(String name) {
+        return schedules.resume(name);
+    }
+
+    @Override
     public List<ScheduleInfo> list() {
         return schedules.list();
     }

@@ -213,6 +213,10 @@ public final class Partition {
         return redis.await(Get.call(redis, keys, id, preview), "get");
     }
 
+    List<dev.delayq.JobError> errors(String id) {
+        return redis.await(dev.delayq.internal.ops.ErrorHistory.call(redis, keys, id), "errors");
+    }
+
     ChangeResult retryDead(String id) {
         return redis.await(RetryDead.one(redis, keys, id), "retry");
     }

@@ -76,7 +76,13 @@ public final class QueueSchedules implements Schedules {
             long first;
             long last;
             List<Tick> ticks;
-            if (cur != null && cur.next() >= 0 && cur.next() <= now) {
+            boolean paused = cur != null && cur.paused();
+            if (paused) {
+                // Paused: the new definition is stored, still paused and without a tick (resume makes the next one).
+                first = -1;
+                last = cur.last();
+                ticks = List.of();
+            } else if (cur != null && cur.next() >= 0 && cur.next() <= now) {
                 // Its tick is due (its job enqueued, maybe running or run): changed, the schedule keeps that tick as its
                 // next, and the next advance applies the new definition and its missed-tick policy to the ticks after it.
                 first = cur.next();
@@ -91,7 +97,7 @@ public final class QueueSchedules implements Schedules {
                 ticks = first >= 0 ? List.of(new Tick(tickId(s.name(), first), first)) : List.of();
             }
             Result r = home.backend().await(ScheduleOps.write(home.backend(), home.keys(), s.name(), cur == null ? null : cur.raw(),
-                    ScheduleOps.encode(s, first, last), 0, drop, null, s, ticks), "schedule upsert");
+                    ScheduleOps.encode(s, first, last), 0, drop, null, paused, paused, s, ticks), "schedule upsert");
             if (r.outcome() == Outcome.DONE) {
                 return cur == null;
             }
@@ -110,12 +116,64 @@ public final class QueueSchedules implements Schedules {
             }
             Stored cur = snap.schedules().get(0);
             Result r = home.backend().await(ScheduleOps.write(home.backend(), home.keys(), name, cur.raw(), null, 0,
-                    cur.next() >= 0 ? tickId(name, cur.next()) : null, null, null, List.of()), "schedule remove");
+                    cur.next() >= 0 ? tickId(name, cur.next()) : null, null, cur.paused(), false, null, List.of()),
+                    "schedule remove");
             if (r.outcome() == Outcome.DONE) {
                 return true;
             }
         }
         throw new DelayQException("schedule '" + name + "' of queue '" + queue + "' kept changing while it was removed: try again");
+    }
+
+    @Override
+    public boolean pause(String name) {
+        Partition home = home(name);
+        for (int i = 0; i < ATTEMPTS; i++) {
+            Snapshot snap = home.backend().await(ScheduleOps.read(home.backend(), home.keys(), name), "schedule pause");
+            if (snap.schedules().isEmpty()) {
+                return false;
+            }
+            Stored cur = snap.schedules().get(0);
+            if (cur.paused()) {
+                return true;
+            }
+            // No next tick in the record (earlier versions read that as nothing to tick) and the pending tick cancelled
+            // while still scheduled: a paused schedule makes no job at all; a tick already running finishes.
+            Result r = home.backend().await(ScheduleOps.write(home.backend(), home.keys(), name, cur.raw(),
+                    ScheduleOps.encode(cur.readable(), -1, cur.last()), 0, cur.next() >= 0 ? tickId(name, cur.next()) : null,
+                    null, false, true, null, List.of()), "schedule pause");
+            if (r.outcome() == Outcome.DONE) {
+                return true;
+            }
+        }
+        throw new DelayQException("schedule '" + name + "' of queue '" + queue + "' kept changing while it was paused: try again");
+    }
+
+    @Override
+    public boolean resume(String name) {
+        Partition home = home(name);
+        for (int i = 0; i < ATTEMPTS; i++) {
+            Snapshot snap = home.backend().await(ScheduleOps.read(home.backend(), home.keys(), name), "schedule resume");
+            if (snap.schedules().isEmpty()) {
+                return false;
+            }
+            Stored cur = snap.schedules().get(0);
+            if (!cur.paused()) {
+                return true;
+            }
+            // The ticks that passed while paused are skipped, whatever the missed-tick policy: the next is the first after
+            // now (and not before the start; none past the end).
+            Schedule s = cur.readable();
+            long first = ScheduleTimes.next(s, snap.nowMillis());
+            List<Tick> ticks = first >= 0 ? List.of(new Tick(tickId(name, first), first)) : List.of();
+            String drop = cur.next() >= 0 ? tickId(name, cur.next()) : null; // a tick an earlier version made meanwhile
+            Result r = home.backend().await(ScheduleOps.write(home.backend(), home.keys(), name, cur.raw(),
+                    ScheduleOps.encode(s, first, cur.last()), 0, drop, null, true, false, s, ticks), "schedule resume");
+            if (r.outcome() == Outcome.DONE) {
+                return true;
+            }
+        }
+        throw new DelayQException("schedule '" + name + "' of queue '" + queue + "' kept changing while it was resumed: try again");
     }
 
     @Override
@@ -159,8 +217,8 @@ public final class QueueSchedules implements Schedules {
         long wake = Long.MAX_VALUE;
         for (Stored st : snap.schedules()) {
             long now = snap.nowMillis();
-            if (st.schedule() == null || st.next() < 0) {
-                continue; // ended, or a value that cannot be read (list and get name it; upsert or remove repair it)
+            if (st.schedule() == null || st.next() < 0 || st.paused()) {
+                continue; // ended, paused, or a value that cannot be read (list and get name it; upsert or remove repair it)
             }
             if (st.next() > now) {
                 wake = Math.min(wake, st.next());
@@ -222,7 +280,8 @@ public final class QueueSchedules implements Schedules {
         List<Tick> ticks = new ArrayList<>(times.size());
         times.forEach(t -> ticks.add(new Tick(tickId(s.name(), t), t)));
         return part.backend().await(ScheduleOps.write(part.backend(), part.keys(), s.name(), st.raw(),
-                ScheduleOps.encode(s, next, last), due, null, s.noOverlap() ? tickId(s.name(), due) : null, s, ticks),
+                ScheduleOps.encode(s, next, last), due, null, s.noOverlap() ? tickId(s.name(), due) : null, false, false, s,
+                ticks),
                 "schedule tick");
     }
 
@@ -246,7 +305,7 @@ public final class QueueSchedules implements Schedules {
     }
 
     private static ScheduleInfo info(Stored st) {
-        return new ScheduleInfo(st.readable(), st.next() >= 0 ? Instant.ofEpochMilli(st.next()) : null,
-                st.last() >= 0 ? Instant.ofEpochMilli(st.last()) : null);
+        return new ScheduleInfo(st.readable(), st.next() >= 0 && !st.paused() ? Instant.ofEpochMilli(st.next()) : null,
+                st.last() >= 0 ? Instant.ofEpochMilli(st.last()) : null, st.paused());
     }
 }

@@ -70,6 +70,12 @@ final class RedisInspector implements QueueInspector {
     }
 
     @Override
+    public List<dev.delayq.JobError> errors(String id) {
+        Validation.jobId(id);
+        return parts.of(id).errors(id);
+    }
+
+    @Override
     public ChangeResult delete(String id) {
         Validation.jobId(id);
         return parts.of(id).delete(id);

@@ -51,6 +51,7 @@ public enum Script {
     RETRY_DEAD_ALL("retry_dead_all"),
     PURGE("purge"),
     GET("get"),
+    ERRORS("errors"),
     LIST("list"),
     LIST_DUE("list_due"),
     LIST_BATCHES("list_batches"),

@@ -2,6 +2,7 @@
 -- operation, this their common part). KEYS as theirs: KEYS[1] due zset   KEYS[2] jobs hash   KEYS[3] meta hash
 -- KEYS[4] done zset   KEYS[5] dead zset   KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] leases zset
 -- KEYS[9] priority due zset   KEYS[10] events stream   KEYS[11] done batches zset   KEYS[12] retrying zset
+-- KEYS[13] errors hash
 
 -- The sequence of a record that cannot be decoded, when its first bytes still hold it (nil otherwise); a readable
 -- record under an overlay that cannot be read comes behind a zero byte (record.lua's with_overlay).
@@ -16,7 +17,7 @@ end
 -- Every index entry of the id goes with its record, whatever the state the record is in (an entry the record does
 -- not account for, left by a bug or a hand, would otherwise outlive it and act on a job enqueued later with the same
 -- id): its due entry (in either due set), its done, dead and lease entries, its done batch entry, its retrying entry
--- (one scored in the future would count the job as retrying in stats until that time).
+-- (one scored in the future would count the job as retrying in stats until that time), and its error history.
 local function drop_entries(id, seq, finished)
   if seq then
     local m = member(seq, id)
@@ -28,6 +29,7 @@ local function drop_entries(id, seq, finished)
   redis.call('ZREM', KEYS[5], id)
   redis.call('ZREM', KEYS[8], id)
   redis.call('ZREM', KEYS[12], id)
+  redis.call('HDEL', KEYS[13], id)
 end
 
 -- Removes the job id: a scheduled one only (deleting false: cancel), or one scheduled, done or dead (deleting

@@ -650,6 +650,10 @@
         h('div', { class: 'row card', id: 'job-actions' }, actions(j)),
         card('Fields', facts(fields)),
         j.error ? card('Last error', h('pre', { class: 'error', id: 'job-error', text: j.error })) : null,
+        j.errors && j.errors.length > 0 ? card('Error history (newest first, the last ' + j.errors.length + ')',
+          h('ol', { class: 'errors', id: 'job-errors' }, j.errors.map((e) => h('li', { 'data-attempt': String(e.attempt) },
+            h('strong', { text: 'attempt ' + e.attempt }), ' ', timeEl('span', e.at, '', { class: 'muted' }),
+            h('pre', { class: 'error', text: e.error }))))) : null,
         card('Payload', h('p', { class: 'muted', id: 'payload-note', text: note }),
           h('pre', { class: 'payload', id: 'job-payload', text: j.payload != null ? j.payload : j.payloadBase64 })),
         card('Timeline', timeline(j)));
@@ -735,18 +739,24 @@
       const rows = list.map((s) => h('tr', { 'data-schedule': s.name },
         h('td', { class: 'mono', text: s.name }),
         h('td', { class: 'mono', text: s.cron ? s.cron + ' (' + s.zone + ')' : 'every ' + s.every }),
-        h('td', { class: 'mono next-utc', text: s.nextTick || '- (ended)' }),
+        h('td', { class: 'mono next-utc', text: s.paused ? 'paused' : (s.nextTick || '- (ended)') }),
         h('td', { class: 'mono next-local', text: s.nextTickLocal ? s.nextTickLocal + ' ' + s.zone : '-' }),
         timeEl('td', s.lastTick),
         h('td', { text: s.missed }),
         h('td', { class: 'actions' }, ctx.readOnly ? null : [
           s.pendingJob && button('Run now', 'primary', 'schedule-run-now', () => act('tick due now: ' + s.pendingJob, 'POST',
             apiQueue(name) + '/schedules/' + enc(s.name) + '/run-now', null, refresh)),
+          s.paused
+            ? button('Resume', '', 'schedule-resume', () => act('resumed schedule ' + s.name, 'POST',
+              apiQueue(name) + '/schedules/' + enc(s.name) + '/resume', null, refresh))
+            : button('Pause', '', 'schedule-pause', () => act('paused schedule ' + s.name, 'POST',
+              apiQueue(name) + '/schedules/' + enc(s.name) + '/pause', null, refresh)),
           confirmButton('Remove', 'danger', 'schedule-remove', () => act('removed schedule ' + s.name, 'DELETE',
             apiQueue(name) + '/schedules/' + enc(s.name), null, refresh))])));
       fill(schedulesBody, h('table', { id: 'schedules' }, h('thead', null, head), h('tbody', null, rows)),
         h('p', { class: 'muted', text: 'Run now makes the pending tick\'s job due now; the schedule goes on at its next tick. '
-          + 'Pausing a schedule is not offered: remove it, and add it again to resume (delayq schedule add).' }));
+          + 'Pause cancels its pending tick and makes no tick until Resume, which goes on at the next tick after now '
+          + '(the ticks in between are skipped).' }));
     }
 
     function renderLimits(q) {
