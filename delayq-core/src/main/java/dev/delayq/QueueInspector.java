@@ -131,6 +131,13 @@ public interface QueueInspector {
     List<MinuteStats> history(int minutes);
 
     /**
+     * The queue's last {@code hours} hours (1 to 168, seven days), oldest first, one entry per hour, kept beside the
+     * minutes by the same scripts: each entry's {@link MinuteStats#minute()} is the hour's start, its counts the
+     * hour's and its lag percentiles those of every claim in the hour.
+     */
+    List<MinuteStats> hourlyHistory(int hours);
+
+    /**
      * Sets the queue's flow limits (replacing the ones it has), kept in Redis and enforced inside every claim, so they
      * hold across every worker at once; {@link Limits#none()} removes them. Idle workers are woken to see them.
      */

@@ -1,6 +1,7 @@
 package dev.delayq;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.delayq.testkit.RedisExtension;
 import java.time.Duration;
@@ -81,6 +82,49 @@ class HistorySlotTest {
             MinuteStats now = q.inspector().history(1).get(0);
             assertThat(now.completed()).as("this minute's completions only, not the day-old 99").isEqualTo(3);
             assertThat(REDIS.server().call("HGET", history, slot + ":l0")).as("the day-old lag counts are gone").isNotEqualTo("99");
+            return;
+        }
+    }
+
+    /** The 7-day series (issue 43): a week-old hour slot is reset by the first write of a minute, and only 168 kept. */
+    @Test
+    void aWeekOldHourSlotIsResetAndTheHourSumsItsMinutesInBoundedSlots() {
+        while (true) { // a run that straddles an hour boundary is tried again: the slot would be another one
+            long m = minute();
+            long hour = m / 60;
+            String slot = "h" + (hour % 168);
+            // The hour slot as a week ago left it; the minute slot is fresh, so the first write checks the hour.
+            REDIS.server().call("HSET", history, slot + ":m", Long.toString(hour - 168), slot + ":e", "99", slot + ":l0", "99");
+            q.enqueueAll(List.of(Job.builder().id("a").build(), Job.builder().id("b").build(), Job.builder().id("c").build()));
+            List<ClaimedJob> got = q.leases().claim(ClaimOptions.of(3, Duration.ofMinutes(1))).jobs();
+            assertThat(got).hasSize(3);
+            got.forEach(j -> assertThat(q.leases().complete(j.lease())).isEqualTo(Ack.OK));
+            if (minute() / 60 != hour) {
+                nextQueue();
+                continue;
+            }
+            List<MinuteStats> hours = q.inspector().hourlyHistory(168);
+            assertThat(hours).hasSize(168);
+            MinuteStats now = hours.get(167);
+            assertThat(now.minute().getEpochSecond()).isEqualTo(hour * 3600);
+            assertThat(now.enqueued()).as("this hour's, not the week-old 99").isEqualTo(3);
+            assertThat(now.completed()).isEqualTo(3);
+            assertThat(now.lagP99Millis()).as("the hour's claims' lag").isNotNaN();
+            long minutes = q.inspector().history(60).stream().filter(x -> x.minute().getEpochSecond() / 3600 == hour)
+                    .mapToLong(MinuteStats::enqueued).sum();
+            assertThat(now.enqueued()).as("the hour sums its minutes").isEqualTo(minutes);
+            assertThat(hours.subList(0, 167)).allSatisfy(h -> assertThat(h.enqueued() + h.completed()).isZero());
+            @SuppressWarnings("unchecked")
+            List<Object> fields = (List<Object>) (List<?>) REDIS.server().call("HKEYS", history);
+            for (Object f : fields) {
+                String name = f.toString();
+                if (name.startsWith("h")) {
+                    long n = Long.parseLong(name.substring(1, name.indexOf(':')));
+                    assertThat(n).as(name).isBetween(0L, 167L);
+                }
+            }
+            assertThatThrownBy(() -> q.inspector().hourlyHistory(169)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("hours");
             return;
         }
     }

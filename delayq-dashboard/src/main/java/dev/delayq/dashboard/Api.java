@@ -188,6 +188,15 @@ final class Api {
 
     private void history(Exchange ctx) {
         QueueInspector q = queue(ctx);
+        String window = ctx.queryParam("window");
+        if (window != null) {
+            if (ctx.queryParam("minutes") != null) {
+                throw ApiException.badRequest("give either window (1h, 24h or 7d) or minutes (1 to " + MAX_HISTORY_MINUTES
+                        + "), not both");
+            }
+            json(ctx, HistoryWindow.parse(window).read(q));
+            return;
+        }
         int minutes = (int) longParam(ctx, "minutes", 60, 1, MAX_HISTORY_MINUTES);
         List<Map<String, Object>> rows = new ArrayList<>();
         for (MinuteStats m : q.history(minutes)) {

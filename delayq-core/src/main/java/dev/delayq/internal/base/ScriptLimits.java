@@ -18,6 +18,8 @@ public final class ScriptLimits {
     public static final int MAX_ATTEMPTS = 1_000_000;
     /** The longest progress text a handler may report, in UTF-8 bytes. */
     public static final int MAX_PROGRESS_BYTES = 4096;
+    /** Hours of per-hour history a queue keeps (seven days). */
+    public static final int HISTORY_HOURS = 168;
     /** Minutes of per-minute history a queue keeps (one day). */
     public static final int HISTORY_MINUTES = 1440;
     /** Missed ticks of a schedule that run at most; a schedule call enqueues at most one more (the next tick). */
@@ -27,6 +29,7 @@ public final class ScriptLimits {
 
     /** The placeholders the scripts may name, and their values. */
     public static final Map<String, Long> PLACEHOLDERS = Map.of(
+            "HISTORY_HOURS", (long) HISTORY_HOURS,
             "MAX_BATCH", (long) MAX_BATCH,
             "MAX_ATTEMPTS", (long) MAX_ATTEMPTS,
             "MAX_PROGRESS_BYTES", (long) MAX_PROGRESS_BYTES,

@@ -10,14 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-/** {@code history.lua}: the per-minute counters the scripts keep (1440 minutes at most). */
+/** {@code history.lua}: the per-minute counters the scripts keep (1440 minutes at most), and per-hour (168 hours). */
 public final class History {
     /** Lag buckets: 0 under 1 ms, b (1 to 20) from 2^(b-1) ms to under 2^b ms, 20 also everything above. */
     static final int BUCKETS = 21;
     private static final int PER_MINUTE = Minute.LAG_0.ordinal() + BUCKETS;
 
     /** ARGV. */
-    enum Arg { MINUTES }
+    enum Arg { COUNT, HOURLY }
 
     /** The reply's fields before the minutes. */
     enum Out { NOW }
@@ -26,15 +26,24 @@ public final class History {
     enum Minute { MINUTE, ENQUEUED, COMPLETED, RETRIED, DEAD, LAG_0 }
 
     static final Protocol PROTOCOL = Protocol.of(Script.HISTORY, new ScriptKey[] {ScriptKey.HISTORY}, Arg.values(), null,
-            Out.values(), Minute.values()).bound(Arg.MINUTES, 1, ScriptLimits.HISTORY_MINUTES);
+            Out.values(), Minute.values()).bound(Arg.COUNT, 1, ScriptLimits.HISTORY_MINUTES).bound(Arg.HOURLY, 0, 1);
 
     private History() {
     }
 
     /** The last {@code minutes} minutes, the current one included, oldest first. */
     public static CompletableFuture<List<MinuteStats>> call(RedisBackend redis, Keys keys, int minutes) {
-        return Reply.eval(redis, Script.HISTORY, ScriptKey.of(PROTOCOL.keys, keys), Args.num(minutes)).thenApply(r -> {
-            List<MinuteStats> out = new ArrayList<>(minutes);
+        return call(redis, keys, minutes, false);
+    }
+
+    /**
+     * The last {@code count} minutes, or hours when {@code hourly} (each then named by its first minute, its counts
+     * and lag buckets the hour's), the current one included, oldest first.
+     */
+    public static CompletableFuture<List<MinuteStats>> call(RedisBackend redis, Keys keys, int count, boolean hourly) {
+        byte[] unit = Args.num(hourly ? 1 : 0);
+        return Reply.eval(redis, Script.HISTORY, ScriptKey.of(PROTOCOL.keys, keys), Args.num(count), unit).thenApply(r -> {
+            List<MinuteStats> out = new ArrayList<>(count);
             int head = Out.values().length;
             for (int m = 0; head + PER_MINUTE * (m + 1) <= r.size(); m++) {
                 long[] lags = new long[BUCKETS];

@@ -239,6 +239,10 @@ public final class Partition {
         return redis.await(History.call(redis, keys, minutes), "history");
     }
 
+    List<MinuteStats> hourlyHistory(int hours) {
+        return redis.await(History.call(redis, keys, hours, true), "history");
+    }
+
     List<JobInfo> list(JobState state, long offset, int limit, int preview) {
         return JobPages.list(redis, keys, state, offset, limit, preview);
     }

@@ -73,10 +73,10 @@ final class PartitionTotals {
     }
 
     /** Minute by minute: counts added, lag percentiles the worst partition's. */
-    static List<MinuteStats> history(List<Partition> parts, int minutes) {
+    static List<MinuteStats> history(List<Partition> parts, Function<Partition, List<MinuteStats>> read) {
         List<MinuteStats> sum = null;
         for (Partition p : parts) {
-            List<MinuteStats> h = p.history(minutes);
+            List<MinuteStats> h = read.apply(p);
             if (sum == null) {
                 sum = new ArrayList<>(h);
                 continue;

@@ -210,7 +210,12 @@ final class Partitions {
     }
 
     List<MinuteStats> history(int minutes) {
-        return parts.size() == 1 ? parts.get(0).history(minutes) : PartitionTotals.history(parts, minutes);
+        return parts.size() == 1 ? parts.get(0).history(minutes) : PartitionTotals.history(parts, p -> p.history(minutes));
+    }
+
+    List<MinuteStats> hourlyHistory(int hours) {
+        return parts.size() == 1 ? parts.get(0).hourlyHistory(hours)
+                : PartitionTotals.history(parts, p -> p.hourlyHistory(hours));
     }
 
     PurgeResult purge(long doneAgeMs, long deadAgeMs) {

@@ -153,6 +153,13 @@ final class RedisInspector implements QueueInspector {
         return parts.history(minutes);
     }
 
+    /** The partitions' histories, hour by hour: counts added, lag percentiles the worst partition's. */
+    @Override
+    public List<MinuteStats> hourlyHistory(int hours) {
+        Validation.range("hours", hours, 1, ScriptLimits.HISTORY_HOURS);
+        return parts.hourlyHistory(hours);
+    }
+
     @Override
     public CheckReport check() {
         return parts.check();

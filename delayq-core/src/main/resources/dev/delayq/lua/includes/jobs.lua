@@ -53,7 +53,12 @@ end
 -- first writes to it, so the hash stays bounded without a purge. Fields: <slot>:m (the minute the slot holds,
 -- epoch minutes), <slot>:e enqueued, :c completed, :r retried, :d dead, :l<b> claims with a lag in bucket b
 -- (b = 0 for under 1 ms, else floor(log2(ms)) + 1, at most 20).
+-- Beside them the same counters per hour for the 7-day window, in 168 slots: h<slot>:m (the hour, epoch hours), then
+-- h<slot>:e ... h<slot>:l<b>; each history_add adds to both (one more HINCRBY). The hour slot is checked only when a
+-- minute slot is reset: the first write of a minute is the one that sees a new hour, so the steady state reads
+-- nothing more.
 local HISTORY_SLOTS = {{HISTORY_MINUTES}}
+local HISTORY_HOUR_SLOTS = {{HISTORY_HOURS}}
 local HISTORY_FIELDS = { 'e', 'c', 'r', 'd' }
 
 -- The minute whose slot is known to be this minute's (checked by this call, or by an earlier call that noted it in
@@ -77,6 +82,15 @@ local function history_slot(k_history, now)
     for b = 0, 20 do old[#old + 1] = slot .. ':l' .. b end
     redis.call('HDEL', k_history, unpack(old))
     redis.call('HSET', k_history, key, int(minute))
+    local hour = math.floor(minute / 60)
+    local hslot = 'h' .. int(hour % HISTORY_HOUR_SLOTS)
+    if redis.call('HGET', k_history, hslot .. ':m') ~= int(hour) then
+      local hold = {}
+      for _, f in ipairs(HISTORY_FIELDS) do hold[#hold + 1] = hslot .. ':' .. f end
+      for b = 0, 20 do hold[#hold + 1] = hslot .. ':l' .. b end
+      redis.call('HDEL', k_history, unpack(hold))
+      redis.call('HSET', k_history, hslot .. ':m', int(hour))
+    end
   end
   history_minute = minute
   if history_meta then redis.call('HSET', history_meta, 'hist', int(minute)) end
@@ -84,7 +98,10 @@ local function history_slot(k_history, now)
 end
 
 local function history_add(k_history, now, field, n)
-  if n > 0 then redis.call('HINCRBY', k_history, int(history_slot(k_history, now)) .. ':' .. field, int(n)) end
+  if n > 0 then
+    redis.call('HINCRBY', k_history, int(history_slot(k_history, now)) .. ':' .. field, int(n))
+    redis.call('HINCRBY', k_history, 'h' .. int(math.floor(now / 3600000) % HISTORY_HOUR_SLOTS) .. ':' .. field, int(n))
+  end
 end
 
 -- The lag bucket of lag_ms (History.java: 0 under 1 ms, b from 1 to 20 for 2^(b-1) ms to under 2^b ms, 20 also for

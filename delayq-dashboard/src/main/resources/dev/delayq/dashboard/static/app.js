@@ -334,6 +334,112 @@
     drawChart('lag', ['p50', 'p99'], ['#2f855a', '#c53030'], [m.xs, m.p50, m.p99], true);
   }
 
+  // ---- queue page charts: a window of 1 h, 24 h or 7 d (issue 43) ------------------------------------------------
+
+  const WINDOWS = { '1h': { label: '1 h', per: 'per minute', span: 'last hour' },
+    '24h': { label: '24 h', per: 'per 10 min', span: 'last 24 hours, worst minute per 10 min' },
+    '7d': { label: '7 d', per: 'per hour', span: 'last 7 days' } };
+
+  function chartWindow() {
+    const w = new URLSearchParams(location.search).get('window');
+    return WINDOWS[w] ? w : '1h';
+  }
+
+  /** The unit that fits a lag of up to maxMs: ms below 1 s, s below 2 min, min above. */
+  function lagUnit(maxMs) {
+    if (!(maxMs >= 1000)) return { name: 'ms', div: 1 };
+    return maxMs < 120000 ? { name: 's', div: 1000 } : { name: 'min', div: 60000 };
+  }
+
+  function fmtNum(v) {
+    return v == null ? '-' : String(Math.round(v * 100) / 100);
+  }
+
+  /** The window selector and the two charts, each with a line under it that shows the hovered point's values. */
+  function queueCharts(name) {
+    const picker = h('div', { class: 'row', id: 'chart-window', role: 'group', 'aria-label': 'Chart window' },
+      h('span', { class: 'muted', text: 'Charts:' }),
+      Object.keys(WINDOWS).map((w) => h('button', { type: 'button', 'data-window': w, text: WINDOWS[w].label,
+        onclick: () => {
+          const params = new URLSearchParams(location.search);
+          params.set('window', w);
+          history.replaceState(null, '', location.pathname + '?' + params.toString());
+          renderQueueHistory(name);
+        } })));
+    const chart = (key) => {
+      const holder = h('div', { class: 'chart', id: 'chart-' + key });
+      return h('section', { class: 'card' }, h('h2', { id: 'chart-title-' + key }), holder,
+        h('p', { class: 'muted chart-hover', id: 'hover-' + key, text: 'move over the chart for values' }));
+    };
+    return h('div', null, picker, h('div', { class: 'grid' }, chart('throughput'), chart('lag')));
+  }
+
+  /** Draws a window's chart anew when its window or unit changed, else updates its data; the hover line follows. */
+  function drawWindowChart(key, sig, labels, colors, data, fmtX, fmtY) {
+    const holder = document.getElementById('chart-' + key);
+    const hover = document.getElementById('hover-' + key);
+    if (!holder || !window.uPlot) return;
+    if (holder.plot && holder.sig === sig) {
+      holder.plot.setData(data);
+      return;
+    }
+    if (holder.plot) holder.plot.destroy();
+    fill(holder);
+    holder.sig = sig;
+    holder.dataset.window = sig.split(' ')[0];
+    const show = (u) => {
+      const i = u.cursor.idx;
+      if (i == null || !hover) return;
+      hover.textContent = fmtX(u.data[0][i]) + ' · ' + labels.map((l, s) => l + ' ' + fmtY(u.data[s + 1][i])).join(' · ');
+    };
+    holder.plot = new window.uPlot({
+      width: Math.max(280, holder.clientWidth || 560), height: 220,
+      legend: { live: false },
+      scales: { x: { time: true } },
+      axes: [{}, { size: 56, values: (u, vals) => vals.map(fmtNum) }],
+      series: [{}].concat(labels.map((l, i) => ({ label: l, stroke: colors[i], width: 2, spanGaps: false,
+        points: key === 'lag' ? { show: true, size: 5 } : {} }))),
+      hooks: { setCursor: [show] },
+    }, data, holder);
+  }
+
+  async function renderQueueHistory(name) {
+    const w = chartWindow();
+    for (const b of document.querySelectorAll('#chart-window [data-window]')) {
+      b.setAttribute('aria-pressed', String(b.dataset.window === w));
+      b.classList.toggle('primary', b.dataset.window === w);
+    }
+    let hist;
+    try {
+      hist = await api('GET', apiQueue(name) + '/history', { window: w });
+    } catch (e) {
+      for (const key of ['throughput', 'lag']) {
+        const holder = document.getElementById('chart-' + key);
+        if (holder) { if (holder.plot) holder.plot.destroy(); holder.plot = null; fill(holder, h('p', { class: 'empty', text: 'history unavailable: ' + e.message })); }
+      }
+      return;
+    }
+    if (hist.window !== chartWindow()) return; // switched while it loaded: the newer call draws
+    const pts = hist.points;
+    const xs = pts.map((p) => Date.parse(p.start) / 1000);
+    const step = hist.pointSeconds;
+    const fmtX = (t) => {
+      const hm = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+      const opts = step >= 3600 ? Object.assign({ weekday: 'short' }, hm) : hm;
+      return new Date(t * 1000).toLocaleString([], opts) + '–' + new Date((t + step) * 1000).toLocaleTimeString([], hm);
+    };
+    const col = (f) => pts.map((p) => p[f]);
+    const spec = WINDOWS[w];
+    document.getElementById('chart-title-throughput').textContent = 'Throughput, jobs ' + spec.per + ' (' + spec.span.replace(', worst minute per 10 min', '') + ')';
+    drawWindowChart('throughput', w, ['enqueued', 'completed', 'retried', 'dead'], ['#2f5bd3', '#2f855a', '#b7791f', '#c53030'],
+      [xs, col('enqueued'), col('completed'), col('retried'), col('dead')], fmtX, (v) => (v == null ? '-' : fmtInt(v)) + ' ' + spec.per);
+    const unit = lagUnit(Math.max(0, ...pts.map((p) => p.lagP99Millis || 0)));
+    const scaled = (f) => pts.map((p) => (p[f] == null ? null : p[f] / unit.div));
+    document.getElementById('chart-title-lag').textContent = 'Dispatch lag, ' + unit.name + ' (' + spec.span + ')';
+    drawWindowChart('lag', w + ' ' + unit.name, ['p50', 'p99'], ['#2f855a', '#c53030'], [xs, scaled('lagP50Millis'), scaled('lagP99Millis')],
+      fmtX, (v) => fmtNum(v) + ' ' + unit.name);
+  }
+
   // ---- overview -----------------------------------------------------------------------------------------------
 
   function overview() {
@@ -424,8 +530,7 @@
       h('a', { href: BASE + '/workers', text: 'Workers' }));
     fill(main, title, links, card(null, countsBody), card(null, h('div', { class: 'row' }, searchForm, finder, h('span', { class: 'spacer' }), tools)),
       card(null, tabs, bulk, tableBody, pager),
-      h('div', { class: 'grid' }, chartCard('Throughput, jobs per minute (last hour)', 'throughput'),
-        chartCard('Dispatch lag, ms (last hour)', 'lag')));
+      queueCharts(name));
 
     let refresh = null;
     const path = (id) => apiJob(name, id);
@@ -572,7 +677,7 @@
           el.textContent = 'running ' + fmtSpan(serverNow() - Date.parse(el.getAttribute('data-since')));
         }
       }
-      await renderHistory([name]);
+      await renderQueueHistory(name);
     });
   }
 
