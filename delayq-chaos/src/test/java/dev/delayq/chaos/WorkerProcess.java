@@ -81,13 +81,19 @@ final class WorkerProcess implements AutoCloseable {
     private void awaitReady() {
         Process p = process;
         Path log = logs.get(logs.size() - 1);
-        Awaitility.await("worker " + name + " started").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
-                .until(() -> {
-                    if (!p.isAlive()) {
-                        throw new IllegalStateException("worker " + name + " exited " + p.exitValue() + ": " + read(log));
-                    }
-                    return ready();
-                });
+        // A JVM booting beside a loaded machine's other builds can take long; a start that never comes says why.
+        try {
+            Awaitility.await("worker " + name + " started").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> {
+                        if (!p.isAlive()) {
+                            throw new IllegalStateException("worker " + name + " exited " + p.exitValue() + ": " + read(log));
+                        }
+                        return ready();
+                    });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new IllegalStateException("worker " + name + " did not start within 120 s (alive: " + p.isAlive()
+                    + "); its output so far:\n" + read(log), e);
+        }
     }
 
     /** Starts every worker's first incarnation at once (their JVMs boot side by side), then waits until all run. */
