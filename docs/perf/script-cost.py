@@ -85,9 +85,29 @@ def names(code):
     return {n for l in code.splitlines() if not l.lstrip().startswith('--') for n in re.findall(r'[A-Za-z_]\w*', l)}
 
 
+def limits():
+    """The limits Script.java writes in place of {{NAME}} (ScriptLimits.java of the same checkout, when LUA_DIR is in one)."""
+    java = os.path.join(LUA, '../../../../java/dev/delayq/internal/base/ScriptLimits.java')
+    if not os.path.exists(java):
+        return {}
+    text = open(java).read()
+    return {m.group(1): m.group(2).replace('_', '') for m in
+            re.finditer(r'static final (?:int|long) (\w+) = ([\d_]+)L?;', text)}
+
+
+LIMITS = None
+
+
 def expand(name):
-    """The script as Redis runs it (Script.java): with SHAKE=1 (the default) only the include definitions it uses,
-    with SHAKE=0 the includes whole (what delayq sent before 2026-12-01 23:00 UTC: use it for older LUA_DIRs)."""
+    """The script as Redis runs it (Script.java), its {{NAME}} limits written in: with SHAKE=1 (the default) only the
+    include definitions it uses, with SHAKE=0 the includes whole (what delayq sent before 2026-12-01 23:00 UTC)."""
+    global LIMITS
+    if LIMITS is None:
+        LIMITS = limits()
+    return re.sub(r'\{\{(\w+)\}\}', lambda m: LIMITS[m.group(1)], expand_includes(name))
+
+
+def expand_includes(name):
     text = open(f'{LUA}/{name}.lua').read()
     inc = re.compile(r'(?m)^-- @include (\w+)[ \t]*\n?')
     found = list(inc.finditer(text))
