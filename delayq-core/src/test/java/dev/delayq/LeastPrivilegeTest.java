@@ -138,6 +138,7 @@ class LeastPrivilegeTest {
                 .build()).created()).isTrue();
         q.enqueueAll(List.of(Job.builder().id("b1").delay(Duration.ofHours(1)).build(),
                 Job.builder().id("b2").delay(Duration.ofHours(1)).priority(7).name("mail").build()));
+        assertThat(dq.statsAsync(List.of(name)).get(name).join().scheduled()).isEqualTo(4); // stats_many.lua
         assertThat(q.get("later")).isPresent();
         assertThat(q.inspector().list(JobState.SCHEDULED, 0, 10)).hasSize(4);
         try (Stream<JobInfo> all = q.inspector().stream(JobState.SCHEDULED)) {

@@ -26,6 +26,11 @@ public final class ScriptLimits {
     public static final int MAX_CATCH_UP = 100;
     /** Failures a job's error history keeps (the latest). */
     public static final int MAX_ERRORS = 10;
+    /**
+     * Queue partitions one stats_many.lua call reads (a few O(log n) reads each): 2,001 queues cost 9 calls. Bounds how
+     * long one call holds Redis.
+     */
+    public static final int MAX_STATS_MANY = 250;
 
     /** The placeholders the scripts may name, and their values. */
     public static final Map<String, Long> PLACEHOLDERS = Map.of(
@@ -35,7 +40,8 @@ public final class ScriptLimits {
             "MAX_PROGRESS_BYTES", (long) MAX_PROGRESS_BYTES,
             "HISTORY_MINUTES", (long) HISTORY_MINUTES,
             "MAX_TICKS", (long) MAX_CATCH_UP + 1,
-            "MAX_ERRORS", (long) MAX_ERRORS);
+            "MAX_ERRORS", (long) MAX_ERRORS,
+            "MAX_STATS_MANY", (long) MAX_STATS_MANY);
 
     private ScriptLimits() {
     }

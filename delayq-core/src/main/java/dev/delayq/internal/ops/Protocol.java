@@ -91,6 +91,7 @@ final class Protocol {
             case LIST_DUE -> ListPage.LIST_DUE;
             case LIST_BATCHES -> ListPage.LIST_BATCHES;
             case STATS -> Stats.PROTOCOL;
+            case STATS_MANY -> Stats.MANY;
             case CHECK -> CheckStep.PROTOCOL;
             case PAUSE -> Pause.PAUSE;
             case RESUME -> Pause.RESUME;

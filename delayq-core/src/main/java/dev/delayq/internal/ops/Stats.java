@@ -6,7 +6,10 @@ import dev.delayq.QueueStats;
 import dev.delayq.internal.Keys;
 import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.redis.Script;
+import dev.delayq.internal.base.ScriptLimits;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -23,6 +26,16 @@ public final class Stats {
 
     /** Each meta field after them. */
     enum Meta { META_FIELD, VALUE }
+
+    /** stats_many.lua's reply: the partitions answered, then per partition whether it was read and its values' count. */
+    enum ManyOut { PARTITIONS }
+
+    /** stats_many.lua's reply per partition, before its values. */
+    enum ManyEach { OK, COUNT }
+
+    /** stats_many.lua: its KEYS repeat per partition (this class's eight), so none are declared fixed. */
+    static final Protocol MANY = Protocol.of(Script.STATS_MANY, new ScriptKey[0], Arg.values(), null, ManyOut.values(),
+            ManyEach.values());
 
     static final Protocol PROTOCOL = Protocol.of(Script.STATS, KEYS, Arg.values(), null, Out.values(), Meta.values());
     private static final int HEADER = Out.values().length;
@@ -52,26 +65,69 @@ public final class Stats {
     }
 
     public static CompletableFuture<QueueStats> call(RedisBackend redis, Keys keys, String name) {
-        return Reply.eval(redis, Script.STATS, ScriptKey.of(KEYS, keys)).thenApply(r -> {
-            Map<String, String> meta = new LinkedHashMap<>();
-            for (int i = HEADER; i + 1 < r.size(); i += 2) {
-                meta.put(Reply.str(r.get(i)), Reply.str(r.get(i + 1)));
-            }
-            Map<String, Long> totals = new LinkedHashMap<>();
-            for (String t : QueueStats.TOTALS) {
-                // The claim counter is the fencing-token counter: one token per claim.
-                String v = meta.getOrDefault(t.equals("claimed") ? "token" : t, "0");
-                try {
-                    totals.put(t, Long.parseLong(v));
-                } catch (NumberFormatException e) {
-                    throw new DelayQException("queue '" + name + "': the total '" + t + "' stored in Redis is not a number ("
-                            + v + "): the queue's meta hash was changed by something other than delayq");
+        return Reply.eval(redis, Script.STATS, ScriptKey.of(KEYS, keys)).thenApply(r -> decode(r, name));
+    }
+
+    /**
+     * The stats of many partitions ({@code keys}, named {@code names}: at most {@link ScriptLimits#MAX_STATS_MANY}, on a
+     * Redis Cluster all in one slot) in one {@code stats_many.lua} call: per partition, in that order, its
+     * {@link QueueStats} or the {@link DelayQException} saying why it cannot be read (a key of a type delayq does not
+     * write, a total that is not a number), without failing the others.
+     */
+    public static CompletableFuture<List<Object>> many(RedisBackend redis, List<Keys> keys, List<String> names) {
+        if (keys.size() != names.size() || keys.size() > ScriptLimits.MAX_STATS_MANY) {
+            throw new IllegalArgumentException("stats of " + keys.size() + " partitions (" + names.size()
+                    + " names) in one call: at most " + ScriptLimits.MAX_STATS_MANY + ", one name each");
+        }
+        byte[][] all = new byte[keys.size() * KEYS.length][];
+        for (int p = 0; p < keys.size(); p++) {
+            System.arraycopy(ScriptKey.of(KEYS, keys.get(p)), 0, all, p * KEYS.length, KEYS.length);
+        }
+        return Reply.eval(redis, Script.STATS_MANY, all).thenApply(r -> {
+            int n = Reply.asInt(Reply.at(r, ManyOut.PARTITIONS));
+            List<Object> out = new ArrayList<>(n);
+            int i = ManyOut.values().length;
+            for (int p = 0; p < n; p++) {
+                boolean ok = Reply.asLong(r.get(i + ManyEach.OK.ordinal())) == 1;
+                int count = Reply.asInt(r.get(i + ManyEach.COUNT.ordinal()));
+                int from = i + ManyEach.values().length;
+                List<Object> values = r.subList(from, from + count);
+                String name = names.get(p);
+                if (ok) {
+                    try {
+                        out.add(decode(values, name));
+                    } catch (RuntimeException e) {
+                        out.add(e);
+                    }
+                } else {
+                    out.add(new DelayQException("queue '" + name + "': " + Reply.str(values.get(0))));
                 }
+                i = from + count;
             }
-            return new QueueStats(name, Reply.longAt(r, Out.SCHEDULED), Reply.longAt(r, Out.PROCESSING), Reply.longAt(r, Out.DONE),
-                    Reply.longAt(r, Out.DEAD), totals, meta.containsKey("paused"), Reply.longAt(r, Out.HEAD_DUE_MS),
-                    Reply.longAt(r, Out.NOW_MS), limits(meta), number(meta, "events"), Reply.longAt(r, Out.PAST_RETENTION),
-                    Reply.longAt(r, Out.READY), Reply.longAt(r, Out.DELAYED), Reply.longAt(r, Out.RETRYING));
+            return out;
         });
+    }
+
+    /** stats.lua's reply (also each readable partition's part of stats_many.lua's). */
+    private static QueueStats decode(List<Object> r, String name) {
+        Map<String, String> meta = new LinkedHashMap<>();
+        for (int i = HEADER; i + 1 < r.size(); i += 2) {
+            meta.put(Reply.str(r.get(i)), Reply.str(r.get(i + 1)));
+        }
+        Map<String, Long> totals = new LinkedHashMap<>();
+        for (String t : QueueStats.TOTALS) {
+            // The claim counter is the fencing-token counter: one token per claim.
+            String v = meta.getOrDefault(t.equals("claimed") ? "token" : t, "0");
+            try {
+                totals.put(t, Long.parseLong(v));
+            } catch (NumberFormatException e) {
+                throw new DelayQException("queue '" + name + "': the total '" + t + "' stored in Redis is not a number ("
+                        + v + "): the queue's meta hash was changed by something other than delayq");
+            }
+        }
+        return new QueueStats(name, Reply.longAt(r, Out.SCHEDULED), Reply.longAt(r, Out.PROCESSING), Reply.longAt(r, Out.DONE),
+                Reply.longAt(r, Out.DEAD), totals, meta.containsKey("paused"), Reply.longAt(r, Out.HEAD_DUE_MS),
+                Reply.longAt(r, Out.NOW_MS), limits(meta), number(meta, "events"), Reply.longAt(r, Out.PAST_RETENTION),
+                Reply.longAt(r, Out.READY), Reply.longAt(r, Out.DELAYED), Reply.longAt(r, Out.RETRYING));
     }
 }

@@ -56,6 +56,7 @@ public enum Script {
     LIST_DUE("list_due"),
     LIST_BATCHES("list_batches"),
     STATS("stats"),
+    STATS_MANY("stats_many"),
     CHECK("check"),
     PAUSE("pause"),
     RESUME("resume"),
