@@ -100,9 +100,9 @@ class OperatorPagesBrowserTest {
                 assertThat(row.getText()).contains("page-worker", "busy", String.valueOf(ProcessHandle.current().pid()),
                         "long-job", "since ");
                 assertThat(text("#workers td.queues")).isEqualTo("busy");
+                browser.screenshot("workers");
                 d.findElement(By.cssSelector("#workers td.queues a")).click();
                 waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Queue busy"));
-                browser.screenshot("workers");
 
                 d.findElement(By.cssSelector(".tabs a[data-state='processing']")).click();
                 waiting().until(() -> text("#jobs tr[data-id='long-job'] td.worker").startsWith("page-worker"));
