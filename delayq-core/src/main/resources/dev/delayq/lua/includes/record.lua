@@ -20,8 +20,10 @@
 --                         32 priority (varint; absent = 0)
 --                         64 timeout ms (varint)
 --                         128 trace context (varint length, bytes): the producer's W3C traceparent, then a NUL byte
---                             and its tracestate when it has one (the mask then takes two bytes: such a record
---                             takes the general paths below, never the fast ones)
+--                             and its tracestate when it has one. The mask then takes two bytes, the second 1 and
+--                             the first the whole mask less 128 plus 128, i.e. the mask itself (128 to 255): the fast
+--                             paths below read it as one byte m >= 128 followed by a 1. The trace context is the last
+--                             field before the payload, so they skip it as they skip the payload
 --   rest                payload, byte for byte
 -- A done job that complete listed in a done batch (below) has state 5 (done, finish time follows) in byte 1 and the
 -- time it finished (ms, 6 bytes big-endian) right after it, then the rest of its record from byte 2 on: decode reads
@@ -137,7 +139,7 @@ local function decode_numeric(raw, b, flags, state)
   local after_attempt = k
   if flags >= F_EXT then
     mask, k = window_varint(b, k)
-    if not mask or mask % 32 >= X_NAME or mask >= X_TRACE then return nil end
+    if not mask or mask % 32 >= X_NAME or mask >= 256 then return nil end
     if mask % 2 >= 1 then
       attempt, k = window_varint(b, k)
       if not attempt then return nil end
@@ -158,6 +160,16 @@ local function decode_numeric(raw, b, flags, state)
     if mask % 128 >= 64 then
       timeout, k = window_varint(b, k)
       if not timeout then return nil end
+    end
+    if mask >= X_TRACE then -- the trace context, the last field: its length in the window, its bytes anywhere
+      local len
+      len, k = window_varint(b, k)
+      if not len or k + len > #raw + 1 then return nil end
+      local r = { state = state, raw = raw, seq = seq, created = created, due = due, token = token, attempt = attempt,
+        max = max, stalls = stalls, priority = priority, timeout = timeout, mask = mask, at_due = at_due,
+        at_err = at_err, at_ext = at_err, after_attempt = after_attempt, body = k + len }
+      r.trace = string.sub(raw, k, k + len - 1)
+      return r
     end
   end
   return { state = state, raw = raw, seq = seq, created = created, due = due, token = token, attempt = attempt,
@@ -454,7 +466,10 @@ local function leased_with_token(raw, token)
   -- The extension mask, then its fields: the usual one holds the attempt alone, in one byte.
   local m, a = string.byte(raw, te, te + 1)
   if m == X_ATTEMPT and a and a < 128 then return true end
-  return m ~= nil and m < 128 and m % 32 < X_DEDUPE and skip_ext(raw, te + 1, m) ~= nil
+  if not m or m % 32 >= X_DEDUPE then return false end
+  if m < 128 then return skip_ext(raw, te + 1, m) ~= nil end
+  -- A two-byte mask (a trace context): m is the whole mask when the second byte is 1 (see the record format).
+  return a == 1 and skip_ext(raw, te + 2, m) ~= nil
 end
 
 -- The record with its fields as in r and the payload it was decoded with.
@@ -507,15 +522,22 @@ local function lease_fresh(raw, due_v, token_v, m)
     seq = window_varint({ string.byte(raw, 2, c - 1) }, 1)
   end
   if seq ~= ((((m1 * 256 + m2) * 256 + m3) * 256 + m4) * 256 + m5) * 256 + m6 then return nil end
-  local m
+  local m, at -- the extension mask, and where its fields start
   if flags == FRESH_EXT then
     m = string.byte(raw, p)
-    if not m or m >= 128 or m % 2 == X_ATTEMPT or not skip_ext(raw, p + 1, m) then return nil end
+    at = p + 1
+    -- A two-byte mask (a trace context): m is the whole mask when the second byte is 1 (see the record format).
+    if m and m >= 128 and string.byte(raw, at) == 1 then at = p + 2 end
+    if not m or (m >= 128 and at == p + 1) or m % 2 == X_ATTEMPT or not skip_ext(raw, at, m) then return nil end
   end
   if #raw >= OVERLAY_MIN then
     return raw, string.char(m and m % 32 >= X_DEDUPE and PROCESSING + O_DEDUPE or PROCESSING) .. token_v .. due_v .. '\1'
   end
   if not m then return LEASED_CHAR .. string.sub(raw, 2, p - 1) .. due_v .. token_v .. '\1\1' .. string.sub(raw, p) end
+  if at > p + 1 then -- the mask plus the attempt still takes two bytes (m + 1 < 256: m is even)
+    return LEASED_CHAR .. string.sub(raw, 2, p - 1) .. due_v .. token_v .. string.char(m + X_ATTEMPT, 1, 1)
+      .. string.sub(raw, at)
+  end
   return LEASED_CHAR .. string.sub(raw, 2, p - 1) .. due_v .. token_v .. string.char(m + X_ATTEMPT, 1)
     .. string.sub(raw, p + 1)
 end
