@@ -113,11 +113,8 @@ public final class DelayQ implements AutoCloseable {
      * @throws IllegalArgumentException when a name is invalid
      */
     public java.util.Map<String, java.util.concurrent.CompletableFuture<QueueStats>> statsAsync(List<String> queues) {
-        List<QueueInspector> inspectors = new java.util.ArrayList<>(queues.size());
-        for (String q : queues) {
-            inspectors.add(inspector(q));
-        }
-        return dev.delayq.internal.queue.ManyStats.statsAsync(inspectors);
+        queues.forEach(Validation::queueName);
+        return dev.delayq.internal.queue.ManyStats.statsAsync(queues.stream().map(q -> directory.queue(q, 0)).toList());
     }
 
     /** The names of the queues that have had jobs enqueued under this prefix (or were created), sorted. */

@@ -124,7 +124,7 @@ class ClaimDueTimesTest {
         List<?> history = (List<?>) REDIS.server().call("HGETALL", REDIS.prefix() + ":{runs}:history");
         for (int i = 0; i < history.size(); i += 2) {
             String field = history.get(i).toString();
-            if (field.matches(".*:l\\d+")) {
+            if (field.matches("\\d+:l\\d+")) { // the minutes' slots (the hours' are h<slot>:l<n>, the same claims again)
                 buckets.merge(field.substring(field.lastIndexOf(':') + 1), Long.parseLong(history.get(i + 1).toString()), Long::sum);
             }
         }

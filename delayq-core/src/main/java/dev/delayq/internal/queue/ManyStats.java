@@ -1,13 +1,12 @@
 package dev.delayq.internal.queue;
 
-import dev.delayq.QueueInspector;
 import dev.delayq.QueueStats;
 import dev.delayq.internal.Keys;
 import dev.delayq.internal.base.ScriptLimits;
 import dev.delayq.internal.ops.Stats;
 import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.redis.RedisErrors;
-import io.lettuce.core.cluster.SlotHash;
+import dev.delayq.internal.redis.Slots;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,31 +29,24 @@ public final class ManyStats {
     }
 
     /**
-     * The stats of each of {@code inspectors}' queues, by queue name in that order: a future per queue, failed
+     * The stats of each of {@code queues}, by queue name in that order: a future per queue, failed
      * ({@link dev.delayq.DelayQException}) when that queue cannot be read, the others answered; all fail alike when
      * Redis is unreachable or too slow.
      */
-    public static Map<String, CompletableFuture<QueueStats>> statsAsync(List<QueueInspector> inspectors) {
+    public static Map<String, CompletableFuture<QueueStats>> statsAsync(List<RedisQueue> queues) {
         Map<String, CompletableFuture<QueueStats>> out = new LinkedHashMap<>();
-        List<List<CompletableFuture<QueueStats>>> perQueue = new ArrayList<>(inspectors.size());
+        List<List<CompletableFuture<QueueStats>>> perQueue = new ArrayList<>(queues.size());
         Map<Object, List<Part>> groups = new LinkedHashMap<>();
-        RedisBackend redis = null;
-        for (int q = 0; q < inspectors.size(); q++) {
-            QueueInspector in = inspectors.get(q);
+        for (int q = 0; q < queues.size(); q++) {
             List<CompletableFuture<QueueStats>> parts = new ArrayList<>();
             perQueue.add(parts);
-            if (!(in instanceof RedisInspector r)) {
-                parts.add(in.statsAsync());
-                continue;
-            }
-            for (Partition p : r.partitions().all()) {
-                redis = p.backend();
-                Object group = "cluster".equals(redis.mode()) ? SlotHash.getSlot(p.keys().meta()) : p.backend();
+            for (Partition p : queues.get(q).partitions()) {
+                Object group = Slots.callGroup(p.backend(), p.keys().meta());
                 groups.computeIfAbsent(group, g -> new ArrayList<>()).add(new Part(p, q));
                 parts.add(new CompletableFuture<>());
             }
         }
-        int[] next = new int[inspectors.size()];
+        int[] next = new int[queues.size()];
         for (List<Part> group : groups.values()) {
             for (int from = 0; from < group.size(); from += ScriptLimits.MAX_STATS_MANY) {
                 List<Part> batch = group.subList(from, Math.min(group.size(), from + ScriptLimits.MAX_STATS_MANY));
@@ -63,7 +55,7 @@ public final class ManyStats {
                 List<CompletableFuture<QueueStats>> targets = new ArrayList<>(batch.size());
                 for (Part p : batch) {
                     keys.add(p.partition().keys());
-                    names.add(inspectors.get(p.queue()).name());
+                    names.add(queues.get(p.queue()).name());
                     targets.add(perQueue.get(p.queue()).get(next[p.queue()]++));
                 }
                 RedisBackend backend = batch.get(0).partition().backend();
@@ -80,9 +72,9 @@ public final class ManyStats {
                 });
             }
         }
-        for (int q = 0; q < inspectors.size(); q++) {
+        for (int q = 0; q < queues.size(); q++) {
             List<CompletableFuture<QueueStats>> parts = perQueue.get(q);
-            String name = inspectors.get(q).name();
+            String name = queues.get(q).name();
             CompletableFuture<QueueStats> f = parts.size() == 1 ? parts.get(0)
                     : CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
                             .thenApply(v -> PartitionTotals.merge(name, parts.stream().map(CompletableFuture::join).toList()));

@@ -37,11 +37,6 @@ final class RedisInspector implements QueueInspector {
         this.queue = queue;
     }
 
-    /** The queue's partitions (for {@link ManyStats}). */
-    Partitions partitions() {
-        return parts;
-    }
-
     @Override
     public String name() {
         return parts.name();
