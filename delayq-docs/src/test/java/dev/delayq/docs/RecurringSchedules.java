@@ -33,6 +33,8 @@ final class RecurringSchedules {
 
         List<ScheduleInfo> all = schedules.list();     // [ScheduleInfo[schedule, nextTick, lastTick], ...]
         Optional<ScheduleInfo> nightly = schedules.get("nightly");
+        schedules.pause("nightly");                    // no tick until resumed; its pending tick is cancelled
+        schedules.resume("nightly");                   // the next tick after now; those that passed while paused skipped
         schedules.remove("ping");                      // and its pending tick is cancelled
         schedules.tick();                              // what every worker does by itself; for setups without workers
         // end::schedules[]
