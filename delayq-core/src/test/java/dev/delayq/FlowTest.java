@@ -109,6 +109,30 @@ class FlowTest {
     }
 
     @Test
+    void statsLinksAndCheckSeeTheWaitingJobs() {
+        enqueue("p1");
+        enqueue("p2");
+        enqueue("c", "p1", "p2");
+        QueueStats s = q.inspector().stats();
+        assertThat(s.waiting()).isEqualTo(1);
+        assertThat(s.scheduled()).isEqualTo(2);
+        assertThat(q.inspector().links("c")).hasValue(new FlowLinks(2, 0, 0, OnParentDead.DEAD, 0));
+        assertThat(q.inspector().links("p1")).hasValue(new FlowLinks(-1, -1, -1, OnParentDead.DEAD, 1));
+        assertThat(q.inspector().links("nope")).isEmpty();
+        assertThat(q.inspector().check().problems()).isEmpty();
+        complete(claim().get("p1"));
+        assertThat(q.inspector().links("c").orElseThrow().doneParents()).isEqualTo(1);
+        assertThat(q.inspector().check().problems()).isEmpty();
+        // A hand that takes the child out of a parent's children set breaks the counts: check says so.
+        call("DEL", p + "children:p2");
+        assertThat(q.inspector().check().problems()).containsExactly("c: waiting but all its parents have finished");
+        call("HSET", p + "meta", "waiting", "5");
+        assertThat(q.inspector().check().problems()).contains("waiting: meta counts 5 waiting jobs but the index holds 1");
+        call("HSET", p + "meta", "waiting", "1"); // repaired, for the check after the test
+        q.cancel("c");
+    }
+
+    @Test
     void fanOutReleasesEveryChildOfOneParent() {
         enqueue("root");
         for (int i = 0; i < 50; i++) {

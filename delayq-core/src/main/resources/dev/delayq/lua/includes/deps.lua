@@ -6,7 +6,7 @@
 --                  finished (IGNORE), 0: it makes the child dead; when: its enqueue due argument, "d<ms>" or "a<ms>",
 --                  read again at its release: a delay counts from the release, an absolute time is kept)
 --                  'p' NUL child -> its pending parents' ids at enqueue, each behind a \1 byte (to unlink it)
---   waiting zset   child id, score = its enqueue ms (what stats counts and list pages)
+--   waiting zset   child id, score = its enqueue ms (what list pages; meta field `waiting` counts it for stats)
 --   children:<parent> SET the members (6-byte seq .. id, as in the due set) of the children waiting for it
 -- A parent with children carries record bit X_PARENT (record.lua): a record without it (every job of a queue that has
 -- no flows) takes the fast paths as before and its end looks nothing up. The end of a parent (done, dead, cancelled,
@@ -70,6 +70,7 @@ local function deps_unlink(d, child, seq)
   end
   redis.call('HDEL', d.deps, 'n\0' .. child, 'p\0' .. child)
   redis.call('ZREM', d.waiting, child)
+  redis.call('HINCRBY', d.meta, 'waiting', '-1')
 end
 
 -- The child's fate from its parents' records: 'dead' (and the dead parent) when a dead parent makes it dead, 'run'
@@ -112,6 +113,7 @@ local function deps_link(d, child, seq, n, pending, now)
   end
   redis.call('HSET', d.deps, 'n\0' .. child, deps_node_value(n), 'p\0' .. child, table.concat(ids, '\1'))
   redis.call('ZADD', d.waiting, int(now), child)
+  redis.call('HINCRBY', d.meta, 'waiting', '1')
 end
 
 -- The record of a new child whose fate is 'wait' (WAITING, its due time kept) or 'dead' (x: the dead parent); o holds
