@@ -92,7 +92,11 @@ class FlowTest {
         enqueue("p3");
         enqueue("c", "p1", "p2", "p3");
         assertThat(state("c")).isEqualTo(JobState.WAITING);
-        assertThat(q.inspector().list(JobState.WAITING, 0, 10)).extracting(JobInfo::id).containsExactly("c");
+        JobInfo waiting = q.inspector().list(JobState.WAITING, 0, 10).get(0);
+        assertThat(waiting.id()).isEqualTo("c");
+        assertThat(waiting.corrupt()).isFalse();
+        assertThat(waiting.payloadUtf8()).isEqualTo("of c");
+        assertThat(waiting.enqueuedAtMillis()).isPositive();
         Map<String, ClaimedJob> parents = claim();
         assertThat(parents).containsOnlyKeys("p1", "p2", "p3");
         complete(parents.get("p1"));

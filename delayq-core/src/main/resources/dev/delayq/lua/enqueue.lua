@@ -92,8 +92,7 @@ for i = 1, n do
     end
   end
 end
-local d = { jobs = k_jobs, due = k_due, prio = k_prio, dead = KEYS[9], meta = k_meta, dedupe = k_dedupe, holds = k_holds,
-  events = k_events, deps = KEYS[10], waiting = KEYS[11], children = KEYS[12], channel = channel }
+local d = nil -- the keys of flows (deps.lua), made for the first job with parents
 
 local function state_of(id)
   local r = safe_decode(record_of(k_jobs, id))
@@ -151,6 +150,8 @@ for i = 1, n do
       out[#out + 1] = state_of(owner)
     end
   elseif fate and fate ~= 'run' then
+    d = d or { jobs = k_jobs, due = k_due, prio = k_prio, dead = KEYS[9], meta = k_meta, dedupe = k_dedupe,
+      holds = k_holds, events = k_events, deps = KEYS[10], waiting = KEYS[11], children = KEYS[12], channel = channel }
     deps_created(d, id, s, fate, node, pending, now)
     if dk and fate == 'wait' then
       dedupe_take(k_dedupe, k_holds, dk, id)
