@@ -154,7 +154,7 @@ if nf > 0 then
     local d = { jobs = k_jobs, due = KEYS[12], prio = KEYS[13], dead = KEYS[8], meta = k_meta, dedupe = k_dedupe,
       holds = k_holds, events = k_events, deps = KEYS[14], waiting = KEYS[15], children = KEYS[16], cfg = cfg,
       channel = ARGV[2] }
-    for i = 1, #parents do deps_ended(d, parents[i], false, now_us()) end
+    deps_ended(d, parents, false, now * 1000)
   end
 end
 return out

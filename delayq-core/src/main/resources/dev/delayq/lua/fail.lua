@@ -94,7 +94,7 @@ history_add(k_history, now, 'd', 1)
 emit(k_events, cfg, 'dead', id, 'attempt', r.attempt)
 if r.parent then -- its waiting children (deps.lua)
   deps_ended({ jobs = k_jobs, due = k_due, prio = k_prio, dead = k_dead, meta = k_meta, dedupe = k_dedupe, holds = k_holds,
-    events = k_events, deps = KEYS[14], waiting = KEYS[15], children = KEYS[16], cfg = cfg, channel = ARGV[6] }, id, true,
+    events = k_events, deps = KEYS[14], waiting = KEYS[15], children = KEYS[16], cfg = cfg, channel = ARGV[6] }, { id }, true,
     now_micros)
 end
 return { 2, now }

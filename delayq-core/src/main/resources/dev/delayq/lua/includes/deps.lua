@@ -61,9 +61,9 @@ local function deps_node_value(n)
 end
 
 -- Removes the links of a waiting child (its counters, its parents list, its entry in each parent's children set and in
--- the waiting index).
-local function deps_unlink(d, child, seq)
-  local ps = redis.call('HGET', d.deps, 'p\0' .. child)
+-- the waiting index). ended: every parent has ended, so no children set holds it any more (they are deleted as read).
+local function deps_unlink(d, child, seq, ended)
+  local ps = not ended and redis.call('HGET', d.deps, 'p\0' .. child)
   if ps then
     local m = member(seq, child)
     for p in string.gmatch(ps, '[^\1]+') do redis.call('SREM', d.children .. p, m) end
@@ -150,7 +150,7 @@ end
 
 -- Schedules the waiting child r (id child): its due time from its node's enqueue argument, counted from now.
 local function deps_release(d, child, r, n, now_micros)
-  deps_unlink(d, child, r.seq)
+  deps_unlink(d, child, r.seq, true)
   local due = due_from(n.when, now_micros) or math.floor(now_micros / 1000)
   r.state = SCHEDULED
   r.due = nil
@@ -161,13 +161,18 @@ local function deps_release(d, child, r, n, now_micros)
   emit(d.events, d.cfg, 'released', child, 'at', int(due))
 end
 
--- The parent `first` has ended (dead: dead, cancelled or deleted; else done): each child waiting for it counts it, and
--- is released when it was its last pending parent, or made dead (policy DEAD), which ends its own children in turn.
-local function deps_ended(d, first, dead, now_micros)
+-- The parents `ended` (a list of ids) have ended (dead: dead, cancelled or deleted; else done): each child waiting for
+-- one counts it, and is released when it was its last pending parent, or made dead (policy DEAD), which ends its own
+-- children in turn. One wake-up notice for them all, when a released child became the earliest job.
+local function deps_ended(d, ended, dead, now_micros)
   local now = math.floor(now_micros / 1000)
   local head_before = earliest_due(d.due, d.prio, d.cfg.prios)
-  local stack = { first, dead }
-  local sp = 2
+  local stack, sp = {}, 0
+  for i = 1, #ended do
+    stack[sp + 1], stack[sp + 2] = ended[i], dead
+    sp = sp + 2
+  end
+  local released = false
   while sp > 0 do
     local parent, parent_dead = stack[sp - 1], stack[sp]
     sp = sp - 2
@@ -189,11 +194,12 @@ local function deps_ended(d, first, dead, now_micros)
           end
         elseif n.pending <= 0 then
           deps_release(d, child, r, n, now_micros)
+          released = true
         else
           redis.call('HSET', d.deps, 'n\0' .. child, deps_node_value(n))
         end
       end
     end
   end
-  publish_if_earlier(d.channel, head_before, earliest_due(d.due, d.prio, d.cfg.prios))
+  if released then publish_if_earlier(d.channel, head_before, earliest_due(d.due, d.prio, d.cfg.prios)) end
 end

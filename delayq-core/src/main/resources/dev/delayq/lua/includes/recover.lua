@@ -75,7 +75,7 @@ local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
   drop_overlays(k.jobs, rewritten)
   if parents then
     k.channel = channel
-    for i = 1, #parents do deps_ended(k, parents[i], true, now * 1000) end
+    deps_ended(k, parents, true, now * 1000)
   end
   count(k.meta, 'recovered', recovered)
   count(k.meta, 'dead', dead)

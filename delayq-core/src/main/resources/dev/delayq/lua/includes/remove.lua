@@ -66,6 +66,6 @@ local function remove_job(id, deleting)
   local what = deleting and 'deleted' or 'cancelled'
   count(KEYS[3], what, 1)
   emit(KEYS[10], flow_config(KEYS[3]), what, id)
-  if d and r.parent then deps_ended(d, id, true, now_us()) end
+  if d and r.parent then deps_ended(d, { id }, true, now_us()) end
   return { 1, id }
 end
