@@ -5,6 +5,7 @@ import dev.delayq.internal.base.Validation;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -37,6 +38,8 @@ public final class Job {
     private final int priority;
     private final String traceparent;
     private final String tracestate;
+    private final List<String> after;
+    private final OnParentDead onParentDead;
 
     private Job(Builder b) {
         this.idGenerated = b.id == null;
@@ -52,6 +55,8 @@ public final class Job {
         this.priority = b.priority;
         this.traceparent = b.traceparent;
         this.tracestate = b.tracestate;
+        this.after = b.after;
+        this.onParentDead = b.onParentDead;
     }
 
     private Job(Job job, String traceparent, String tracestate) {
@@ -68,6 +73,8 @@ public final class Job {
         this.priority = job.priority;
         this.traceparent = traceparent;
         this.tracestate = tracestate;
+        this.after = job.after;
+        this.onParentDead = job.onParentDead;
     }
 
     /** A new builder. */
@@ -135,6 +142,16 @@ public final class Job {
         return priority;
     }
 
+    /** The ids of the jobs this one waits for (see {@link Builder#after(String...)}); empty when none. */
+    public List<String> after() {
+        return after;
+    }
+
+    /** What a dead parent does to this job: {@link OnParentDead#DEAD} unless set. */
+    public OnParentDead onParentDead() {
+        return onParentDead;
+    }
+
     /** How long one run of this job may take before the worker stops it, or {@code null} for the worker's default. */
     public Duration timeout() {
         return timeout;
@@ -187,6 +204,8 @@ public final class Job {
         private int priority;
         private String traceparent;
         private String tracestate;
+        private List<String> after = List.of();
+        private OnParentDead onParentDead = OnParentDead.DEAD;
 
         private Builder() {
         }
@@ -299,6 +318,31 @@ public final class Job {
         }
 
         /**
+         * Parents: jobs of the same queue (at most {@value Bounds#MAX_PARENTS}, each existing when this one is
+         * enqueued) that must all finish before this job is due. Until then it waits (state {@link JobState#WAITING});
+         * the last parent's completion releases it in the same atomic step, and its own delay or run-at time then
+         * counts from that release (an absolute time already past is kept as is). A done parent counts at once; a dead,
+         * cancelled or deleted one as {@link #onParentDead(OnParentDead)} says. Only on a queue without partitions (see
+         * docs/flows.md).
+         */
+        public Builder after(String... parents) {
+            this.after = List.of(parents);
+            return this;
+        }
+
+        /** {@link #after(String...)} from a collection. */
+        public Builder after(java.util.Collection<String> parents) {
+            this.after = List.copyOf(parents);
+            return this;
+        }
+
+        /** What a dead, cancelled or deleted parent does to this job (default {@link OnParentDead#DEAD}). */
+        public Builder onParentDead(OnParentDead policy) {
+            this.onParentDead = java.util.Objects.requireNonNull(policy, "onParentDead");
+            return this;
+        }
+
+        /**
          * Validates and builds the job.
          *
          * @throws IllegalArgumentException naming the first invalid field and what is allowed
@@ -323,6 +367,22 @@ public final class Job {
                 Validation.dedupeKey(dedupeKey);
                 Validation.positive("dedupe TTL", dedupeTtl);
                 Validation.atMost("dedupe TTL", dedupeTtl, Bounds.MAX_DEDUPE_TTL);
+            }
+            if (after.size() > Bounds.MAX_PARENTS) {
+                throw new IllegalArgumentException("a job may wait for at most " + Bounds.MAX_PARENTS + " parents, not "
+                        + after.size());
+            }
+            if (new java.util.HashSet<>(after).size() != after.size()) {
+                throw new IllegalArgumentException("parents must be distinct: " + after);
+            }
+            for (String p : after) {
+                Validation.jobId(p);
+                if (p.equals(id)) {
+                    throw new IllegalArgumentException("job '" + id + "' cannot be its own parent");
+                }
+            }
+            if (onParentDead != OnParentDead.DEAD && after.isEmpty()) {
+                throw new IllegalArgumentException("onParentDead is set without parents: use after(...) too");
             }
             return new Job(this);
         }

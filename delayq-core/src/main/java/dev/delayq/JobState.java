@@ -9,7 +9,9 @@ public enum JobState {
     /** Completed; kept for the done retention, then purged. */
     DONE(3),
     /** Failed for good (attempts used up, or a non-retryable error); kept for the dead retention. */
-    DEAD(4);
+    DEAD(4),
+    /** Waiting for its parents to finish (a flow, see docs/flows.md): not due until released. */
+    WAITING(6);
 
     private final int code;
 
@@ -43,7 +45,7 @@ public enum JobState {
                 return s;
             }
         }
-        throw new IllegalArgumentException("unknown state '" + name + "': use scheduled, processing, done or dead");
+        throw new IllegalArgumentException("unknown state '" + name + "': use scheduled, processing, done, dead or waiting");
     }
 
     /** The lower-case name used by the command line and JSON output. */

@@ -54,6 +54,12 @@ public interface QueueInspector {
     List<JobError> errors(String id);
 
     /**
+     * A job's links in a flow (docs/flows.md): while it waits for its parents, how many have finished (done, dead) and
+     * how many are pending; and how many jobs wait for it. Empty when there is no such job.
+     */
+    Optional<FlowLinks> links(String id);
+
+    /**
      * One page of the jobs in {@code state}, in index order (due time, lease expiry, or finish time),
      * starting at position {@code offset}, at most {@code limit} (1 to 10,000).
      */

@@ -32,7 +32,15 @@ import java.util.Map;
  */
 public record QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
                          boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap,
-                         long pastRetention, long ready, long delayed, long retrying) {
+                         long pastRetention, long ready, long delayed, long retrying, long waiting) {
+    /** Stats without the count of jobs waiting for their parents (0). */
+    public QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
+                      boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap,
+                      long pastRetention, long ready, long delayed, long retrying) {
+        this(queue, scheduled, processing, done, dead, totals, paused, oldestDueAtMillis, serverTimeMillis, limits, eventsCap,
+                pastRetention, ready, delayed, retrying, 0);
+    }
+
     /** Stats without the split of the scheduled jobs into ready, delayed and retrying (each -1: not counted). */
     public QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
                       boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap,

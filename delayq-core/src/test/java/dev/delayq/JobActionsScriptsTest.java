@@ -63,6 +63,10 @@ class JobActionsScriptsTest {
         if (state == JobState.SCHEDULED) {
             return q.enqueue(Job.builder().id("j").delay(Duration.ofHours(1)).build()).id();
         }
+        if (state == JobState.WAITING) {
+            q.enqueue(Job.builder().id("parent").delay(Duration.ofHours(1)).build());
+            return q.enqueue(Job.builder().id("j").after("parent").build()).id();
+        }
         q.enqueue(Job.builder().id("j").build());
         ClaimedJob claimed = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs().get(0);
         switch (state) {

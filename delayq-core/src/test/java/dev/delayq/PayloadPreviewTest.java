@@ -50,6 +50,7 @@ class PayloadPreviewTest {
         q.enqueue(Job.builder().id("small").payload("tiny").delay(Duration.ofHours(1)).build());
         q.enqueue(Job.builder().id("sched").payload(big((byte) 's')).delay(Duration.ofHours(1)).name("n").build());
         q.enqueue(Job.builder().id("prio").payload(big((byte) 'p')).delay(Duration.ofHours(2)).priority(5).build());
+        q.enqueue(Job.builder().id("wait").payload(big((byte) 'w')).after("sched").build()); // waiting (docs/flows.md)
         q.enqueue(Job.builder().id("run").payload(big((byte) 'r')).build());
         List<ClaimedJob> running = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(10))).jobs();
         assertThat(running).extracting(ClaimedJob::id).containsExactly("run");

@@ -1380,4 +1380,29 @@ abstract class QueueContract {
                 .containsExactly("p1");
     }
 
+    // ---- flows (docs/flows.md) --------------------------------------------------------------------------
+
+    @Test
+    void aChildWaitsForItsParentsAndTheLastCompletionReleasesIt() {
+        q.enqueue(due("p1"));
+        q.enqueue(due("p2"));
+        if (partitions() > 1) {
+            assertThatThrownBy(() -> q.enqueue(Job.builder().id("c").after("p1", "p2").build()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("supported on a queue without partitions only");
+            return;
+        }
+        q.enqueue(Job.builder().id("c").after("p1", "p2").build());
+        q.enqueue(Job.builder().id("g").after("c").build());
+        assertThat(q.get("c").orElseThrow().state()).isEqualTo(JobState.WAITING);
+        assertThat(q.inspector().stats().waiting()).isEqualTo(2);
+        List<ClaimedJob> parents = q.leases().claim(claimOf(10)).jobs();
+        assertThat(parents).extracting(ClaimedJob::id).containsExactlyInAnyOrder("p1", "p2");
+        completeAll(q, parents);
+        List<ClaimedJob> child = q.leases().claim(claimOf(10)).jobs();
+        assertThat(child).extracting(ClaimedJob::id).containsExactly("c");
+        q.leases().fail(child.get(0).lease(), "boom", false, Duration.ZERO);
+        assertThat(q.get("g").orElseThrow().lastError()).isEqualTo("parent c is dead");
+        assertThat(q.inspector().stats().waiting()).isZero();
+    }
 }

@@ -281,6 +281,33 @@ class ScriptKeysTest {
     }
 
     @Test
+    void aChildWaitsInItsFlowKeysAndItsParentsCompletionReleasesIt() {
+        q.enqueue(Job.builder().id("p").build());
+        q.enqueue(Job.builder().id("c").after("p").delay(Duration.ofSeconds(60)).build());
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "children:p", p + "deps", p + "due", p + "history",
+                p + "jobs", p + "meta", p + "waiting");
+        assertThat(stored("c").state()).isEqualTo(JobState.WAITING);
+        assertThat(s(call("HGET", p + "deps", "n\0c"))).isEqualTo("1:0:0:0:d60000");
+        assertThat(s(call("HGET", p + "deps", "p\0c"))).isEqualTo("p");
+        assertThat((List<?>) call("SMEMBERS", p + "children:p")).extracting(ScriptKeysTest::s).containsExactly(member(2, "c"));
+        assertThat(zrange("waiting")).extracting(ScriptKeysTest::s).first().isEqualTo("c");
+        assertThat(meta("waiting")).isEqualTo("1");
+        assertThat(q.inspector().links("c").orElseThrow().pendingParents()).isEqualTo(1);
+        ClaimedJob parent = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
+        long before = t.redisNow();
+        q.leases().complete(parent.lease());
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "done:batches", p + "due", p + "history", p + "jobs",
+                p + "meta");
+        assertThat(stored("c").state()).isEqualTo(JobState.SCHEDULED);
+        List<?> due = zrange("due");
+        assertThat(s(due.get(0))).isEqualTo(member(2, "c"));
+        assertThat(Long.parseLong(s(due.get(1)))).isBetween(before + 60_000, t.redisNow() + 60_001);
+        assertThat(meta("waiting")).isEqualTo("0");
+        assertThat(meta("released")).isEqualTo("1");
+        q.cancel("c");
+    }
+
+    @Test
     void renewOnlyMovesTheLeaseExpiry() {
         q.enqueue(Job.builder().id("a").build());
         ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(1))).jobs().get(0);

@@ -187,7 +187,7 @@ class ValidationTest {
         assertThatThrownBy(() -> q.inspector().list(JobState.DONE, 0, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("limit is 0: it must be between 1 and 10000");
         assertThatThrownBy(() -> JobState.parse("finished")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("unknown state 'finished': use scheduled, processing, done or dead");
+                .hasMessage("unknown state 'finished': use scheduled, processing, done, dead or waiting");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.delayq.cli;
 
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
+import dev.delayq.OnParentDead;
 import dev.delayq.internal.base.Validation;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,6 +41,7 @@ import picocli.CommandLine.ParentCommand;
         footer = {"", "Examples:",
                 "  delayq enqueue orders --id order-731 --delay 30m --payload '{\"order\":731}'",
                 "  cat mail.eml | delayq enqueue mail --name welcome --at 2026-12-01T09:00:00Z --payload -",
+                "  delayq enqueue reports --id summary --after part-1,part-2,part-3 --on-parent-dead ignore",
                 "  delayq enqueue orders --jsonl jobs.jsonl   # {\"id\":\"a\",\"delay\":\"5m\",\"payload\":{\"n\":1}} a line"})
 public final class EnqueueCommand implements Callable<Integer> {
     @ParentCommand
@@ -114,6 +116,18 @@ public final class EnqueueCommand implements Callable<Integer> {
         Duration ttl;
     }
 
+    @Option(names = "--after", paramLabel = "P1,P2,...", split = ",",
+            description = "Parents: ids of jobs of this queue (at most 1000, each existing) that must all finish first. "
+                    + "Until then the job is waiting; the last parent's completion releases it, and --delay counts "
+                    + "from then. A done parent counts at once. Not on a queue with partitions (docs/flows.md).")
+    java.util.List<String> after;
+
+    @Option(names = "--on-parent-dead", paramLabel = "POLICY",
+            description = "What a dead, cancelled or deleted parent does: 'dead' (default: the job goes dead, error "
+                    + "'parent P is dead', and its own waiting children after it) or 'ignore' (it counts as finished: "
+                    + "the job runs once every parent has finished, whatever their outcome).")
+    String onParentDead;
+
     @Option(names = "--jsonl", paramLabel = "FILE",
             description = "Enqueue one job per line of this JSON Lines file ('-' for stdin) instead of one job "
                     + "from the options.")
@@ -162,6 +176,17 @@ public final class EnqueueCommand implements Callable<Integer> {
         }
         if (dedupe != null) {
             b.dedupe(dedupe.key, dedupe.ttl);
+        }
+        if (after != null) {
+            b.after(after);
+        }
+        if (onParentDead != null) {
+            b.onParentDead(switch (onParentDead) {
+                case "ignore" -> OnParentDead.IGNORE;
+                case "dead" -> OnParentDead.DEAD;
+                default -> throw new IllegalArgumentException("--on-parent-dead is '" + onParentDead
+                        + "': use dead (the default) or ignore");
+            });
         }
         return b.build();
     }
@@ -220,10 +245,10 @@ public final class EnqueueCommand implements Callable<Integer> {
 
     private int enqueueLines(CliTracing tracing, String[] parent) throws IOException {
         if (id != null || name != null || when != null || payload != null || maxAttempts != null || dedupe != null
-                || priority != null || timeout != null) {
+                || priority != null || timeout != null || after != null || onParentDead != null) {
             throw new IllegalArgumentException("--jsonl takes every job from the file: it cannot be combined with "
-                    + "--id, --name, --delay, --at, --payload, --payload-file, --max-attempts, --priority, --job-timeout or "
-                    + "--dedupe-key/--dedupe-ttl");
+                    + "--id, --name, --delay, --at, --payload, --payload-file, --max-attempts, --priority, --job-timeout, "
+                    + "--after, --on-parent-dead or --dedupe-key/--dedupe-ttl");
         }
         InputStream in = jsonl.equals("-") ? System.in : open(Path.of(jsonl));
         try (in) {

@@ -35,6 +35,7 @@ public final class JobCommand implements Callable<Integer> {
     public Integer call() {
         JobInfo job = main.queue(queue).get(id).orElseThrow(() -> Jobs.noJob(queue, id));
         Map<String, Object> fields = JobFields.job(job, JobFields.WHOLE_PAYLOAD, main.queue(queue).inspector().errors(id));
+        JobFields.links(fields, main.queue(queue).inspector().links(id).orElse(null));
         if (job.corrupt()) {
             main.err().println("delayq: warning: the stored record of job '" + id + "' cannot be decoded ("
                     + Text.oneLine(job.lastError(), 200) + "): shown with its raw bytes as the payload; workers move such "

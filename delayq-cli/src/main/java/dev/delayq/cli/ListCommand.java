@@ -13,9 +13,10 @@ import picocli.CommandLine.ParentCommand;
 /** {@code delayq list QUEUE --state S}: the jobs in one state, in index order, page by page. */
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = {"List the jobs in one state, in index order: scheduled by due time, processing by lease "
-                + "expiry, done and dead by finish time.",
+                + "expiry, done and dead by finish time, waiting (for their parents) by enqueue time.",
                 "Text: a table ID STATE ATTEMPT DUE ERROR, with the column the list is sorted by before ERROR for the "
-                        + "other states (processing: LEASE UNTIL; done, dead: FINISHED, when the job completed or died); "
+                        + "other states (processing: LEASE UNTIL; done, dead: FINISHED, when the job completed or died; "
+                        + "waiting: ENQUEUED); "
                         + "a record that cannot be decoded is flagged in the ERROR column ('[corrupt record, N raw "
                         + "bytes]'). An id or error with blanks, quotes, backslashes or unprintable characters is printed "
                         + "in double quotes with backslash escapes (\\n, \\\", \\\\, \\" + "uXXXX), so that no value passes for "
@@ -33,7 +34,7 @@ public final class ListCommand implements Callable<Integer> {
     String queue;
 
     @Option(names = "--state", required = true, paramLabel = "STATE",
-            description = "scheduled, processing, done or dead.")
+            description = "scheduled, processing, done, dead or waiting (for their parents: docs/flows.md).")
     String state;
 
     @Option(names = "--limit", paramLabel = "N", defaultValue = "100",
@@ -51,6 +52,7 @@ public final class ListCommand implements Callable<Integer> {
             case SCHEDULED -> null; // the DUE column
             case PROCESSING -> "LEASE UNTIL";
             case DONE, DEAD -> "FINISHED";
+            case WAITING -> "ENQUEUED";
         };
         if (!main.json()) {
             main.out().printf("%-30s  %-10s  %7s  %-24s  %s%s%n", "ID", "STATE", "ATTEMPT", "DUE",
@@ -67,7 +69,8 @@ public final class ListCommand implements Callable<Integer> {
             if (main.json()) {
                 main.out().println(Json.line(JobFields.job(j, JobFields.WHOLE_PAYLOAD)));
             } else {
-                java.time.Instant sort = s == JobState.PROCESSING ? j.leaseUntil() : j.finishedAt();
+                java.time.Instant sort = s == JobState.PROCESSING ? j.leaseUntil()
+                        : s == JobState.WAITING ? j.enqueuedAt() : j.finishedAt();
                 main.out().printf("%-30s  %-10s  %7d  %-24s  %s%s%n", Text.field(j.id()), j.state().label(), j.attempt(),
                         j.dueAt() == null ? "-" : j.dueAt(),
                         sortedBy == null ? "" : String.format("%-24s  ", sort == null ? "-" : sort), error(j));

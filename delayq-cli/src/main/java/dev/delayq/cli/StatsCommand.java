@@ -13,7 +13,8 @@ import picocli.CommandLine.ParentCommand;
         description = {"Show a queue's jobs per state and its running totals.",
                 "Also whether it is paused and its oldest due job: when it fell due and how long it has waited past "
                         + "that by Redis's clock (a lag that grows means too few workers). --json keys: queue, scheduled, "
-                        + "processing, done, dead, totals, paused, oldestDueAt, oldestDueLagMillis, rate (e.g. 50/1s, or "
+                        + "processing, done, dead, waiting (jobs waiting for their parents, docs/flows.md; not in scheduled), "
+                        + "totals, paused, oldestDueAt, oldestDueLagMillis, rate (e.g. 50/1s, or "
                         + "null), concurrency (or null), events (the event stream's cap while it is on, or null), "
                         + "pastRetention (done and dead jobs kept past their retention, waiting for the workers' purge: "
                         + "a figure that keeps growing means the purge does not keep up; null until a worker has purged "
@@ -39,6 +40,9 @@ public final class StatsCommand implements Callable<Integer> {
             main.out().printf("queue       %s%n", s.queue());
             main.out().printf("scheduled   %d%nprocessing  %d%ndone        %d%ndead        %d%n",
                     s.scheduled(), s.processing(), s.done(), s.dead());
+            if (s.waiting() > 0) {
+                main.out().printf("waiting     %d (for their parents)%n", s.waiting());
+            }
             if (s.ready() >= 0) {
                 main.out().printf("  ready     %d (due now)%n  delayed   %d (due later)%n  retrying  %d (failed, waiting "
                         + "for a retry)%n", s.ready(), s.delayed(), s.retrying());

@@ -191,7 +191,7 @@ class JobCommandsTest {
 
         Cli.Result bad = cli.run("list", "orders", "--state", "finished");
         assertThat(bad.exit()).isEqualTo(Exit.USAGE);
-        assertThat(bad.err()).isEqualTo("delayq: unknown state 'finished': use scheduled, processing, done or dead\n");
+        assertThat(bad.err()).isEqualTo("delayq: unknown state 'finished': use scheduled, processing, done, dead or waiting\n");
 
         Cli.Result limit = cli.run("list", "orders", "--state", "dead", "--limit", "0");
         assertThat(limit.exit()).isEqualTo(Exit.USAGE);

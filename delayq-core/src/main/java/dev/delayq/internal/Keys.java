@@ -30,6 +30,11 @@ import java.nio.charset.StandardCharsets;
  * &lt;prefix&gt;:{&lt;queue&gt;}:rate      ZSET  the rate limit's grants of the current window
  * &lt;prefix&gt;:{&lt;queue&gt;}:events    STREAM state changes (only while events are on), capped
  * &lt;prefix&gt;:{&lt;queue&gt;}:progress  HASH  job id -&gt; progress its running handler reported
+ * &lt;prefix&gt;:{&lt;queue&gt;}:deps      HASH  flows: "n\0" + child -&gt; its parent counters, "p\0" + child -&gt; its pending
+ *                                  parents (see lua/includes/deps.lua); only while the child waits
+ * &lt;prefix&gt;:{&lt;queue&gt;}:waiting   ZSET  jobs waiting for their parents; score = enqueue ms
+ * &lt;prefix&gt;:{&lt;queue&gt;}:children:&lt;parent id&gt; SET the members (6-byte seq + id) of the jobs waiting for that
+ *                                  parent; the scripts append the id to {@link #childrenPrefix()} (same slot)
  * &lt;prefix&gt;:{&lt;queue&gt;}:lock:&lt;n&gt;  STRING short maintenance lock
  * &lt;prefix&gt;:{&lt;queue&gt;}:schedules HASH  schedule name -&gt; its definition and next/last tick (see ops.ScheduleRecord)
  * &lt;prefix&gt;:{&lt;queue&gt;}:schedules:paused HASH  name of a paused schedule -&gt; when it was paused (Redis ms); only
@@ -70,6 +75,9 @@ public final class Keys {
     private final byte[] schedulesChanged;
     private final byte[] schedulesPaused;
     private final byte[] errors;
+    private final byte[] deps;
+    private final byte[] waiting;
+    private final byte[] children;
 
     /**
      * Keys of one queue. Names are validated by the caller ({@link Validation}).
@@ -98,6 +106,9 @@ public final class Keys {
         this.schedulesChanged = bytes(base + "schedules:changed");
         this.schedulesPaused = bytes(base + "schedules:paused");
         this.errors = bytes(base + "errors");
+        this.deps = bytes(base + "deps");
+        this.waiting = bytes(base + "waiting");
+        this.children = bytes(base + "children:");
     }
 
     /** The keys of partition {@code i} of this queue. */
@@ -192,6 +203,24 @@ public final class Keys {
     /** The rate limit's log of grants in the current window. */
     public byte[] rate() {
         return rate;
+    }
+
+    /** Flows: each waiting child's parent counters and pending parents (see lua/includes/deps.lua). */
+    public byte[] deps() {
+        return deps;
+    }
+
+    /** Flows: the jobs waiting for their parents, scored by enqueue ms. */
+    public byte[] waiting() {
+        return waiting;
+    }
+
+    /**
+     * Flows: the prefix of a parent's children set; a script appends the parent's id (the key keeps this queue's hash
+     * tag, so it is in the same slot).
+     */
+    public byte[] childrenPrefix() {
+        return children;
     }
 
     /** The event stream (while events are on). */

@@ -73,7 +73,7 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
             raw[0] = (byte) flags;
             code = flags & 7;
         }
-        if (code < 1 || code > 4) {
+        if ((code < 1 || code > 4) && code != JobState.WAITING.code()) {
             throw new IllegalStateException("unknown state " + code);
         }
         int[] pos = {1};

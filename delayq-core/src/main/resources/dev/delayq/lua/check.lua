@@ -2,23 +2,52 @@
 -- index, so concurrent work cannot produce false reports.
 -- KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] leases zset   KEYS[4] done zset   KEYS[5] dead zset
 -- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] priority due zset   KEYS[9] done batches zset
--- KEYS[10] retrying zset
+-- KEYS[10] retrying zset   KEYS[11] deps hash   KEYS[12] waiting zset   KEYS[13] children key prefix   KEYS[14] meta hash
 -- ARGV[1] phase: what to scan (data, not a verb: every phase answers alike): "jobs" (every record against the indexes), "due", "prio", "leases", "done", "batches" (the
 --   done batch entries, id by id), "dead" (every index entry against its record), "dedupe" (every dedupe key
 --   against the job it names) or "retrying" (every retrying entry still to come against its job: scheduled, due at
---   that time; entries already past count for nothing and are left to fail.lua's trim)
+--   that time; entries already past count for nothing and are left to fail.lua's trim) or "waiting" (every entry of
+--   the waiting index against its job, waiting; and, on its first page, the index against meta's count). A waiting job
+--   is judged by the "jobs" phase against its flow links (deps.lua): its counters, its entry in each pending parent's
+--   children set, and that some parent is still pending.
 -- ARGV[2] scan cursor   ARGV[3] entries to scan   ARGV[4] most record bytes to read in this call
 -- Returns { next_cursor, scanned, problem_1, ... } with each problem as "<id or key>: <what is wrong>".
 -- @include record
+-- @include deps
 local k_jobs, k_due, k_leases, k_done, k_dead, k_dedupe, k_holds = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local phase, cursor = ARGV[1], ARGV[2]
 local want, max_bytes = whole(ARGV[3], 1, 100000), whole(ARGV[4], 1, 2 ^ 40)
 if not (want and max_bytes) then return { -6, 'malformed check arguments' } end
-local names = { 'scheduled', 'processing', 'done', 'dead' }
+local names = { 'scheduled', 'processing', 'done', 'dead', 'done', 'waiting' }
 local problems = {}
 local function problem(id, text) problems[#problems + 1] = id .. ': ' .. text end
 
 local scanned, bytes = 0, 0
+-- A waiting job (deps.lua): in the waiting index, with counters that name as many pending parents as still wait on it
+-- (a parent not finished whose children set holds it), at least one.
+local function judge_waiting(id, r)
+  local d = { deps = KEYS[11] }
+  local n = deps_node(d, id)
+  if not redis.call('ZSCORE', KEYS[12], id) then problem(id, 'waiting but missing from the waiting index') end
+  if not n then
+    problem(id, 'waiting without its parent counters')
+    return
+  end
+  local ps, m, pending = redis.call('HGET', KEYS[11], 'p\0' .. id) or '', member(r.seq, id), 0
+  for p in string.gmatch(ps, '[^\1]+') do
+    local pr = safe_decode(record_of(k_jobs, p))
+    if pr and (pr.state == SCHEDULED or pr.state == PROCESSING or pr.state == WAITING)
+        and redis.call('SISMEMBER', KEYS[13] .. p, m) == 1 then
+      pending = pending + 1
+    end
+  end
+  if pending == 0 then
+    problem(id, 'waiting but all its parents have finished')
+  elseif pending ~= n.pending then
+    problem(id, 'counts ' .. n.pending .. ' pending parents but ' .. pending .. ' are')
+  end
+end
+
 local function judge_record(id, raw)
   scanned = scanned + 1
   bytes = bytes + #raw
@@ -48,6 +77,7 @@ local function judge_record(id, raw)
       problem(id, 'state ' .. names[r.state] .. ' but present in the ' .. names[s] .. ' index')
     end
   end
+  if r.state == WAITING then judge_waiting(id, r) end
   if r.state == PROCESSING and not r.token then problem(id, 'processing without a token') end
   if r.max > 0 and r.attempt > r.max then problem(id, 'attempt ' .. r.attempt .. ' exceeds max ' .. r.max) end
   if r.dedupe and (r.state == SCHEDULED or r.state == PROCESSING)
@@ -138,8 +168,12 @@ elseif phase == 'dedupe' then
     end
   end
 else
-  local index = { due = k_due, prio = KEYS[8], leases = k_leases, done = k_done, dead = k_dead }
-  local state = { due = SCHEDULED, prio = SCHEDULED, leases = PROCESSING, done = DONE, dead = DEAD }
+  local index = { due = k_due, prio = KEYS[8], leases = k_leases, done = k_done, dead = k_dead, waiting = KEYS[12] }
+  local state = { due = SCHEDULED, prio = SCHEDULED, leases = PROCESSING, done = DONE, dead = DEAD, waiting = WAITING }
+  if phase == 'waiting' and cursor == '0' then
+    local counted, listed = tonumber(redis.call('HGET', KEYS[14], 'waiting') or '0'), redis.call('ZCARD', KEYS[12])
+    if counted ~= listed then problem('waiting', 'meta counts ' .. counted .. ' waiting jobs but the index holds ' .. listed) end
+  end
   if not index[phase] then return { -6, 'unknown check phase' } end
   local reply = redis.call('ZSCAN', index[phase], cursor, 'COUNT', want)
   cursor = reply[1]

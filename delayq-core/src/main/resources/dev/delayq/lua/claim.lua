@@ -4,7 +4,7 @@
 -- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] history hash   KEYS[9] priority due zset
 -- KEYS[10] events stream   KEYS[11] rate log zset (grants of the window: score = the time the grant's jobs may start,
 --   member = "<token>:<n>": n jobs, the first leased with that token; meta's rate_used counts the jobs it holds)
--- KEYS[12] progress hash
+-- KEYS[12] progress hash   KEYS[13] deps hash   KEYS[14] waiting zset   KEYS[15] children key prefix
 -- ARGV[1] max jobs to claim (0: only recover and report the next wake times)
 -- ARGV[2] lease ms
 -- ARGV[3] lookahead ms: also claim jobs due up to now + lookahead (the worker starts each at its due time)
@@ -53,6 +53,7 @@
 -- @include notify
 -- @include flow
 -- @include jobs
+-- @include deps
 -- @include recover
 redis.replicate_commands()
 
@@ -104,7 +105,8 @@ local function due_members(key, lo, hi, limit, base, cand, scores)
 end
 
 local k = { due = KEYS[1], leases = KEYS[2], jobs = KEYS[3], meta = KEYS[4], dead = KEYS[5], dedupe = KEYS[6],
-  holds = KEYS[7], history = KEYS[8], prio = KEYS[9], events = KEYS[10], progress = KEYS[12] }
+  holds = KEYS[7], history = KEYS[8], prio = KEYS[9], events = KEYS[10], progress = KEYS[12], deps = KEYS[13],
+  waiting = KEYS[14], children = KEYS[15] }
 local k_rate = KEYS[11]
 local want, lease_ms, lookahead = whole(ARGV[1], 0, {{MAX_BATCH}}), whole(ARGV[2], 1, 2 ^ 40), whole(ARGV[3], 0, 2 ^ 40)
 local recover_limit, base, cap = whole(ARGV[4], 1, {{MAX_BATCH}}), whole(ARGV[5], 0, 2 ^ 40), whole(ARGV[6], 0, 2 ^ 40)

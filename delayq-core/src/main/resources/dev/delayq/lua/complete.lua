@@ -1,7 +1,8 @@
 -- complete: acknowledge finished jobs (a batch), each fenced by the token of its lease.
 -- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] done batches zset   KEYS[4] meta hash   KEYS[5] dedupe hash
 -- KEYS[6] dedupe holds zset   KEYS[7] history hash   KEYS[8] dead zset   KEYS[9] events stream
--- KEYS[10] progress hash   KEYS[11] errors hash
+-- KEYS[10] progress hash   KEYS[11] errors hash   KEYS[12] due zset   KEYS[13] priority due zset   KEYS[14] deps hash
+-- KEYS[15] waiting zset   KEYS[16] children key prefix
 -- ARGV[1] done retention ms (0: delete the record at once)   ARGV[2] wake channel   ARGV[3..] per lease: id, token
 -- Returns { code_1, ... }: one code per job, 1 completed; 2 already completed with this token (a replayed call);
 --   -1 no such job; -2 stale: the token is not the job's current lease (it was recovered, re-leased
@@ -14,11 +15,13 @@
 -- A completed job's dedupe key keeps holding until the job's enqueue time + TTL if that is ahead, else it is
 -- released. When the queue has a concurrency limit and this frees leases it was held at, a "0" notice wakes the
 -- workers it refused. Without retention, a job that ever failed (its record holds an error: read from its first byte)
--- leaves its error history too (fail.lua); a job that never failed costs nothing more.
+-- leaves its error history too (fail.lua); a job that never failed costs nothing more. A job with children waiting
+-- for it (record bit X_PARENT: never on the fast paths) releases them here (deps.lua).
 -- @include record
 -- @include notify
 -- @include flow
 -- @include jobs
+-- @include deps
 redis.replicate_commands()
 local k_leases, k_jobs, k_batches, k_meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local k_dedupe, k_holds, k_history = KEYS[5], KEYS[6], KEYS[7]
@@ -50,6 +53,7 @@ if cfg.overlays then
 end
 local out, fields, finished, dels, overlaid, erred = {}, {}, {}, {}, {}, {}
 local nf, nh = 0, 0 -- jobs finished so far, and entries in fields (own counts: # on a table is a search)
+local parents = nil -- finished jobs with children (deps.lua)
 local tag -- the done batch entry's tag: the token of its first job, as the worker sent it
 -- done_record: the job's record or overlay as done, written when retention > 0; field: where it goes (the job's own
 -- field, or its overlay's); i: the job's place in the call.
@@ -112,6 +116,10 @@ for j = 1, #todo do
       out[i] = 1
       if r.dedupe then dedupe_release(k_dedupe, k_holds, r, id, now, false) end
       if cfg.events then emit(k_events, cfg, 'completed', id, 'attempt', r.attempt, 'token', r.token) end
+      if r.parent then
+        parents = parents or {}
+        parents[#parents + 1] = id
+      end
       if ov then
         -- The overlay, done, stays beside the record as it was (retention); events and dedupe keys only took the
         -- general path for their own sake.
@@ -142,5 +150,11 @@ if nf > 0 then
   end
   count(k_meta, 'completed', nf)
   history_add(k_history, now, 'c', nf)
+  if parents then
+    local d = { jobs = k_jobs, due = KEYS[12], prio = KEYS[13], dead = KEYS[8], meta = k_meta, dedupe = k_dedupe,
+      holds = k_holds, events = k_events, deps = KEYS[14], waiting = KEYS[15], children = KEYS[16], cfg = cfg,
+      channel = ARGV[2] }
+    deps_ended(d, parents, false, now * 1000)
+  end
 end
 return out

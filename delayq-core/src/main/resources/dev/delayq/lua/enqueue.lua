@@ -1,22 +1,26 @@
 -- enqueue: create a batch of jobs, each with an optional dedupe key, in one atomic step.
 -- KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] meta hash   KEYS[4] dedupe hash   KEYS[5] dedupe holds zset
--- KEYS[6] history hash   KEYS[7] priority due zset   KEYS[8] events stream
+-- KEYS[6] history hash   KEYS[7] priority due zset   KEYS[8] events stream   KEYS[9] dead zset   KEYS[10] deps hash
+-- KEYS[11] waiting zset   KEYS[12] children key prefix
 -- ARGV[1] wake channel   ARGV[2] n (jobs in this call)
 -- ARGV[3..] per job: id, payload, when, options
 --   when: "d<ms>" delay on Redis's clock, "a<ms>" absolute due ms; options: "" (none), "g" (none, and the client made the id up), or fields separated by NUL bytes:
 --     generated ("1"/"0") NUL max attempts NUL name NUL dedupe key NUL dedupe ttl ms NUL priority NUL timeout ms
---     [NUL traceparent NUL tracestate] (empty field = absent; the last two only for a job carrying a W3C trace context:
---     traceparent 55 characters, tracestate at most 512). A generated id found again can only be this very call
+--     [NUL traceparent NUL tracestate [NUL tag=value ...]] (empty field = absent; the trace fields only for a job
+--     carrying a W3C trace context, traceparent 55 characters, tracestate at most 512, or tagged fields; tags: after =
+--     parent ids separated by \1 (see deps.lua), opd = ignore). A generated id found again can only be this very call
 --     replayed after a lost reply (71 random bits do not collide), so it counts as created, as the first execution did.
 -- Returns the duplicates only, as { i_1, owner_id_1, hold_until_1, owner_state_1, ... } (every job not listed was
 --   created; hold until ms, -1: the owner is scheduled or running; owner state 0: gone); or, with nothing written:
---   { -5, i } when job i's due time would fall beyond year 9999, { -6, what } when an argument is malformed.
+--   { -5, i } when job i's due time would fall beyond year 9999, { -6, what } when an argument is malformed,
+--   { -20, i, parent } when job i names a parent that does not exist.
 -- A dedupe key holds while its job is scheduled or running; after the job ends, until enqueue time + TTL if that
 -- is later (see jobs.lua). Every argument is checked before the first write: the batch is all or nothing.
 -- @include record
 -- @include notify
 -- @include flow
 -- @include jobs
+-- @include deps
 redis.replicate_commands()
 local k_jobs, k_due, k_meta, k_dedupe, k_holds, k_history = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local k_prio, k_events = KEYS[7], KEYS[8]
@@ -62,9 +66,13 @@ for i = 1, n do
     opts[i] = o == 'g' and 'g' or false
   else
     local f = split(o)
-    if (#f ~= 7 and #f ~= 9) or (f[1] ~= '0' and f[1] ~= '1') then return { -6, 'job ' .. i .. ': malformed options' } end
-    local trace = nil
-    if #f == 9 then
+    if (#f ~= 7 and #f < 9) or (f[1] ~= '0' and f[1] ~= '1') then return { -6, 'job ' .. i .. ': malformed options' } end
+    local trace, tags, bad = nil, nil, nil
+    if #f > 9 then
+      tags, bad = option_tags(f, 10)
+      if not tags then return { -6, 'job ' .. i .. ': ' .. bad } end
+    end
+    if #f == 9 or (tags and f[8] .. f[9] ~= '') then
       if not string.match(f[8], TRACEPARENT) or #f[9] > 512 then return { -6, 'job ' .. i .. ': malformed trace context' } end
       trace = f[9] ~= '' and f[8] .. '\0' .. f[9] or f[8]
     end
@@ -76,9 +84,15 @@ for i = 1, n do
       return { -6, 'job ' .. i .. ': malformed options' }
     end
     opts[i] = { generated = f[1] == '1', max = max, name = f[3] ~= '' and f[3] or nil,
-      dedupe = f[4] ~= '' and f[4] or nil, hold = ttl and now + ttl, priority = priority, timeout = timeout, trace = trace }
+      dedupe = f[4] ~= '' and f[4] or nil, hold = ttl and now + ttl, priority = priority, timeout = timeout, trace = trace,
+      after = tags and tags.after, ignore = tags and tags.opd == 'ignore' }
+    if opts[i].after then
+      local unknown = deps_unknown(k_jobs, opts[i].after)
+      if unknown then return { -20, i, unknown } end
+    end
   end
 end
+local d = nil -- the keys of flows (deps.lua), made for the first job with parents
 
 local function state_of(id)
   local r = safe_decode(record_of(k_jobs, id))
@@ -115,8 +129,14 @@ for i = 1, n do
   end
   local s = seq + i - 1
   -- HSETNX both checks that the id is free and writes the record, in one call.
+  local fate, node, pending -- a child's ('run', 'wait' or 'dead', see deps.lua)
   if not owner then
-    local rec = fresh_record(ARGV[a + 1], s, created_at, (o and o ~= 'g') and o or nil)
+    local rec
+    if o and o ~= 'g' and o.after then
+      fate, node, pending = deps_fate(k_jobs, o.after, o.ignore, ARGV[a + 2])
+      rec = fate ~= 'run' and deps_record(ARGV[a + 1], s, created_at, o, fate, dues[i], pending) or nil
+    end
+    rec = rec or fresh_record(ARGV[a + 1], s, created_at, (o and o ~= 'g') and o or nil)
     if redis.call('HSETNX', k_jobs, id, rec) == 0 then
       owner, hold = id, -1
     end
@@ -129,6 +149,15 @@ for i = 1, n do
       out[#out + 1] = hold
       out[#out + 1] = state_of(owner)
     end
+  elseif fate and fate ~= 'run' then
+    d = d or { jobs = k_jobs, due = k_due, prio = k_prio, dead = KEYS[9], meta = k_meta, dedupe = k_dedupe,
+      holds = k_holds, events = k_events, deps = KEYS[10], waiting = KEYS[11], children = KEYS[12], channel = channel }
+    deps_created(d, id, s, fate, node, pending, now)
+    if dk and fate == 'wait' then
+      dedupe_take(k_dedupe, k_holds, dk, id)
+      taken[dk] = id
+    end
+    created = created + 1
   else
     local p = (o and o ~= 'g' and o.priority) or 0
     if p > 0 then

@@ -1,7 +1,8 @@
 -- fail: record a failed attempt, fenced by the lease token: retry at now + backoff, or dead.
 -- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] due zset   KEYS[4] dead zset   KEYS[5] meta hash
 -- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] history hash   KEYS[9] priority due zset
--- KEYS[10] events stream   KEYS[11] progress hash   KEYS[12] retrying zset   KEYS[13] errors hash
+-- KEYS[10] events stream   KEYS[11] progress hash   KEYS[12] retrying zset   KEYS[13] errors hash   KEYS[14] deps hash
+-- KEYS[15] waiting zset   KEYS[16] children key prefix
 -- ARGV[1] id   ARGV[2] token   ARGV[3] error summary
 -- ARGV[4] retryable: "1" / "0" not (straight to dead)   ARGV[5] backoff ms   ARGV[6] wake channel
 -- ARGV[7] default max attempts (for records that carry 0)
@@ -21,6 +22,7 @@
 -- @include notify
 -- @include flow
 -- @include jobs
+-- @include deps
 redis.replicate_commands()
 local k_leases, k_jobs, k_due, k_dead, k_meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local k_dedupe, k_holds, k_history, k_prio, k_events, k_progress = KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11]
@@ -90,4 +92,9 @@ dedupe_release(k_dedupe, k_holds, r, id, now, false)
 count(k_meta, 'dead', 1)
 history_add(k_history, now, 'd', 1)
 emit(k_events, cfg, 'dead', id, 'attempt', r.attempt)
+if r.parent then -- its waiting children (deps.lua)
+  deps_ended({ jobs = k_jobs, due = k_due, prio = k_prio, dead = k_dead, meta = k_meta, dedupe = k_dedupe, holds = k_holds,
+    events = k_events, deps = KEYS[14], waiting = KEYS[15], children = KEYS[16], cfg = cfg, channel = ARGV[6] }, { id }, true,
+    now_micros)
+end
 return { 2, now }

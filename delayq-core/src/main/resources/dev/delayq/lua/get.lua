@@ -3,7 +3,7 @@
 -- KEYS[6] dedupe holds zset   KEYS[7] priority due zset   KEYS[8] progress hash
 -- ARGV[1] id   ARGV[2] most payload bytes (-1: whole; a preview: the rest is only counted)
 -- Returns { record, time, state, hold, progress, payload_bytes }, or {} when there is no such job; time is the due ms
---   (scheduled), the lease expiry (processing) or the time it finished (done, dead: a done batch's job carries it
+--   (scheduled, and the due time asked for by a job waiting for its parents), the lease expiry (processing) or the time it finished (done, dead: a done batch's job carries it
 --   in its record), -1 when the index lacks it; state is the record's state, or for a record that cannot be
 --   decoded the index it was found in (0: none);
 --   hold is until when the job's dedupe key holds after it ended (-1: no hold); progress is what its handler last
@@ -23,6 +23,8 @@ if r and r.state == SCHEDULED then
   else
     score = redis.call('ZSCORE', KEYS[2], member(r.seq, ARGV[1]))
   end
+elseif r and r.state == WAITING then
+  state, score = WAITING, r.due
 elseif r and r.finished then
   state, score = DONE, r.finished
 elseif r then

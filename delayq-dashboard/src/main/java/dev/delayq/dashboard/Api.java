@@ -160,6 +160,7 @@ final class Api {
             case PROCESSING -> stats.processing();
             case DONE -> stats.done();
             case DEAD -> stats.dead();
+            case WAITING -> stats.waiting();
         };
         List<Map<String, Object>> jobs = new ArrayList<>();
         boolean newest = JobOrder.newest(ctx, state);

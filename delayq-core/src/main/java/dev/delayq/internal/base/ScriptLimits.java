@@ -31,6 +31,8 @@ public final class ScriptLimits {
      * long one call holds Redis.
      */
     public static final int MAX_STATS_MANY = 250;
+    /** Parents one job may wait for (a flow: see lua/includes/deps.lua). */
+    public static final int MAX_PARENTS = 1000;
 
     /** The placeholders the scripts may name, and their values. */
     public static final Map<String, Long> PLACEHOLDERS = Map.of(
@@ -41,7 +43,8 @@ public final class ScriptLimits {
             "HISTORY_MINUTES", (long) HISTORY_MINUTES,
             "MAX_TICKS", (long) MAX_CATCH_UP + 1,
             "MAX_ERRORS", (long) MAX_ERRORS,
-            "MAX_STATS_MANY", (long) MAX_STATS_MANY);
+            "MAX_STATS_MANY", (long) MAX_STATS_MANY,
+            "MAX_PARENTS", (long) MAX_PARENTS);
 
     private ScriptLimits() {
     }

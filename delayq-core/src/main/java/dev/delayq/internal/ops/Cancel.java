@@ -25,13 +25,13 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class Cancel {
     private static final ScriptKey[] KEYS = {DUE, JOBS, META, DONE, DEAD, DEDUPE, DEDUPE_HOLDS, LEASES, PRIORITY_DUE, EVENTS,
-        DONE_BATCHES, ScriptKey.RETRYING, ScriptKey.ERRORS};
+        DONE_BATCHES, ScriptKey.RETRYING, ScriptKey.ERRORS, ScriptKey.DEPS, ScriptKey.WAITING, ScriptKey.CHILDREN};
 
     /** cancel.lua's and delete.lua's ARGV. */
-    enum ById { ID }
+    enum ById { ID, WAKE_CHANNEL }
 
     /** cancel_by_dedupe.lua's ARGV. */
-    enum ByDedupe { DEDUPE_KEY }
+    enum ByDedupe { DEDUPE_KEY, WAKE_CHANNEL }
 
     /** The reply of all three. */
     enum Out { CODE, ID }
@@ -59,8 +59,8 @@ public final class Cancel {
     }
 
     private static CompletableFuture<ChangeResult> call(RedisBackend redis, Keys keys, Script script, String idOrKey) {
-        // Each of the three takes one argument: the id (ById.ID) or the dedupe key (ByDedupe.DEDUPE_KEY).
-        return Reply.eval(redis, script, ScriptKey.of(KEYS, keys), Args.utf8(idOrKey)).thenApply(r -> {
+        // Each of the three takes the id (ById.ID) or the dedupe key (ByDedupe.DEDUPE_KEY), then the wake channel.
+        return Reply.eval(redis, script, ScriptKey.of(KEYS, keys), Args.utf8(idOrKey), keys.wakeChannel()).thenApply(r -> {
             if (Reply.code(r) == ReplyCode.OK) {
                 return new ChangeResult(ChangeResult.Status.CHANGED, null, 0, Reply.str(Reply.at(r, Out.ID)));
             }

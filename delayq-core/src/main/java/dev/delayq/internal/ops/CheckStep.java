@@ -18,11 +18,11 @@ public final class CheckStep {
     static final long MAX_BYTES = 16L * 1024 * 1024;
     /** The phases: every record against the indexes, every index against the records, every dedupe key. */
     public static final List<String> PHASES = List.of("jobs", "due", "prio", "leases", "done", "batches", "dead",
-            "dedupe", "retrying");
+            "dedupe", "retrying", "waiting");
 
     private static final ScriptKey[] KEYS = {ScriptKey.JOBS, ScriptKey.DUE, ScriptKey.LEASES, ScriptKey.DONE, ScriptKey.DEAD,
         ScriptKey.DEDUPE, ScriptKey.DEDUPE_HOLDS, ScriptKey.PRIORITY_DUE, ScriptKey.DONE_BATCHES,
-        ScriptKey.RETRYING};
+        ScriptKey.RETRYING, ScriptKey.DEPS, ScriptKey.WAITING, ScriptKey.CHILDREN, ScriptKey.META};
 
     /**
      * ARGV, in order. The phase is what one page scans ({@link #PHASES}), data of the one operation "check a page", not

@@ -35,7 +35,7 @@ public final class Claim {
     public static final long MAX_BYTES = 8L * 1024 * 1024;
 
     private static final ScriptKey[] KEYS = {DUE, LEASES, JOBS, META, DEAD, DEDUPE, DEDUPE_HOLDS, HISTORY, PRIORITY_DUE, EVENTS,
-        RATE_LOG, PROGRESS};
+        RATE_LOG, PROGRESS, ScriptKey.DEPS, ScriptKey.WAITING, ScriptKey.CHILDREN};
 
     /** ARGV, in order. */
     enum Arg { MAX_JOBS, LEASE_MS, LOOKAHEAD_MS, MAX_EXPIRED, RECOVERY_BACKOFF_BASE_MS, RECOVERY_BACKOFF_CAP_MS, RANDOM_SEED,

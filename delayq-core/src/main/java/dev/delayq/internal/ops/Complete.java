@@ -28,7 +28,7 @@ import java.util.concurrent.CompletableFuture;
 /** {@code complete.lua}: acknowledge finished jobs, each fenced by its lease's token. */
 public final class Complete {
     private static final ScriptKey[] KEYS = {LEASES, JOBS, DONE_BATCHES, META, DEDUPE, DEDUPE_HOLDS, HISTORY, DEAD, EVENTS,
-        PROGRESS, ScriptKey.ERRORS};
+        PROGRESS, ScriptKey.ERRORS, ScriptKey.DUE, ScriptKey.PRIORITY_DUE, ScriptKey.DEPS, ScriptKey.WAITING, ScriptKey.CHILDREN};
 
     /** ARGV, in order, before the leases ({@link LeaseBatches.Each}). */
     enum Arg { DONE_RETENTION_MS, WAKE_CHANNEL }

@@ -16,6 +16,7 @@ import dev.delayq.Durability;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
 import dev.delayq.JobState;
+import dev.delayq.OnParentDead;
 import dev.delayq.internal.Keys;
 import dev.delayq.internal.base.ScriptLimits;
 import dev.delayq.internal.base.Validation;
@@ -29,7 +30,8 @@ import java.util.concurrent.CompletableFuture;
 public final class Enqueue {
     private static final byte[] GENERATED = {'g'};
 
-    private static final ScriptKey[] KEYS = {JOBS, DUE, META, DEDUPE, DEDUPE_HOLDS, HISTORY, PRIORITY_DUE, EVENTS};
+    private static final ScriptKey[] KEYS = {JOBS, DUE, META, DEDUPE, DEDUPE_HOLDS, HISTORY, PRIORITY_DUE, EVENTS,
+        ScriptKey.DEAD, ScriptKey.DEPS, ScriptKey.WAITING, ScriptKey.CHILDREN};
 
     /** ARGV, in order, before the jobs. */
     enum Arg { WAKE_CHANNEL, N }
@@ -83,7 +85,7 @@ public final class Enqueue {
      */
     private static byte[] options(Job job) {
         if (job.maxAttempts() == 0 && job.name() == null && job.dedupeKey() == null && job.timeout() == null
-                && job.priority() == 0 && job.traceparent() == null) {
+                && job.priority() == 0 && job.traceparent() == null && job.after().isEmpty()) {
             return job.idGenerated() ? GENERATED : Args.EMPTY;
         }
         String sep = "\0";
@@ -94,7 +96,19 @@ public final class Enqueue {
                 + (job.dedupeKey() != null ? Long.toString(job.dedupeTtl().toMillis()) : "") + sep
                 + (job.priority() > 0 ? Integer.toString(job.priority()) : "") + sep
                 + (job.timeout() != null ? Long.toString(job.timeout().toMillis()) : "")
-                + (job.traceparent() != null ? sep + job.traceparent() + sep + (job.tracestate() != null ? job.tracestate() : "") : ""));
+                + (job.traceparent() != null || !job.after().isEmpty()
+                    ? sep + (job.traceparent() != null ? job.traceparent() : "") + sep + (job.tracestate() != null ? job.tracestate() : "")
+                    : "")
+                + tags(job));
+    }
+
+    /** The tagged option fields (after the nine positional ones): a flow's parents and policy (lua/includes/deps.lua). */
+    private static String tags(Job job) {
+        if (job.after().isEmpty()) {
+            return "";
+        }
+        return "\0after=" + String.join("\1", job.after())
+                + (job.onParentDead() == OnParentDead.IGNORE ? "\0opd=ignore" : "");
     }
 
     private static List<EnqueueResult> decode(List<Object> reply, List<Job> batch, String[] ids) {
@@ -103,6 +117,9 @@ public final class Enqueue {
             throw new IllegalArgumentException("due time of job '" + bad.id() + "' ("
                     + (bad.runAt() != null ? "at " + bad.runAt() : "delay " + Validation.human(bad.delay()))
                     + ") falls beyond year 9999 on the Redis clock");
+        }
+        if (reply.size() == 3 && Reply.code(reply) == ReplyCode.UNKNOWN_PARENT) {
+            throw new IllegalArgumentException("unknown parent " + Reply.str(reply.get(2)));
         }
         EnqueueResult[] out = new EnqueueResult[batch.size()];
         for (int d = 0; DUPLICATE * (d + 1) <= reply.size(); d++) {

@@ -28,7 +28,7 @@ import java.util.concurrent.CompletableFuture;
 /** {@code fail.lua}: record a failed attempt, fenced by the token: retry after a backoff, or dead. */
 public final class Fail {
     private static final ScriptKey[] KEYS = {LEASES, JOBS, DUE, DEAD, META, DEDUPE, DEDUPE_HOLDS, HISTORY, PRIORITY_DUE, EVENTS,
-        PROGRESS, RETRYING, ScriptKey.ERRORS};
+        PROGRESS, RETRYING, ScriptKey.ERRORS, ScriptKey.DEPS, ScriptKey.WAITING, ScriptKey.CHILDREN};
 
     /** ARGV, in order. */
     enum Arg { ID, TOKEN, ERROR, RETRYABLE, BACKOFF_MS, WAKE_CHANNEL, DEFAULT_MAX_ATTEMPTS }

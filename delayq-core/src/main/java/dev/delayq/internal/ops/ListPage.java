@@ -163,6 +163,7 @@ public final class ListPage {
             case PROCESSING -> keys.leases();
             case DONE -> keys.done();
             case DEAD -> keys.dead();
+            case WAITING -> keys.waiting();
         };
     }
 }

@@ -76,6 +76,7 @@ final class Protocol {
             case COMPLETE -> Complete.PROTOCOL;
             case FAIL -> Fail.PROTOCOL;
             case ERRORS -> ErrorHistory.PROTOCOL;
+            case LINKS -> Links.PROTOCOL;
             case RENEW -> Renew.PROTOCOL;
             case RELEASE -> Release.PROTOCOL;
             case RECOVER -> Recover.PROTOCOL;

@@ -25,7 +25,7 @@ import java.util.concurrent.CompletableFuture;
 /** {@code recover.lua}: return expired leases to the due set (or to dead), without claiming. */
 public final class Recover {
     private static final ScriptKey[] KEYS = {DUE, LEASES, JOBS, META, DEAD, DEDUPE, DEDUPE_HOLDS, HISTORY, PRIORITY_DUE, EVENTS,
-        PROGRESS};
+        PROGRESS, ScriptKey.DEPS, ScriptKey.WAITING, ScriptKey.CHILDREN};
 
     /** ARGV, in order. */
     enum Arg { MAX_LEASES, BACKOFF_BASE_MS, BACKOFF_CAP_MS, RANDOM_SEED, WAKE_CHANNEL, MAX_STALLS }

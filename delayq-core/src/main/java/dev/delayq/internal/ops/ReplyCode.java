@@ -28,7 +28,9 @@ enum ReplyCode {
     /** An argument was malformed (the client's checks should make this impossible); nothing was written. */
     BAD_ARGUMENT(-6),
     /** The job's record cannot be decoded (moved to dead where the script could; else nothing changed). */
-    UNDECODABLE(-7);
+    UNDECODABLE(-7),
+    /** enqueue: a job names a parent that does not exist ({ -20, i, parent }); nothing was written. */
+    UNKNOWN_PARENT(-20);
 
     private final long value;
 

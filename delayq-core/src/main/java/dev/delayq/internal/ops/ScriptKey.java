@@ -29,6 +29,9 @@ enum ScriptKey {
     PAUSED_SCHEDULES("paused schedules hash", Keys::schedulesPaused),
     WORKERS("workers zset", Keys::workers),
     WORKER_INFO("workers info hash", Keys::workerInfo),
+    DEPS("deps hash", Keys::deps),
+    WAITING("waiting zset", Keys::waiting),
+    CHILDREN("children key prefix", Keys::childrenPrefix),
     PURGE_LOCK("lock key", k -> k.lock("purge")),
     /** The index a list reads: given by the caller. */
     INDEX("index zset", null);

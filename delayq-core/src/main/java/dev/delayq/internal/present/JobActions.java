@@ -19,9 +19,9 @@ import java.util.Set;
  */
 public enum JobActions {
     /** Delete a job before it runs ({@code cancel.lua}). */
-    CANCEL("cancel", "cancelled", EnumSet.of(JobState.SCHEDULED)),
+    CANCEL("cancel", "cancelled", EnumSet.of(JobState.SCHEDULED, JobState.WAITING)),
     /** Delete a job that no worker holds ({@code delete.lua}). */
-    DELETE("delete", "deleted", EnumSet.of(JobState.SCHEDULED, JobState.DONE, JobState.DEAD)),
+    DELETE("delete", "deleted", EnumSet.of(JobState.SCHEDULED, JobState.DONE, JobState.DEAD, JobState.WAITING)),
     /** Move a scheduled job to another due time ({@code reschedule.lua}). */
     RESCHEDULE("reschedule", "rescheduled", EnumSet.of(JobState.SCHEDULED)),
     /** Make a scheduled job due now: a reschedule to now ({@code reschedule.lua}). */
@@ -54,7 +54,11 @@ public enum JobActions {
      * running job refuses, {@code a worker is running it, and only scheduled, done or dead jobs can be deleted}.
      */
     public String rule() {
-        String states = words(allowed);
+        // A job waiting for its parents (flows) may be cancelled and deleted too; the rule keeps its words of before
+        // (the command line and the dashboard answer with them), which name the states most jobs are in.
+        Set<JobState> named = EnumSet.copyOf(allowed);
+        named.remove(JobState.WAITING);
+        String states = words(named);
         return this == DELETE ? "a worker is running it, and only " + states + " jobs can be " + done
                 : "only " + states + " jobs can be " + done;
     }

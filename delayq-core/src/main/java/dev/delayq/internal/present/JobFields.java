@@ -117,8 +117,29 @@ public final class JobFields {
     }
 
     /**
+     * Adds a job's flow links (docs/flows.md) to its fields {@code m}: {@code parents} ({@code {"done", "dead",
+     * "pending"}}, its parents by outcome, and {@code onParentDead}) while it waits for them, {@code children}
+     * ({@code {"waiting"}}: the jobs waiting for it) when any does; nothing for a job outside flows.
+     */
+    public static Map<String, Object> links(Map<String, Object> m, dev.delayq.FlowLinks links) {
+        if (links != null && links.waiting()) {
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("done", links.doneParents());
+            p.put("dead", links.deadParents());
+            p.put("pending", links.pendingParents());
+            p.put("onParentDead", links.onParentDead().name().toLowerCase(java.util.Locale.ROOT));
+            m.put("parents", p);
+        }
+        if (links != null && links.waitingChildren() > 0) {
+            m.put("children", Map.of("waiting", links.waitingChildren()));
+        }
+        return m;
+    }
+
+    /**
      * A queue's counts: {@code queue} (its name; also as {@code name}, the dashboard's first key), {@code scheduled,
-     * processing, done, dead}, {@code totals} (running totals), {@code paused}, {@code oldestDueAt} (the due time of the
+     * processing, done, dead}, {@code waiting} (jobs waiting for their parents, docs/flows.md: not in {@code scheduled},
+     * which counts the jobs in the due sets), {@code totals} (running totals), {@code paused}, {@code oldestDueAt} (the due time of the
      * earliest scheduled job, ISO-8601, null when none), {@code oldestDueLagMillis} (how long it has been due on
      * Redis's clock, 0 when nothing is due yet), {@code rate} and {@code concurrency} (the flow limits, null when none;
      * the rate as {@code N/DUR}), {@code events} (the event stream's cap, null when off) and {@code pastRetention}
@@ -134,6 +155,7 @@ public final class JobFields {
         m.put("processing", s.processing());
         m.put("done", s.done());
         m.put("dead", s.dead());
+        m.put("waiting", s.waiting());
         m.put("totals", new LinkedHashMap<>(s.totals()));
         m.put("paused", s.paused());
         m.put("oldestDueAt", instant(s.oldestDueAtMillis()));

@@ -217,6 +217,10 @@ public final class Partition {
         return redis.await(dev.delayq.internal.ops.ErrorHistory.call(redis, keys, id), "errors");
     }
 
+    Optional<dev.delayq.FlowLinks> links(String id) {
+        return redis.await(dev.delayq.internal.ops.Links.call(redis, keys, id), "links");
+    }
+
     ChangeResult retryDead(String id) {
         return redis.await(RetryDead.one(redis, keys, id), "retry");
     }

@@ -41,7 +41,9 @@ final class PartitionTotals {
         long ready = 0;
         long delayed = 0;
         long retrying = 0;
+        long waiting = 0;
         for (QueueStats s : all) {
+            waiting += s.waiting();
             ready += s.ready();
             delayed += s.delayed();
             retrying += s.retrying();
@@ -69,7 +71,7 @@ final class PartitionTotals {
             limits = limits.concurrency((int) concurrency);
         }
         return new QueueStats(name, scheduled, processing, done, dead, totals, paused, oldest, now, limits, eventsCap,
-                pastRetention, ready, delayed, retrying);
+                pastRetention, ready, delayed, retrying, waiting);
     }
 
     /** Minute by minute: counts added, lag percentiles the worst partition's. */

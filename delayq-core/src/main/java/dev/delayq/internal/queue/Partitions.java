@@ -174,6 +174,7 @@ final class Partitions {
             case SCHEDULED -> j.dueAtMillis();
             case PROCESSING -> j.leaseUntilMillis();
             case DONE, DEAD -> j.finishedAtMillis();
+            case WAITING -> j.enqueuedAtMillis();
         };
     }
 

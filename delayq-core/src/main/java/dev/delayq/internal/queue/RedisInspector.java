@@ -70,6 +70,12 @@ final class RedisInspector implements QueueInspector {
     }
 
     @Override
+    public Optional<dev.delayq.FlowLinks> links(String id) {
+        Validation.jobId(id);
+        return parts.of(id).links(id);
+    }
+
+    @Override
     public List<dev.delayq.JobError> errors(String id) {
         Validation.jobId(id);
         return parts.of(id).errors(id);

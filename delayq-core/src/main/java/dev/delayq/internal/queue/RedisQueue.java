@@ -221,6 +221,11 @@ public final class RedisQueue implements JobQueue, Leases {
                         + settings.maxPayloadBytes() + " bytes (DelayQ.builder().maxPayloadBytes(n) raises it; large data "
                         + "belongs in a store of its own, with a reference in the payload)");
             }
+            if (!job.after().isEmpty() && parts.count() > 1) {
+                throw new IllegalArgumentException("job '" + job.id() + "' names parents, but queue '" + name() + "' has "
+                        + parts.count() + " partitions: flows (after) are supported on a queue without partitions only,"
+                        + " with parents in the same queue (see docs/flows.md)");
+            }
         }
     }
 

@@ -52,6 +52,7 @@ public enum Script {
     PURGE("purge"),
     GET("get"),
     ERRORS("errors"),
+    LINKS("links"),
     LIST("list"),
     LIST_DUE("list_due"),
     LIST_BATCHES("list_batches"),

@@ -3,7 +3,8 @@
 -- A job lives in one field of the queue's jobs hash (field = job id), and while a long job that claim leased fresh
 -- runs or is kept done, its lease in a second, small field ("\0" .. id: a lease overlay, see below). Its value is packed
 -- so that a scheduled job with a 100-byte payload stays in jemalloc's 112-byte class (see BENCHMARKS.md, W4):
---   byte 1              state (bits 0-2: 1 scheduled, 2 processing, 3 done, 4 dead)
+--   byte 1              state (bits 0-2: 1 scheduled, 2 processing, 3 done, 4 dead, 6 waiting for its parents: see
+--                       deps.lua; a waiting record keeps its due field: the due time it asked for at enqueue)
 --                       | 8 due follows | 16 token follows | 32 error follows | 64 created follows
 --                       | 128 extension fields follow
 --   varint              seq: enqueue sequence; orders equal due times and names the due-set member
@@ -24,6 +25,9 @@
 --                             the first the whole mask less 128 plus 128, i.e. the mask itself (128 to 255): the fast
 --                             paths below read it as one byte m >= 128 followed by a 1. The trace context is the last
 --                             field before the payload, so they skip it as they skip the payload
+--                         256 parent (no bytes): the job has or had children waiting for it (see deps.lua), so its end
+--                             (done, dead, cancelled, deleted) releases them; the mask then takes two bytes whose second
+--                             is not 1, so the fast paths leave such a record to the general path
 --   rest                payload, byte for byte
 -- A done job that complete listed in a done batch (below) has state 5 (done, finish time follows) in byte 1 and the
 -- time it finished (ms, 6 bytes big-endian) right after it, then the rest of its record from byte 2 on: decode reads
@@ -43,9 +47,11 @@
 -- Due-set member = 6-byte big-endian seq .. id: members with an equal score (the same due ms) sort by
 -- seq, i.e. in enqueue order, and the score stays the exact due ms (never a composite above 2^53).
 local SCHEDULED, PROCESSING, DONE, DEAD = 1, 2, 3, 4
+local WAITING = 6 -- waiting for its parents (deps.lua)
 local DONE_AT = 5 -- done, finish time follows (see above)
 local F_DUE, F_TOKEN, F_ERROR, F_CREATED, F_EXT = 8, 16, 32, 64, 128
 local X_ATTEMPT, X_MAX, X_STALLS, X_NAME, X_DEDUPE, X_PRIORITY, X_TIMEOUT, X_TRACE = 1, 2, 4, 8, 16, 32, 64, 128
+local X_PARENT = 256
 local MAX_DUE = 253402300799999 -- 9999-12-31T23:59:59.999Z
 local CREATED_EPOCH = 1577836800 -- 2020-01-01T00:00:00Z, in seconds
 local UNDECODABLE = 'record cannot be decoded'
@@ -209,6 +215,7 @@ local function decode_general(raw, b, flags, state)
     if mask % 64 >= 32 then r.priority, pos, b, from = varint_at(raw, b, from, pos) end
     if mask % 128 >= 64 then r.timeout, pos, b, from = varint_at(raw, b, from, pos) end
     if mask % 256 >= X_TRACE then r.trace, pos, b, from = bytes_at(raw, b, from, pos) end
+    if mask % 512 >= X_PARENT then r.parent = true end
   end
   if pos > #raw + 1 then error('truncated record') end
   r.body = pos
@@ -246,7 +253,7 @@ local function decode(raw)
     r.finished = finish_in(raw)
     return r
   end
-  if state < SCHEDULED or state > DEAD then error('unknown state') end
+  if state < SCHEDULED or (state > DEAD and state ~= WAITING) then error('unknown state') end
   if flags % 64 < F_ERROR then
     local r = decode_numeric(raw, b, flags, state)
     if r then return r end
@@ -273,6 +280,7 @@ local function encode_with_body(r, body)
   if r.priority > 0 then mask = mask + X_PRIORITY end
   if r.timeout then mask = mask + X_TIMEOUT end
   if r.trace then mask = mask + X_TRACE end
+  if r.parent then mask = mask + X_PARENT end
   local b = { r.state }
   put_varint(b, r.seq)
   if r.created then

@@ -16,8 +16,8 @@ local function backoff_ms(n, base, cap)
   return math.floor(base + math.random() * (exp - base))
 end
 
--- k: a table of the queue's keys (due, leases, jobs, meta, dead, dedupe, holds, history, prio, events, progress) and
--- its flow configuration (k.cfg).
+-- k: a table of the queue's keys (due, leases, jobs, meta, dead, dedupe, holds, history, prio, events, progress, deps,
+-- waiting, children) and its flow configuration (k.cfg). A job with children that goes dead ends them (deps.lua).
 local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
   -- The earliest lease first, alone: when it has not expired (the usual case) it is the next expiry, and Redis
   -- prints one score instead of limit + 1 (each in '%.17g' on 7.0, about 3,600 instructions, read back by a strtod).
@@ -27,7 +27,7 @@ local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
   local ids = redis.call('ZRANGEBYSCORE', k.leases, '-inf', int(now), 'LIMIT', '0', int(limit))
   local raws = records_of(k.jobs, ids)
   local head_before = earliest_due(k.due, k.prio, k.cfg.prios)
-  local recovered, dead, rewritten = 0, 0, {}
+  local recovered, dead, rewritten, parents = 0, 0, {}, nil
   local seq = next_seqs(k.meta, #ids)
   redis.call('ZREM', k.leases, unpack(ids))
   redis.call('HDEL', k.progress, unpack(ids))
@@ -53,6 +53,10 @@ local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
         dedupe_release(k.dedupe, k.holds, r, id, now, false)
         emit(k.events, k.cfg, 'dead', id, 'stalls', r.stalls)
         dead = dead + 1
+        if r.parent then
+          parents = parents or {}
+          parents[#parents + 1] = id
+        end
       else
         r.state = SCHEDULED
         r.err = 'lease expired (stall ' .. r.stalls .. ' of at most ' .. max_stalls .. ')'
@@ -69,6 +73,10 @@ local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
     end
   end
   drop_overlays(k.jobs, rewritten)
+  if parents then
+    k.channel = channel
+    deps_ended(k, parents, true, now * 1000)
+  end
   count(k.meta, 'recovered', recovered)
   count(k.meta, 'dead', dead)
   history_add(k.history, now, 'r', recovered)

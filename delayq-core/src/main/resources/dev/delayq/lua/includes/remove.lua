@@ -2,7 +2,8 @@
 -- operation, this their common part). KEYS as theirs: KEYS[1] due zset   KEYS[2] jobs hash   KEYS[3] meta hash
 -- KEYS[4] done zset   KEYS[5] dead zset   KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] leases zset
 -- KEYS[9] priority due zset   KEYS[10] events stream   KEYS[11] done batches zset   KEYS[12] retrying zset
--- KEYS[13] errors hash
+-- KEYS[13] errors hash   KEYS[14] deps hash   KEYS[15] waiting zset   KEYS[16] children key prefix
+-- ARGV[2] wake channel
 
 -- The sequence of a record that cannot be decoded, when its first bytes still hold it (nil otherwise); a readable
 -- record under an overlay that cannot be read comes behind a zero byte (record.lua's with_overlay).
@@ -32,8 +33,9 @@ local function drop_entries(id, seq, finished)
   redis.call('HDEL', KEYS[13], id)
 end
 
--- Removes the job id: a scheduled one only (deleting false: cancel), or one scheduled, done or dead (deleting
--- true: delete). A record that cannot be decoded is refused by cancel ({ -7 }) and deleted by delete unless it is
+-- Removes the job id: a scheduled or waiting one only (deleting false: cancel), or one scheduled, waiting, done or dead
+-- (deleting true: delete). A waiting job's links go with it; a job with children that ends so (scheduled or waiting)
+-- ends them as a dead parent does (deps.lua). A record that cannot be decoded is refused by cancel ({ -7 }) and deleted by delete unless it is
 -- leased (its done or dead entry goes with it, its done batch entry too when its finish time can be read, from its
 -- lease overlay or its record, and its due entry when the record's sequence can still be read; a due entry whose
 -- member cannot be known is dropped by the next claim that reaches it, which leases only by an entry naming its
@@ -52,7 +54,11 @@ local function remove_job(id, deleting)
     drop_overlays(k_jobs, { id })
     return { 1, id }
   end
-  if r.state == PROCESSING or (not deleting and r.state ~= SCHEDULED) then return { -3, r.state } end
+  if r.state == PROCESSING or (not deleting and r.state ~= SCHEDULED and r.state ~= WAITING) then return { -3, r.state } end
+  local d = (r.state == WAITING or (r.parent and r.state == SCHEDULED)) and { jobs = k_jobs, due = KEYS[1],
+    prio = KEYS[9], dead = KEYS[5], meta = KEYS[3], dedupe = KEYS[6], holds = KEYS[7], events = KEYS[10],
+    deps = KEYS[14], waiting = KEYS[15], children = KEYS[16], cfg = flow_config(KEYS[3]), channel = ARGV[2] }
+  if r.state == WAITING then deps_unlink(d, id, r.seq) end
   drop_entries(id, r.seq, r.finished)
   redis.call('HDEL', k_jobs, id)
   drop_overlays(k_jobs, { id })
@@ -60,5 +66,6 @@ local function remove_job(id, deleting)
   local what = deleting and 'deleted' or 'cancelled'
   count(KEYS[3], what, 1)
   emit(KEYS[10], flow_config(KEYS[3]), what, id)
+  if d and r.parent then deps_ended(d, { id }, true, now_us()) end
   return { 1, id }
 end

@@ -24,7 +24,7 @@ class JobFieldsTest {
             "payloadTruncated", "name", "enqueuedAt", "stalls", "dedupeKey", "dedupeHeldUntil", "corrupt", "priority",
             "progress", "allowed");
     /** The keys of a queue's counts: {@code stats --json} named it {@code queue}, the dashboard {@code name}. */
-    static final List<String> STATS_KEYS = List.of("queue", "name", "scheduled", "processing", "done", "dead", "totals",
+    static final List<String> STATS_KEYS = List.of("queue", "name", "scheduled", "processing", "done", "dead", "waiting", "totals",
             "paused", "oldestDueAt", "oldestDueLagMillis", "rate", "concurrency", "events", "pastRetention");
 
     private static JobInfo job(JobState state, byte[] payload, boolean corrupt) {
