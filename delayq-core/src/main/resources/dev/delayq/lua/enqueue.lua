@@ -120,15 +120,15 @@ for i = 1, n do
       owner, hold = dedupe_owner(k_dedupe, k_holds, dk, now)
     end
   end
-  local s, keyed = seq + i - 1, owner
+  local s = seq + i - 1
   -- HSETNX both checks that the id is free and writes the record, in one call.
   if not owner then
     local rec = fresh_record(ARGV[a + 1], s, created_at, (o and o ~= 'g') and o or nil)
     if redis.call('HSETNX', k_jobs, id, rec) == 0 then
-      owner, hold = id, -1
+      owner, hold, dk = id, -1, nil -- the id is taken: never a replace
     end
   end
-  if keyed and o.debounce and hold == -1 and not (o.generated and owner == id) then
+  if owner and dk and o.debounce and hold == -1 and not (o.generated and owner == id) then
     if debounce_replace(k_jobs, k_due, k_prio, owner, ARGV[a + 1], dues[i], o, s, created_at, members, prio_members) then
       local o_n = #out
       out[o_n + 1], out[o_n + 2], out[o_n + 3], out[o_n + 4] = i, owner, -2, SCHEDULED
