@@ -133,7 +133,7 @@ for i = 1, n do
       local o_n = #out
       out[o_n + 1], out[o_n + 2], out[o_n + 3], out[o_n + 4] = i, owner, -2, SCHEDULED
       if cfg.events then emit(k_events, cfg, 'replaced', owner, 'at', int(dues[i])) end
-      replaced, owner = replaced + 1, false
+      replaced, hold = replaced + 1, -2
     elseif redis.call('HSETNX', k_jobs, id, fresh_record(ARGV[a + 1], s, created_at, o)) == 1 then
       owner = nil -- the holder has started: the new job is created beside it and takes the key (debounce.lua)
     else
@@ -142,13 +142,13 @@ for i = 1, n do
   end
   if owner then
     local generated = o == 'g' or (o and o.generated)
-    if not (generated and owner == id) then
+    if hold ~= -2 and not (generated and owner == id) then -- -2: replaced, listed above
       out[#out + 1] = i
       out[#out + 1] = owner
       out[#out + 1] = hold
       out[#out + 1] = state_of(owner)
     end
-  elseif owner == nil then
+  else
     local p = (o and o ~= 'g' and o.priority) or 0
     if p > 0 then
       prio_members[#prio_members + 1] = int((9 - p) * PRIO_BAND + dues[i])
