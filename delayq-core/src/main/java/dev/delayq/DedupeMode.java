@@ -16,7 +16,10 @@ package dev.delayq;
  * The mode is the new job's: a debounce enqueue replaces a scheduled holder whatever mode that holder was enqueued in.
  */
 public enum DedupeMode {
-    /** The first job holds the key; later ones are duplicates (the dedupe delayq always had; BullMQ's simple and throttle modes). */
+    /**
+     * The first job holds the key; later ones are duplicates (the dedupe delayq always had; BullMQ's simple and
+     * throttle modes).
+     */
     THROTTLE,
     /** A later job replaces the key's scheduled job (BullMQ's debounce/deduplication with {@code replace}). */
     DEBOUNCE
