@@ -34,6 +34,7 @@ public final class Job {
     private final int maxAttempts;
     private final String dedupeKey;
     private final Duration dedupeTtl;
+    private final DedupeMode dedupeMode;
     private final Duration timeout;
     private final int priority;
     private final String traceparent;
@@ -51,6 +52,7 @@ public final class Job {
         this.maxAttempts = b.maxAttempts;
         this.dedupeKey = b.dedupeKey;
         this.dedupeTtl = b.dedupeTtl;
+        this.dedupeMode = b.dedupeMode;
         this.timeout = b.timeout;
         this.priority = b.priority;
         this.traceparent = b.traceparent;
@@ -69,6 +71,7 @@ public final class Job {
         this.maxAttempts = job.maxAttempts;
         this.dedupeKey = job.dedupeKey;
         this.dedupeTtl = job.dedupeTtl;
+        this.dedupeMode = job.dedupeMode;
         this.timeout = job.timeout;
         this.priority = job.priority;
         this.traceparent = traceparent;
@@ -132,9 +135,14 @@ public final class Job {
         return dedupeKey;
     }
 
-    /** How long the dedupe key holds, or {@code null} without a dedupe key. */
+    /** How long the dedupe key holds, or {@code null} without a dedupe key (or in debounce mode without TTL). */
     public Duration dedupeTtl() {
         return dedupeTtl;
+    }
+
+    /** What an enqueue does when the dedupe key is held: {@link DedupeMode#THROTTLE} unless set. */
+    public DedupeMode dedupeMode() {
+        return dedupeMode;
     }
 
     /** 0 to 9: among jobs that are due, higher priorities are claimed first. */
@@ -187,7 +195,8 @@ public final class Job {
         return "Job[id=" + id + (name != null ? ", name=" + name : "") + ", payload=" + payload.length + " bytes, "
                 + (runAt != null ? "runAt=" + runAt : "delay=" + delay)
                 + (maxAttempts > 0 ? ", maxAttempts=" + maxAttempts : "")
-                + (dedupeKey != null ? ", dedupeKey=" + dedupeKey + ", dedupeTtl=" + dedupeTtl : "") + "]";
+                + (dedupeKey != null ? ", dedupeKey=" + dedupeKey + ", dedupeTtl=" + dedupeTtl : "")
+                + (dedupeMode != DedupeMode.THROTTLE ? ", dedupeMode=" + dedupeMode : "") + "]";
     }
 
     /** Builder of a {@link Job}; {@link #build()} validates every field. */
@@ -200,6 +209,7 @@ public final class Job {
         private int maxAttempts;
         private String dedupeKey;
         private Duration dedupeTtl;
+        private DedupeMode dedupeMode = DedupeMode.THROTTLE;
         private Duration timeout;
         private int priority;
         private String traceparent;
@@ -270,11 +280,27 @@ public final class Job {
          * A dedupe key (1-512 UTF-8 bytes): enqueueing any job with the same key in this queue returns a duplicate
          * naming the first job while the key holds. It holds while its job is scheduled or running; after the job
          * ends (done or dead), until enqueue time + {@code ttl} (1 ms to 10 years) if that is later; cancelling or
-         * deleting the job releases it at once.
+         * deleting the job releases it at once. In {@link DedupeMode#DEBOUNCE debounce} mode ({@link #dedupeMode})
+         * a later enqueue replaces the key's scheduled job instead, and {@code ttl} may be {@code null}.
          */
         public Builder dedupe(String key, Duration ttl) {
             this.dedupeKey = key;
             this.dedupeTtl = ttl;
+            return this;
+        }
+
+        /**
+         * What an enqueue of this job does when its dedupe key is held ({@link DedupeMode}): {@link DedupeMode#THROTTLE}
+         * (the default: it is a duplicate) or {@link DedupeMode#DEBOUNCE} (it replaces the key's job while that job is
+         * scheduled and has not started). A mode other than throttle needs a dedupe key ({@link #dedupe}).
+         *
+         * @throws IllegalArgumentException when {@code mode} is null
+         */
+        public Builder dedupeMode(DedupeMode mode) {
+            if (mode == null) {
+                throw new IllegalArgumentException("dedupe mode must not be null (allowed: THROTTLE, DEBOUNCE)");
+            }
+            this.dedupeMode = mode;
             return this;
         }
 
@@ -363,10 +389,16 @@ public final class Job {
             if (timeout != null) {
                 Validation.jobTimeout("job timeout", timeout);
             }
+            if (dedupeMode == DedupeMode.DEBOUNCE && dedupeKey == null) {
+                throw new IllegalArgumentException("dedupe mode DEBOUNCE needs a dedupe key (dedupe(key, ttl); the TTL "
+                        + "may be null in debounce mode)");
+            }
             if (dedupeKey != null || dedupeTtl != null) {
                 Validation.dedupeKey(dedupeKey);
-                Validation.positive("dedupe TTL", dedupeTtl);
-                Validation.atMost("dedupe TTL", dedupeTtl, Bounds.MAX_DEDUPE_TTL);
+                if (dedupeTtl != null || dedupeMode != DedupeMode.DEBOUNCE) {
+                    Validation.positive("dedupe TTL", dedupeTtl);
+                    Validation.atMost("dedupe TTL", dedupeTtl, Bounds.MAX_DEDUPE_TTL);
+                }
             }
             if (after.size() > Bounds.MAX_PARENTS) {
                 throw new IllegalArgumentException("a job may wait for at most " + Bounds.MAX_PARENTS + " parents, not "

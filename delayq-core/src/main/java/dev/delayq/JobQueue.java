@@ -91,4 +91,26 @@ public interface JobQueue {
     /** A job's full state, or empty when there is no such job. */
     Optional<JobInfo> get(String id);
 
+    /**
+     * Moves the scheduled job that holds dedupe key {@code key} to now (Redis clock) + {@code delay}, as
+     * {@link #reschedule(String, Duration)} does; the result's {@link ChangeResult#id()} names it when it moved
+     * ({@link QueueInspector#rescheduleByDedupeKey(String, Duration)}).
+     */
+    default ChangeResult rescheduleByDedupeKey(String key, Duration delay) {
+        return inspector().rescheduleByDedupeKey(key, delay);
+    }
+
+    /** Moves the scheduled job that holds dedupe key {@code key} to {@code at} (as {@link #reschedule(String, Instant)}). */
+    default ChangeResult rescheduleByDedupeKey(String key, Instant at) {
+        return inspector().rescheduleByDedupeKey(key, at);
+    }
+
+    /**
+     * The full state of the job that holds dedupe key {@code key}, or empty when the key names no job
+     * ({@link QueueInspector#getByDedupeKey(String)}).
+     */
+    default Optional<JobInfo> getByDedupeKey(String key) {
+        return inspector().getByDedupeKey(key);
+    }
+
 }

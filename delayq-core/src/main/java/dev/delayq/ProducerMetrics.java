@@ -11,8 +11,8 @@ package dev.delayq;
  * A method that throws is isolated: the enqueue's result is unchanged, the failure is logged once (at WARN, later ones
  * at DEBUG).
  *
- * <p>There is no "replaced" figure: an enqueue either creates its job or finds it there and changes nothing
- * ({@link EnqueueResult}); it never replaces a job.
+ * <p>An enqueue creates its job, finds it there and changes nothing (a duplicate), or in dedupe mode
+ * {@link DedupeMode#DEBOUNCE} replaces the scheduled job holding its dedupe key ({@link EnqueueResult#replaced()}).
  */
 public interface ProducerMetrics {
     /** Records nothing. */
@@ -24,6 +24,15 @@ public interface ProducerMetrics {
      * (same id or dedupe key; nothing changed), in {@code nanos} from the call to its reply.
      */
     default void enqueued(String queue, int created, int duplicates, long nanos) {
+    }
+
+    /**
+     * As {@link #enqueued(String, int, int, long)}, with {@code replaced} jobs that replaced the scheduled job holding
+     * their dedupe key (debounce; neither created nor duplicates). The one the enqueue path calls; the default reports
+     * to the four-argument form, so an implementation written before debounce keeps its figures.
+     */
+    default void enqueued(String queue, int created, int duplicates, int replaced, long nanos) {
+        enqueued(queue, created, duplicates, nanos);
     }
 
     /**

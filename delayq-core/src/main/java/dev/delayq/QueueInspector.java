@@ -46,6 +46,27 @@ public interface QueueInspector {
     Optional<JobInfo> get(String id);
 
     /**
+     * Moves the scheduled job that holds dedupe key {@code key} to now (Redis clock) + {@code delay}, as
+     * {@link #reschedule(String, Duration)} does; the result's {@link ChangeResult#id()} names it when it moved.
+     * {@link ChangeResult.Status#NOT_FOUND} when the key names no job.
+     *
+     * @throws IllegalArgumentException when {@code key} is not a valid dedupe key (1-512 UTF-8 bytes) or
+     *                                  {@code delay} is negative or too long
+     */
+    ChangeResult rescheduleByDedupeKey(String key, Duration delay);
+
+    /** Moves the scheduled job that holds dedupe key {@code key} to {@code at}, as {@link #reschedule(String, Instant)} does. */
+    ChangeResult rescheduleByDedupeKey(String key, Instant at);
+
+    /**
+     * The full state of the job that holds dedupe key {@code key} (while the key holds after its job ended, that job),
+     * as {@link #get(String)}; empty when the key names no job.
+     *
+     * @throws IllegalArgumentException when {@code key} is not a valid dedupe key (1-512 UTF-8 bytes)
+     */
+    Optional<JobInfo> getByDedupeKey(String key);
+
+    /**
      * A job's error history: its last failures (at most 10), newest first, each with the attempt, when and the error
      * summary (truncated as {@link JobInfo#lastError()} is); empty when it never failed or there is no such job. Kept from
      * the first failure to the job's deletion (delete, purge, completion without retention) and only for jobs that

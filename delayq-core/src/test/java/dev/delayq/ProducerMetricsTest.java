@@ -56,6 +56,34 @@ class ProducerMetricsTest {
     }
 
     @Test
+    void debounceReplacesAreCountedApartFromCreatedAndDuplicates() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        List<int[]> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ProducerMetrics old = new ProducerMetrics() { // written before debounce: only the four-argument form
+            @Override
+            public void enqueued(String queue, int created, int duplicates, long nanos) {
+                calls.add(new int[] {created, duplicates});
+            }
+        };
+        try (TestSupport t = new TestSupport(Target.of(REDIS.server()), REDIS.prefix())) {
+            DelayQ dq = t.client(b -> b.producerMetrics(new MicrometerProducerMetrics(registry)));
+            JobQueue q = t.queue(dq, "search", 3);
+            Job.Builder debounced = Job.builder().dedupe("reindex", null).dedupeMode(DedupeMode.DEBOUNCE).delay(Duration.ofHours(1));
+            q.enqueue(debounced.build());
+            q.enqueue(debounced.build());
+            assertThat(q.enqueueAll(List.of(debounced.build(), debounced.build(), Job.builder().id("x").build(),
+                    Job.builder().id("x").build()))).extracting(EnqueueResult::replaced).containsExactly(true, true, false, false);
+            assertThat(count(registry, "delayq.jobs.replaced", "search")).isEqualTo(3);
+            assertThat(count(registry, "delayq.jobs.enqueued", "search")).isEqualTo(2);
+            assertThat(count(registry, "delayq.jobs.duplicates", "search")).as("a replace is no duplicate").isEqualTo(1);
+
+            DelayQ older = t.client(b -> b.producerMetrics(old));
+            t.queue(older, "search", 3).enqueue(debounced.build());
+            assertThat(calls).singleElement().satisfies(c -> assertThat(c).containsExactly(0, 0));
+        }
+    }
+
+    @Test
     void aFailedEnqueueIsCountedByItsErrorAndASinkThatThrowsChangesNothing() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         AtomicInteger thrown = new AtomicInteger();

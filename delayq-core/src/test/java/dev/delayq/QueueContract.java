@@ -433,6 +433,164 @@ abstract class QueueContract {
         q.leases().claim(claimOf(10)).jobs().forEach(j -> q.leases().complete(j.lease()));
     }
 
+    // ---- dedupe mode debounce, and changes by dedupe key -----------------------------------------------------
+
+    static Job.Builder debounced(String key) {
+        return Job.builder().dedupe(key, null).dedupeMode(DedupeMode.DEBOUNCE);
+    }
+
+    @Test
+    void aDebounceEnqueueReplacesTheScheduledHolderKeepingItsId() {
+        q.inspector().events(true);
+        String first = idFor("first", "d");
+        EnqueueResult one = q.enqueue(debounced("d").id(first).payload("a").delay(HOUR).maxAttempts(3).build());
+        assertThat(one.created()).isTrue();
+        long before = t.redisNow();
+        EnqueueResult two = q.enqueue(debounced("d").payload("b").delay(HOUR.multipliedBy(2)).priority(5).name("n2")
+                .maxAttempts(7).timeout(Duration.ofSeconds(9)).build());
+        assertThat(two.replaced()).isTrue();
+        assertThat(two.created()).isFalse();
+        assertThat(two.duplicate()).isFalse();
+        assertThat(two.id()).as("the first job's id").isEqualTo(first);
+        assertThat(two.ownerState()).isEqualTo(JobState.SCHEDULED);
+        assertThat(two.toString()).isEqualTo("replaced " + first);
+        JobInfo info = q.get(first).orElseThrow();
+        assertThat(info.payloadUtf8()).isEqualTo("b");
+        assertThat(info.name()).isEqualTo("n2");
+        assertThat(info.priority()).isEqualTo(5);
+        assertThat(info.maxAttempts()).isEqualTo(7);
+        assertThat(info.state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(info.dueAtMillis()).isBetween(before + 2 * HOUR.toMillis(), t.redisNow() + 2 * HOUR.toMillis() + 1);
+        assertThat(q.inspector().stats().scheduled()).as("one job, not two").isEqualTo(1);
+        // Brought forward to now, with a priority 0 again: the claim gets the first id with the last payload.
+        EnqueueResult three = q.enqueue(debounced("d").payload("c").build());
+        assertThat(three).isEqualTo(new EnqueueResult(first, false, JobState.SCHEDULED, -1, true));
+        List<ClaimedJob> claimed = q.leases().claim(claimOf(10)).jobs();
+        assertThat(claimed).extracting(ClaimedJob::id).containsExactly(first);
+        assertThat(claimed.get(0).payloadUtf8()).isEqualTo("c");
+        assertThat(claimed.get(0).maxAttempts()).isEqualTo(RetryPolicy.defaults().maxAttempts());
+        completeAll(q, claimed);
+        assertThat(q.inspector().events().read("0", 100)).extracting(e -> e.type() + " " + e.jobId())
+                .containsSubsequence("enqueued " + first, "replaced " + first, "replaced " + first, "started " + first);
+        assertThat(q.inspector().stats().total("enqueued")).as("a replace is not an enqueue").isEqualTo(1);
+    }
+
+    @Test
+    void aDebounceEnqueueLeavesARunningHolderAloneAndIsCreatedBesideIt() {
+        String first = idFor("run-1", "r");
+        q.enqueue(debounced("r").id(first).payload("a").build());
+        ClaimedJob running = q.leases().claim(claimOf(1)).jobs().get(0);
+        String second = idFor("run-2", "r");
+        EnqueueResult next = q.enqueue(debounced("r").id(second).payload("b").delay(HOUR).build());
+        assertThat(next).isEqualTo(new EnqueueResult(second, true));
+        assertThat(q.get(first).orElseThrow().payloadUtf8()).as("the running job is not touched").isEqualTo("a");
+        assertThat(q.getByDedupeKey("r")).get().extracting(JobInfo::id).as("the new job holds the key").isEqualTo(second);
+        completeAll(q, List.of(running));
+        assertThat(q.getByDedupeKey("r")).get().extracting(JobInfo::id).as("the first one's end leaves the key")
+                .isEqualTo(second);
+        EnqueueResult third = q.enqueue(debounced("r").payload("c").delay(HOUR).build());
+        assertThat(third.replaced()).isTrue();
+        assertThat(third.id()).isEqualTo(second);
+        assertThat(q.get(second).orElseThrow().payloadUtf8()).isEqualTo("c");
+
+        // A job waiting for its retry has started too: not touched either.
+        String retrying = idFor("retry-1", "w");
+        q.enqueue(debounced("w").id(retrying).payload("a").build());
+        ClaimedJob failing = q.leases().claim(claimOf(10)).jobs().stream().filter(j -> j.id().equals(retrying))
+                .findFirst().orElseThrow();
+        q.leases().fail(failing.lease(), "boom", true, HOUR);
+        EnqueueResult beside = q.enqueue(debounced("w").id(idFor("retry-2", "w")).payload("b").delay(HOUR).build());
+        assertThat(beside.created()).isTrue();
+        assertThat(q.get(retrying).orElseThrow().payloadUtf8()).isEqualTo("a");
+    }
+
+    @Test
+    void throttleModeIsTheDefaultAndNeverReplaces() {
+        String first = idFor("t-1", "t");
+        q.enqueue(Job.builder().id(first).payload("a").dedupe("t", HOUR).delay(HOUR).build());
+        EnqueueResult dup = q.enqueue(Job.builder().id(idFor("t-2", "t")).payload("b").dedupe("t", HOUR)
+                .dedupeMode(DedupeMode.THROTTLE).build());
+        assertThat(dup.duplicate()).isTrue();
+        assertThat(dup.replaced()).isFalse();
+        assertThat(dup.id()).isEqualTo(first);
+        assertThat(q.get(first).orElseThrow().payloadUtf8()).isEqualTo("a");
+        assertThat(Job.builder().dedupe("t", HOUR).build().dedupeMode()).isEqualTo(DedupeMode.THROTTLE);
+        assertThatThrownBy(() -> Job.builder().dedupe("t", null).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("dedupe TTL");
+        assertThatThrownBy(() -> Job.builder().dedupeMode(DedupeMode.DEBOUNCE).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs a dedupe key");
+        assertThatThrownBy(() -> Job.builder().dedupeMode(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("THROTTLE, DEBOUNCE");
+    }
+
+    @Test
+    void debounceWithoutTtlReleasesTheKeyWhenItsJobEndsAndWithATtlHoldsAfterIt() {
+        String first = idFor("n-1", "n");
+        q.enqueue(debounced("n").id(first).build());
+        completeAll(q, q.leases().claim(claimOf(1)).jobs());
+        assertThat(q.get(first).orElseThrow().dedupeHeldUntilMillis()).isEqualTo(-1);
+        EnqueueResult again = q.enqueue(debounced("n").id(idFor("n-2", "n")).delay(HOUR).build());
+        assertThat(again.created()).as("the key went with its job").isTrue();
+
+        String held = idFor("h-1", "h");
+        q.enqueue(Job.builder().id(held).dedupe("h", HOUR).dedupeMode(DedupeMode.DEBOUNCE).build());
+        completeAll(q, q.leases().claim(ClaimOptions.of(10, HOUR)).jobs());
+        EnqueueResult dup = q.enqueue(Job.builder().id(idFor("h-2", "h")).dedupe("h", HOUR).dedupeMode(DedupeMode.DEBOUNCE)
+                .build());
+        assertThat(dup.duplicate()).as("a TTL holds after the job ended, as in throttle mode").isTrue();
+        assertThat(dup.ownerState()).isEqualTo(JobState.DONE);
+        assertThat(dup.heldUntil()).isNotNull();
+    }
+
+    @Test
+    void aBatchWithJobsOfOneKeyInDebounceModeKeepsTheLastOneUnderTheFirstId() {
+        String first = idFor("b-1", "b");
+        List<EnqueueResult> results = q.enqueueAll(List.of(
+                debounced("b").id(first).payload("a").delay(HOUR).build(),
+                debounced("b").id(idFor("b-2", "b")).payload("b").delay(HOUR).priority(3).build(),
+                debounced("b").payload("c").build(),
+                Job.builder().id(idFor("other", "b")).payload("x").delay(HOUR).build()));
+        assertThat(results).extracting(EnqueueResult::toString).containsExactly("created " + first, "replaced " + first,
+                "replaced " + first, "created " + idFor("other", "b"));
+        assertThat(q.inspector().stats().scheduled()).isEqualTo(2);
+        List<ClaimedJob> claimed = q.leases().claim(claimOf(10)).jobs();
+        assertThat(claimed).extracting(ClaimedJob::id).containsExactly(first);
+        assertThat(claimed.get(0).payloadUtf8()).isEqualTo("c");
+        completeAll(q, claimed);
+    }
+
+    @Test
+    void rescheduleAndGetByDedupeKeyWorkAsTheirByIdForms() {
+        String id = idFor("r-1", "rk");
+        q.enqueue(Job.builder().id(id).dedupe("rk", HOUR).delay(HOUR).build());
+        long before = t.redisNow();
+        ChangeResult moved = q.rescheduleByDedupeKey("rk", Duration.ofMinutes(5));
+        assertThat(moved.changed()).isTrue();
+        assertThat(moved.id()).isEqualTo(id);
+        assertThat(moved.atMillis()).isBetween(before + 300_000, t.redisNow() + 300_001); // due times round up to the ms
+        assertThat(q.get(id).orElseThrow().dueAtMillis()).isEqualTo(moved.atMillis());
+        Instant at = Instant.ofEpochMilli(t.redisNow() + 7_200_000);
+        assertThat(q.inspector().rescheduleByDedupeKey("rk", at).atMillis()).isEqualTo(at.toEpochMilli());
+        assertThat(q.getByDedupeKey("rk")).get().satisfies(info -> {
+            assertThat(info.id()).isEqualTo(id);
+            assertThat(info.dueAtMillis()).isEqualTo(at.toEpochMilli());
+            assertThat(info.dedupeKey()).isEqualTo("rk");
+        });
+        assertThat(q.inspector().getByDedupeKey("none")).isEmpty();
+        assertThat(q.rescheduleByDedupeKey("none", Duration.ZERO).status()).isEqualTo(ChangeResult.Status.NOT_FOUND);
+        // Not scheduled any more: refused as by id; the key holds after the job ended and still names it.
+        q.rescheduleByDedupeKey("rk", Duration.ZERO);
+        ClaimedJob running = q.leases().claim(claimOf(10)).jobs().get(0);
+        ChangeResult refused = q.rescheduleByDedupeKey("rk", Duration.ZERO);
+        assertThat(refused.status()).isEqualTo(ChangeResult.Status.WRONG_STATE);
+        assertThat(refused.state()).isEqualTo(JobState.PROCESSING);
+        completeAll(q, List.of(running));
+        assertThat(q.getByDedupeKey("rk")).get().extracting(JobInfo::state).isEqualTo(JobState.DONE);
+        assertThatThrownBy(() -> q.getByDedupeKey("")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> q.rescheduleByDedupeKey("rk", Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
     /**
      * A claim that takes every due job reports the earliest due time left, after a few due jobs, after more than
      * claim's first read of 8, after none, and with a priority in use; a full claim does not look. Partitioned

@@ -142,6 +142,15 @@ class ScriptArgumentsTest {
         refusedWithoutWriting(Script.ENQUEUE, keys, ch, "2", "ok", "x", "d0", "");              // too few arguments
         refusedWithoutWriting(Script.ENQUEUE, keys, ch, "1", "ok", "x", "d0", "0\0a\0\0\0\0\0"); // max attempts "a"
         refusedWithoutWriting(Script.ENQUEUE, keys, ch, "1", "ok", "x", "d0", "0\0\0\0dk3\0\0\0");   // a key without TTL
+        String debounce = "0\0\0\0dk4\0\0\0\0\0\0mode=debounce"; // nine fields and a tag, a key without TTL
+        assertThat(eval(Script.ENQUEUE, keys, ch, "1", "h1", "a", "d3600000", debounce)).isEqualTo(List.of());
+        // A replace of h1 and then a malformed job: h1 stays as it was.
+        refusedWithoutWriting(Script.ENQUEUE, keys, ch, "2", "h2", "b", "d0", debounce, "bad", "x", "d0", opts);
+        refusedWithoutWriting(Script.ENQUEUE, keys, ch, "1", "h3", "b", "d0", "0\0\0\0dk4\0\0\0\0\0\0mode=bounce");
+        refusedWithoutWriting(Script.ENQUEUE, keys, ch, "1", "h3", "b", "d0", "0\0\0\0dk4\0\0\0\0\0\0speed=1");
+        refusedWithoutWriting(Script.ENQUEUE, keys, ch, "1", "h3", "b", "d0", "0\0\0\0\0\0\0\0\0\0mode=debounce"); // no key
+        refusedWithoutWriting(Script.ENQUEUE, keys, ch, "1", "h3", "b", "d0", "0\0\0\0dk4\0\0\0\0\0"); // a key without TTL
+        refusedWithoutWriting(Script.ENQUEUE, keys, ch, "1", "h3", "b", "d0", "0\0\0\0dk4\0\0\0\0x\0\0mode=debounce");
     }
 
     @Test

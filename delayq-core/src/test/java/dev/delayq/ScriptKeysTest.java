@@ -370,6 +370,55 @@ class ScriptKeysTest {
         assertThat(meta("cancelled")).isEqualTo("1");
     }
 
+    /**
+     * enqueue.lua in debounce mode: the holder's record is rewritten under its id with a new sequence, its due entry
+     * moves from the due set to the priority set; the new id gets no record, the dedupe key still names the holder.
+     */
+    @Test
+    void aDebounceReplaceRewritesTheHoldersRecordAndMovesItsDueEntry() {
+        q.enqueue(Job.builder().id("a").delay(Duration.ofHours(1)).dedupe("dk", null).dedupeMode(DedupeMode.DEBOUNCE).build());
+        long seqBefore = stored("a").seq();
+        Set<String> before = keys();
+        EnqueueResult r = q.enqueue(Job.builder().id("b").payload("new").priority(4).dedupe("dk", Duration.ofHours(2))
+                .dedupeMode(DedupeMode.DEBOUNCE).build());
+        assertThat(r.replaced()).isTrue();
+        Set<String> after = new TreeSet<>(before);
+        after.remove(p + "due");
+        after.add(p + "due:prio");
+        assertThat(keys()).as("the due entry moved to the priority set").isEqualTo(after);
+        Record rec = stored("a");
+        assertThat(rec.seq()).isGreaterThan(seqBefore);
+        assertThat(new String(rec.payload(), StandardCharsets.UTF_8)).isEqualTo("new");
+        assertThat(rec.priority()).isEqualTo(4);
+        assertThat(rec.holdUntil()).isPositive();
+        assertThat(zrange("due:prio")).hasSize(2);
+        assertThat(s(zrange("due:prio").get(0))).isEqualTo(member(rec.seq(), "a"));
+        assertThat(call("HGET", p + "jobs", "b")).isNull();
+        assertThat(s(call("HGET", p + "dedupe", "dk"))).isEqualTo("a");
+        assertThat(zrange("dedupe:holds")).isEmpty();
+        assertThat(meta("enqueued")).isEqualTo("1");
+    }
+
+    /** reschedule_by_dedupe.lua: the holder's due entry moves (a new sequence), nothing else; get_by_dedupe reads only. */
+    @Test
+    void rescheduleByDedupeKeyMovesTheHoldersDueEntryAndGetByDedupeKeyWritesNothing() {
+        q.enqueue(Job.builder().id("a").delay(Duration.ofHours(1)).dedupe("dk", Duration.ofHours(1)).build());
+        Set<String> before = keys();
+        long seqBefore = stored("a").seq();
+        ChangeResult r = q.rescheduleByDedupeKey("dk", Duration.ofHours(3));
+        assertThat(r.id()).isEqualTo("a");
+        assertThat(keys()).isEqualTo(before);
+        long seq = stored("a").seq();
+        assertThat(seq).isGreaterThan(seqBefore);
+        assertThat(zrange("due")).hasSize(2);
+        assertThat(s(zrange("due").get(0))).isEqualTo(member(seq, "a"));
+        assertThat(s(zrange("due").get(1))).isEqualTo(Long.toString(r.atMillis()));
+        List<String> due = zrange("due").stream().map(ScriptKeysTest::s).toList();
+        assertThat(q.getByDedupeKey("dk").orElseThrow().id()).isEqualTo("a");
+        assertThat(keys()).isEqualTo(before);
+        assertThat(zrange("due").stream().map(ScriptKeysTest::s).toList()).isEqualTo(due);
+    }
+
     /** delete.lua: a done job's record and done entry go; cancel.lua refuses it and writes nothing. */
     @Test
     void deleteDeletesADoneJobsRecordAndDoneEntryWhichCancelRefuses() {

@@ -1,5 +1,6 @@
 package dev.delayq.cli;
 
+import dev.delayq.DedupeMode;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
 import dev.delayq.OnParentDead;
@@ -26,12 +27,13 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(name = "enqueue", mixinStandardHelpOptions = true,
         description = {"Enqueue a job and print 'created <id>', or 'duplicate <id>' (the id of the job that exists) "
-                + "when the id or the dedupe key is taken.",
+                + "when the id or the dedupe key is taken, or with --dedupe-mode debounce 'replaced <id>' (the id of the "
+                + "scheduled job whose payload, options and due time it replaced).",
                 "When that job has ended or no longer exists the line says so, e.g. 'duplicate X (dedupe key held "
                         + "until 2026-12-01T10:00:00Z by done job X)'; --json adds the keys ownerState (the owner's state, "
                         + "'gone' when it no longer exists) and heldUntil.",
                 "With --jsonl, enqueue one job per line of a JSON Lines file (keys: id, name, payload, delay or at, "
-                        + "maxAttempts, dedupeKey, dedupeTtl; a payload that is a JSON object, array, number or boolean "
+                        + "maxAttempts, dedupeKey, dedupeTtl, dedupeMode; a payload that is a JSON object, array, number or boolean "
                         + "is stored as its JSON text), streaming one result line per job in file order; "
                         + "a bad line is reported on stderr by its number and the others are enqueued (exit 1).",
                 "Durations: 250ms, 30s, 5m, 2h, 7d, 1h30m or ISO-8601 (PT30S); instants: ISO-8601 with a zone.",
@@ -42,6 +44,7 @@ import picocli.CommandLine.ParentCommand;
                 "  delayq enqueue orders --id order-731 --delay 30m --payload '{\"order\":731}'",
                 "  cat mail.eml | delayq enqueue mail --name welcome --at 2026-12-01T09:00:00Z --payload -",
                 "  delayq enqueue reports --id summary --after part-1,part-2,part-3 --on-parent-dead ignore",
+                "  delayq enqueue search --dedupe-key reindex:user-42 --dedupe-mode debounce --delay 30s",
                 "  delayq enqueue orders --jsonl jobs.jsonl   # {\"id\":\"a\",\"delay\":\"5m\",\"payload\":{\"n\":1}} a line"})
 public final class EnqueueCommand implements Callable<Integer> {
     @ParentCommand
@@ -105,15 +108,40 @@ public final class EnqueueCommand implements Callable<Integer> {
     @ArgGroup(exclusive = false)
     Dedupe dedupe;
 
-    /** A dedupe key and how long it holds; both or neither. */
+    /** A dedupe key, how long it holds and what a later job with it does; the TTL is optional in debounce mode. */
     static final class Dedupe {
         @Option(names = "--dedupe-key", paramLabel = "KEY", required = true,
-                description = "While it holds, any job enqueued with this key is a duplicate of the first.")
+                description = "While it holds, any job enqueued with this key is a duplicate of the first "
+                        + "(--dedupe-mode throttle) or replaces it while it waits (--dedupe-mode debounce).")
         String key;
 
-        @Option(names = "--dedupe-ttl", paramLabel = "DUR", required = true, converter = Durations.DurationConverter.class,
-                description = "How long the dedupe key holds (even after the job is gone).")
+        @Option(names = "--dedupe-ttl", paramLabel = "DUR", converter = Durations.DurationConverter.class,
+                description = "How long the dedupe key holds (even after the job is gone); required but with "
+                        + "--dedupe-mode debounce.")
         Duration ttl;
+
+        @Option(names = "--dedupe-mode", paramLabel = "MODE", converter = DedupeModes.class,
+                description = "throttle (default: the first job holds the key for its TTL; later ones are duplicates) "
+                        + "or debounce (while the key's job is still scheduled, a later job replaces its payload, options "
+                        + "and due time, keeping its id: prints 'replaced ID'; a job already running is left alone and "
+                        + "the new one is created beside it, holding the key).")
+        DedupeMode mode;
+    }
+
+    /** {@code throttle} or {@code debounce}, as typed. */
+    static final class DedupeModes implements picocli.CommandLine.ITypeConverter<DedupeMode> {
+        @Override
+        public DedupeMode convert(String value) {
+            return parse(value, "--dedupe-mode");
+        }
+
+        static DedupeMode parse(String value, String what) {
+            return switch (value) {
+                case "throttle" -> DedupeMode.THROTTLE;
+                case "debounce" -> DedupeMode.DEBOUNCE;
+                default -> throw new IllegalArgumentException(what + " is '" + value + "': allowed are throttle and debounce");
+            };
+        }
     }
 
     @Option(names = "--after", paramLabel = "P1,P2,...", split = ",",
@@ -175,7 +203,12 @@ public final class EnqueueCommand implements Callable<Integer> {
             b.timeout(Validation.jobTimeout("--job-timeout", timeout));
         }
         if (dedupe != null) {
-            b.dedupe(dedupe.key, dedupe.ttl);
+            DedupeMode mode = dedupe.mode != null ? dedupe.mode : DedupeMode.THROTTLE;
+            if (dedupe.ttl == null && mode == DedupeMode.THROTTLE) {
+                throw new IllegalArgumentException("--dedupe-key needs --dedupe-ttl DUR (how long the key holds) in "
+                        + "--dedupe-mode throttle, the default; with --dedupe-mode debounce it is optional");
+            }
+            b.dedupe(dedupe.key, dedupe.ttl).dedupeMode(mode);
         }
         if (after != null) {
             b.after(after);
@@ -234,12 +267,13 @@ public final class EnqueueCommand implements Callable<Integer> {
     private void print(EnqueueResult r) {
         if (main.json()) {
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("result", r.created() ? "created" : "duplicate");
+            m.put("result", r.created() ? "created" : r.replaced() ? "replaced" : "duplicate");
             m.put("id", r.id());
             Duplicates.put(m, r);
             main.out().println(Json.line(m));
         } else {
-            main.out().println((r.created() ? "created " : "duplicate ") + r.id() + Duplicates.note(r));
+            main.out().println(r.replaced() ? "replaced " + r.id()
+                    : (r.created() ? "created " : "duplicate ") + r.id() + Duplicates.note(r));
         }
     }
 
@@ -248,7 +282,7 @@ public final class EnqueueCommand implements Callable<Integer> {
                 || priority != null || timeout != null || after != null || onParentDead != null) {
             throw new IllegalArgumentException("--jsonl takes every job from the file: it cannot be combined with "
                     + "--id, --name, --delay, --at, --payload, --payload-file, --max-attempts, --priority, --job-timeout, "
-                    + "--after, --on-parent-dead or --dedupe-key/--dedupe-ttl");
+                    + "--after, --on-parent-dead or --dedupe-key/--dedupe-ttl/--dedupe-mode");
         }
         InputStream in = jsonl.equals("-") ? System.in : open(Path.of(jsonl));
         try (in) {

@@ -30,7 +30,7 @@ import picocli.CommandLine.ParentCommand;
                 "The stream is off until --enable turns it on (it then keeps the last --cap events, 10000 by default: "
                         + "the oldest go first); --disable turns it off and deletes it. Types: enqueued, started, "
                         + "completed, retried, dead, cancelled, deleted, recovered, released, rescheduled, revived, "
-                        + "progress.",
+                        + "replaced (a debounce enqueue replaced the job), progress.",
                 "--follow keeps printing new events until stopped (Ctrl-C or SIGTERM), or until --limit events were "
                         + "printed.",
                 "A queue that is not known (no job was ever enqueued to it) is refused with exit 2 and nothing is "

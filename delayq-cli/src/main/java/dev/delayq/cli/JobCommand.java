@@ -6,10 +6,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code delayq job QUEUE ID}: every field of one job. */
+/** {@code delayq job QUEUE (ID | --dedupe-key KEY)}: every field of one job. */
 @Command(name = "job", mixinStandardHelpOptions = true,
         description = {"Show every field of one job: state, attempts made, due time, lease, last error, payload, name.",
                 "Also when it was enqueued, its stalls (expired leases), its dedupe key and until when that holds after "
@@ -18,8 +19,11 @@ import picocli.CommandLine.ParentCommand;
                         + "state of the index it was found in, and a warning on stderr.",
                 "Text with blanks, quotes, backslashes or unprintable characters is printed in double quotes with "
                         + "backslash escapes, as 'list' prints it.",
+                "With --dedupe-key instead of an id, show the job that holds that dedupe key (or held it: a key that "
+                        + "holds after its job ended names that job).",
                 "Exit status 1 when there is no such job."},
         footer = {"", "Examples:", "  delayq job orders order-731:timeout",
+                "  delayq job orders --dedupe-key reminder:user-42 --json",
                 "  delayq job orders order-731:timeout --json | jq -r .error"})
 public final class JobCommand implements Callable<Integer> {
     @ParentCommand
@@ -28,16 +32,23 @@ public final class JobCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "QUEUE", description = "Queue name.")
     String queue;
 
-    @Parameters(index = "1", paramLabel = "ID", description = "Job id.")
+    @Parameters(index = "1", arity = "0..1", paramLabel = "ID", description = "Job id (or give --dedupe-key).")
     String id;
+
+    @Option(names = "--dedupe-key", paramLabel = "KEY", description = "Show the job that holds this dedupe key.")
+    String dedupeKey;
 
     @Override
     public Integer call() {
-        JobInfo job = main.queue(queue).get(id).orElseThrow(() -> Jobs.noJob(queue, id));
-        Map<String, Object> fields = JobFields.job(job, JobFields.WHOLE_PAYLOAD, main.queue(queue).inspector().errors(id));
-        JobFields.links(fields, main.queue(queue).inspector().links(id).orElse(null));
+        Jobs.idOrKey(id, dedupeKey, "show");
+        JobInfo job = dedupeKey != null
+                ? main.queue(queue).getByDedupeKey(dedupeKey).orElseThrow(() -> Jobs.noJobByKey(queue, dedupeKey))
+                : main.queue(queue).get(id).orElseThrow(() -> Jobs.noJob(queue, id));
+        String shown = job.id();
+        Map<String, Object> fields = JobFields.job(job, JobFields.WHOLE_PAYLOAD, main.queue(queue).inspector().errors(shown));
+        JobFields.links(fields, main.queue(queue).inspector().links(shown).orElse(null));
         if (job.corrupt()) {
-            main.err().println("delayq: warning: the stored record of job '" + id + "' cannot be decoded ("
+            main.err().println("delayq: warning: the stored record of job '" + shown + "' cannot be decoded ("
                     + Text.oneLine(job.lastError(), 200) + "): shown with its raw bytes as the payload; workers move such "
                     + "records to dead when they meet them, 'delayq delete QUEUE ID' removes it");
             main.err().flush();

@@ -276,14 +276,16 @@ final class JsonlEnqueue {
     }
 
     /**
-     * The result line of one input line: {@code created <id>}, {@code duplicate <owner id>} (with
+     * The result line of one input line: {@code created <id>}, {@code replaced <id of the job replaced>} (debounce),
+     * {@code duplicate <owner id>} (with
      * {@code requested=<id>} when the owner is another job, then what became of an owner that ended or no longer
      * exists, see {@link Duplicates#note}), {@code error <line> <message>}, or {@code skipped <line> blank line};
      * with --json one object with the keys {@code line, id} (requested), {@code result, owner, error, ownerState,
      * heldUntil}.
      */
     private String format(Line line, EnqueueResult r, String error) {
-        String result = error != null ? "error" : r == null ? "skipped" : r.created() ? "created" : "duplicate";
+        String result = error != null ? "error" : r == null ? "skipped" : r.created() ? "created"
+                : r.replaced() ? "replaced" : "duplicate";
         if (json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("line", line.number());

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import dev.delayq.DedupeMode;
 import dev.delayq.Job;
 import dev.delayq.internal.present.DurationText;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +21,7 @@ import java.util.Map;
  * A key whose value is {@code null} counts as not given.
  */
 final class JsonlJob {
-    static final String FIELDS = "id, name, payload, delay, at, maxAttempts, priority, timeout, dedupeKey, dedupeTtl";
+    static final String FIELDS = "id, name, payload, delay, at, maxAttempts, priority, timeout, dedupeKey, dedupeTtl, dedupeMode";
     // Floats as BigDecimal: a payload number is stored with the digits it was written with, never rounded to a double.
     private static final ObjectReader READER = Json.MAPPER.reader()
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -69,6 +70,7 @@ final class JsonlJob {
         Job.Builder b = Job.builder();
         String dedupeKey = null;
         Duration dedupeTtl = null;
+        DedupeMode dedupeMode = null;
         boolean timed = false;
         for (Map.Entry<String, JsonNode> f : node.properties()) {
             JsonNode v = f.getValue();
@@ -109,14 +111,19 @@ final class JsonlJob {
                 case "timeout" -> b.timeout(duration(f.getKey(), v));
                 case "dedupeKey" -> dedupeKey = text(f.getKey(), v);
                 case "dedupeTtl" -> dedupeTtl = duration(f.getKey(), v);
+                case "dedupeMode" -> dedupeMode = EnqueueCommand.DedupeModes.parse(text(f.getKey(), v), "dedupeMode");
                 default -> throw new IllegalArgumentException("unknown key '" + f.getKey() + "': use " + FIELDS);
             }
         }
-        if ((dedupeKey == null) != (dedupeTtl == null)) {
-            throw new IllegalArgumentException(dedupeKey != null ? "dedupeKey needs a dedupeTtl" : "dedupeTtl needs a dedupeKey");
+        boolean debounce = dedupeMode == DedupeMode.DEBOUNCE;
+        if (dedupeKey == null && (dedupeTtl != null || dedupeMode != null)) {
+            throw new IllegalArgumentException((dedupeTtl != null ? "dedupeTtl" : "dedupeMode") + " needs a dedupeKey");
+        }
+        if (dedupeKey != null && dedupeTtl == null && !debounce) {
+            throw new IllegalArgumentException("dedupeKey needs a dedupeTtl");
         }
         if (dedupeKey != null) {
-            b.dedupe(dedupeKey, dedupeTtl);
+            b.dedupe(dedupeKey, dedupeTtl).dedupeMode(debounce ? DedupeMode.DEBOUNCE : DedupeMode.THROTTLE);
         }
         return b.build();
     }

@@ -31,6 +31,19 @@ class ClusterCommandsTest {
         Cli.Result job = cli.run("job", "hot", "job-7", "--cluster", "--json");
         assertThat(Json.MAPPER.readTree(job.out()).get("state").asText()).isEqualTo("scheduled");
         assertThat(cli.run("cancel", "hot", "job-7", "--cluster").out().strip()).isEqualTo("cancelled job-7");
+        // Debounce and the changes by dedupe key, in the key's partition.
+        Cli.Result first = cli.run("enqueue", "hot", "--payload", "v1", "--delay", "1h", "--dedupe-key", "user-9",
+                "--dedupe-mode", "debounce", "--cluster");
+        assertThat(first.out()).startsWith("created ");
+        String holder = first.out().strip().substring("created ".length());
+        assertThat(cli.run("enqueue", "hot", "--payload", "v2", "--dedupe-key", "user-9", "--dedupe-mode", "debounce",
+                "--delay", "2h", "--cluster").out()).isEqualTo("replaced " + holder + "\n");
+        assertThat(cli.run("reschedule", "hot", "--dedupe-key", "user-9", "--delay", "3h", "--cluster").out())
+                .startsWith("rescheduled " + holder + " ");
+        JsonNode byKey = Json.MAPPER.readTree(cli.run("job", "hot", "--dedupe-key", "user-9", "--cluster", "--json").out());
+        assertThat(byKey.get("id").asText()).isEqualTo(holder);
+        assertThat(byKey.get("payload").asText()).isEqualTo("v2");
+        assertThat(cli.run("cancel", "hot", "--dedupe-key", "user-9", "--cluster").exit()).isZero();
         assertThat(cli.run("check", "hot", "--cluster").exit()).isZero();
 
         Cli.Result mismatch = cli.run("stats", "hot", "--cluster", "--partitions", "4");

@@ -95,6 +95,51 @@ class EnqueueCommandTest {
     }
 
     @Test
+    void debounceModeReplacesTheScheduledJobAndPrintsReplaced() throws Exception {
+        Cli.Result first = cli.run("enqueue", "orders", "--id", "a", "--payload", "v1", "--delay", "1h",
+                "--dedupe-key", "search:7", "--dedupe-mode", "debounce");
+        assertThat(first.out()).isEqualTo("created a\n");
+        Cli.Result second = cli.run("enqueue", "orders", "--id", "b", "--payload", "v2", "--delay", "2h",
+                "--dedupe-key", "search:7", "--dedupe-mode", "debounce", "--dedupe-ttl", "1h");
+        assertThat(second.exit()).isZero();
+        assertThat(second.out()).isEqualTo("replaced a\n");
+        assertThat(q.get("a").orElseThrow().payloadUtf8()).isEqualTo("v2");
+        assertThat(q.get("b")).isEmpty();
+        JsonNode json = Json.MAPPER.readTree(cli.run("--json", "enqueue", "orders", "--payload", "v3",
+                "--dedupe-key", "search:7", "--dedupe-mode", "debounce").out());
+        assertThat(json.get("result").asText()).isEqualTo("replaced");
+        assertThat(json.get("id").asText()).isEqualTo("a");
+        assertThat(json.get("ownerState").asText()).isEqualTo("scheduled");
+        // Throttle, said or not, is a duplicate.
+        assertThat(cli.run("enqueue", "orders", "--payload", "v4", "--dedupe-key", "search:7", "--dedupe-ttl", "1h",
+                "--dedupe-mode", "throttle").out()).isEqualTo("duplicate a\n");
+        assertThat(q.get("a").orElseThrow().payloadUtf8()).isEqualTo("v3");
+
+        Cli.Result noTtl = cli.run("enqueue", "orders", "--dedupe-key", "k", "--dedupe-mode", "throttle");
+        assertThat(noTtl.exit()).isEqualTo(Exit.USAGE);
+        assertThat(noTtl.err()).contains("--dedupe-ttl").contains("debounce");
+        Cli.Result badMode = cli.run("enqueue", "orders", "--dedupe-key", "k", "--dedupe-mode", "bounce");
+        assertThat(badMode.exit()).isEqualTo(Exit.USAGE);
+        assertThat(badMode.err()).contains("--dedupe-mode is 'bounce': allowed are throttle and debounce");
+        Cli.Result noKey = cli.run("enqueue", "orders", "--dedupe-mode", "debounce");
+        assertThat(noKey.exit()).isEqualTo(Exit.USAGE);
+        assertThat(noKey.err()).contains("--dedupe-key");
+
+        // JSON Lines: the mode per line; two lines of one key, the second replaces the first.
+        String input = "{\"id\":\"j1\",\"dedupeKey\":\"d\",\"dedupeMode\":\"debounce\",\"payload\":\"x\",\"delay\":\"1h\"}\n"
+                + "{\"id\":\"j2\",\"dedupeKey\":\"d\",\"dedupeMode\":\"debounce\",\"payload\":\"y\"}\n"
+                + "{\"id\":\"j3\",\"dedupeKey\":\"e\"}\n"
+                + "{\"id\":\"j4\",\"dedupeMode\":\"debounce\"}\n"
+                + "{\"id\":\"j5\",\"dedupeKey\":\"f\",\"dedupeMode\":\"later\"}\n";
+        Cli.Result lines = cli.run(new java.io.ByteArrayInputStream(input.getBytes(java.nio.charset.StandardCharsets.UTF_8)), "enqueue", "orders", "--jsonl", "-");
+        assertThat(lines.exit()).isEqualTo(Exit.FAILED);
+        assertThat(lines.lines()).containsExactly("created j1", "replaced j1 requested=j2",
+                "error 3 dedupeKey needs a dedupeTtl", "error 4 dedupeMode needs a dedupeKey",
+                "error 5 dedupeMode is 'later': allowed are throttle and debounce");
+        assertThat(q.get("j1").orElseThrow().payloadUtf8()).isEqualTo("y");
+    }
+
+    @Test
     void payloadFromStdinAndFromAFileArrivesByteExact() throws IOException {
         byte[] binary = new byte[256 * 4];
         for (int i = 0; i < binary.length; i++) {

@@ -482,4 +482,49 @@ class JobCommandsTest {
         assertThat(both.exit()).isEqualTo(Exit.USAGE);
         assertThat(both.err()).isEqualTo("delayq: give either a job id or --dedupe-key, not both\n");
     }
+
+    @Test
+    void rescheduleAndJobByDedupeKeyWorkAsTheirByIdForms() throws Exception {
+        q.enqueue(Job.builder().id("k1").payload("hi").delay(Duration.ofHours(1)).dedupe("reminder:7", Duration.ofDays(1)).build());
+        Cli.Result at = cli.run("reschedule", "orders", "--dedupe-key", "reminder:7", "--at", "2031-05-06T07:08:09Z");
+        assertThat(at.exit()).isZero();
+        assertThat(at.out()).isEqualTo("rescheduled k1 2031-05-06T07:08:09Z\n");
+        assertThat(q.get("k1").orElseThrow().dueAt()).isEqualTo(Instant.parse("2031-05-06T07:08:09Z"));
+        Cli.Result delay = cli.run("--json", "reschedule", "orders", "--dedupe-key", "reminder:7", "--delay", "2h");
+        JsonNode moved = Json.MAPPER.readTree(delay.out());
+        assertThat(moved.get("result").asText()).isEqualTo("rescheduled");
+        assertThat(moved.get("id").asText()).isEqualTo("k1");
+        assertThat(Instant.parse(moved.get("dueAt").asText())).isEqualTo(q.get("k1").orElseThrow().dueAt());
+
+        Cli.Result shown = cli.run("job", "orders", "--dedupe-key", "reminder:7");
+        assertThat(shown.exit()).isZero();
+        assertThat(shown.lines()).contains("id            k1", "state         scheduled", "payload       hi",
+                "dedupeKey     reminder:7");
+        JsonNode json = Json.MAPPER.readTree(cli.run("job", "orders", "--dedupe-key", "reminder:7", "--json").out());
+        assertThat(json.get("id").asText()).isEqualTo("k1");
+        assertThat(json.get("dedupeKey").asText()).isEqualTo("reminder:7");
+
+        Cli.Result none = cli.run("job", "orders", "--dedupe-key", "reminder:8");
+        assertThat(none.exit()).isEqualTo(Exit.FAILED);
+        assertThat(none.err()).isEqualTo("delayq: no job holds dedupe key 'reminder:8' in queue 'orders'\n");
+        Cli.Result noneMoved = cli.run("reschedule", "orders", "--dedupe-key", "reminder:8", "--delay", "1s");
+        assertThat(noneMoved.exit()).isEqualTo(Exit.FAILED);
+        assertThat(noneMoved.err()).isEqualTo("delayq: no job holds dedupe key 'reminder:8' in queue 'orders'\n");
+
+        q.enqueue(Job.builder().id("k2").dedupe("reminder:9", Duration.ofDays(1)).build());
+        q.leases().claim(ClaimOptions.of(10, Duration.ofMinutes(1)));
+        Cli.Result running = cli.run("reschedule", "orders", "--dedupe-key", "reminder:9", "--delay", "1s");
+        assertThat(running.exit()).isEqualTo(Exit.FAILED);
+        assertThat(running.err()).isEqualTo("delayq: the job holding dedupe key 'reminder:9' is processing: only "
+                + "scheduled jobs can be rescheduled\n");
+
+        Cli.Result neither = cli.run("job", "orders");
+        assertThat(neither.exit()).isEqualTo(Exit.USAGE);
+        assertThat(neither.err()).isEqualTo("delayq: give the id of the job to show, or --dedupe-key KEY\n");
+        Cli.Result both = cli.run("reschedule", "orders", "k1", "--dedupe-key", "reminder:7", "--delay", "1s");
+        assertThat(both.exit()).isEqualTo(Exit.USAGE);
+        assertThat(both.err()).isEqualTo("delayq: give either a job id or --dedupe-key, not both\n");
+        Cli.Result badKey = cli.run("job", "orders", "--dedupe-key", "");
+        assertThat(badKey.exit()).isEqualTo(Exit.USAGE);
+    }
 }

@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code delayq.jobs.enqueued} — counter: jobs created by enqueues of this client</li>
  *   <li>{@code delayq.jobs.duplicates} — counter: jobs an enqueue found there already (same id or dedupe key; nothing
  *       changed)</li>
+ *   <li>{@code delayq.jobs.replaced} — counter: jobs an enqueue replaced (dedupe mode debounce: the scheduled job
+ *       holding the dedupe key took the new payload, options and due time)</li>
  *   <li>{@code delayq.enqueue.errors} — counter, tag {@code error} (the exception's simple class name, e.g.
  *       {@code DelayQConnectionException}): enqueue calls that failed (Redis unreachable, timed out, refusing); input
  *       the call refused is the caller's mistake and not counted</li>
@@ -50,6 +52,7 @@ public final class MicrometerProducerMetrics implements ProducerMetrics {
         final Tags tags;
         final Counter enqueued;
         final Counter duplicates;
+        final Counter replaced;
         final Timer latency;
         final Map<String, Counter> errors = new ConcurrentHashMap<>();
 
@@ -59,6 +62,9 @@ public final class MicrometerProducerMetrics implements ProducerMetrics {
                     .tags(tags).register(registry);
             duplicates = Counter.builder("delayq.jobs.duplicates")
                     .description("enqueued jobs found there already (same id or dedupe key): nothing changed")
+                    .tags(tags).register(registry);
+            replaced = Counter.builder("delayq.jobs.replaced")
+                    .description("enqueued jobs that replaced the scheduled job holding their dedupe key (debounce)")
                     .tags(tags).register(registry);
             latency = Timer.builder("delayq.enqueue.latency").description("one enqueue call, from the call to Redis's reply")
                     .tags(tags).publishPercentileHistogram().register(registry);
@@ -77,7 +83,15 @@ public final class MicrometerProducerMetrics implements ProducerMetrics {
 
     @Override
     public void enqueued(String queue, int created, int duplicates, long nanos) {
+        enqueued(queue, created, duplicates, 0, nanos);
+    }
+
+    @Override
+    public void enqueued(String queue, int created, int duplicates, int replaced, long nanos) {
         Meters m = of(queue);
+        if (replaced > 0) {
+            m.replaced.increment(replaced);
+        }
         if (created > 0) {
             m.enqueued.increment(created);
         }

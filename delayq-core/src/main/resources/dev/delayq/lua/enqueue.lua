@@ -6,12 +6,15 @@
 -- ARGV[3..] per job: id, payload, when, options
 --   when: "d<ms>" delay on Redis's clock, "a<ms>" absolute due ms; options: "" (none), "g" (none, and the client made the id up), or fields separated by NUL bytes:
 --     generated ("1"/"0") NUL max attempts NUL name NUL dedupe key NUL dedupe ttl ms NUL priority NUL timeout ms
---     [NUL traceparent NUL tracestate [NUL tag=value ...]] (empty field = absent; the trace fields only for a job
---     carrying a W3C trace context, traceparent 55 characters, tracestate at most 512, or tagged fields; tags: after =
---     parent ids separated by \1 (see deps.lua), opd = ignore). A generated id found again can only be this very call
+--     [NUL traceparent NUL tracestate [NUL tag=value ...]] (empty field = absent; the trace fields for a job carrying
+--     a W3C trace context: traceparent 55 characters, tracestate at most 512, both empty for a job with none and
+--     tagged fields; tags (read by option_tags, deps.lua): after = parent ids separated by \1 (see deps.lua), opd =
+--     ignore, mode = debounce or throttle (see includes/debounce.lua; debounce allows a dedupe key without TTL)).
+--     A generated id found again can only be this very call
 --     replayed after a lost reply (71 random bits do not collide), so it counts as created, as the first execution did.
--- Returns the duplicates only, as { i_1, owner_id_1, hold_until_1, owner_state_1, ... } (every job not listed was
---   created; hold until ms, -1: the owner is scheduled or running; owner state 0: gone); or, with nothing written:
+-- Returns the duplicates and replaced jobs only, as { i_1, owner_id_1, hold_until_1, owner_state_1, ... } (every job
+--   not listed was created; hold until ms, -1: the owner is scheduled or running, -2: job i replaced the owner
+--   (debounce); owner state 0: gone); or, with nothing written:
 --   { -5, i } when job i's due time would fall beyond year 9999, { -6, what } when an argument is malformed,
 --   { -20, i, parent } when job i names a parent that does not exist.
 -- A dedupe key holds while its job is scheduled or running; after the job ends, until enqueue time + TTL if that
@@ -21,6 +24,7 @@
 -- @include flow
 -- @include jobs
 -- @include deps
+-- @include debounce
 redis.replicate_commands()
 local k_jobs, k_due, k_meta, k_dedupe, k_holds, k_history = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local k_prio, k_events = KEYS[7], KEYS[8]
@@ -72,7 +76,7 @@ for i = 1, n do
       tags, bad = option_tags(f, 10)
       if not tags then return { -6, 'job ' .. i .. ': ' .. bad } end
     end
-    if #f == 9 or (tags and f[8] .. f[9] ~= '') then
+    if #f >= 9 and (f[8] ~= '' or f[9] ~= '') then
       if not string.match(f[8], TRACEPARENT) or #f[9] > 512 then return { -6, 'job ' .. i .. ': malformed trace context' } end
       trace = f[9] ~= '' and f[8] .. '\0' .. f[9] or f[8]
     end
@@ -80,11 +84,13 @@ for i = 1, n do
     local ok2, ttl = optional(f[5], 1, MAX_TTL)
     local ok3, priority = optional(f[6], 0, 9)
     local ok4, timeout = optional(f[7], 1, 2 ^ 40)
-    if not (ok1 and ok2 and ok3 and ok4) or #f[3] > 512 or #f[4] > 512 or ((f[4] == '') ~= (ttl == nil)) then
+    if not (ok1 and ok2 and ok3 and ok4) or #f[3] > 512 or #f[4] > 512
+        or (f[4] == '' and (ttl or (tags and tags.mode))) or (f[4] ~= '' and not ttl and not (tags and tags.mode == 'debounce')) then
       return { -6, 'job ' .. i .. ': malformed options' }
     end
     opts[i] = { generated = f[1] == '1', max = max, name = f[3] ~= '' and f[3] or nil,
-      dedupe = f[4] ~= '' and f[4] or nil, hold = ttl and now + ttl, priority = priority, timeout = timeout, trace = trace,
+      dedupe = f[4] ~= '' and f[4] or nil, hold = ttl and now + ttl or (f[4] ~= '' and 0 or nil), priority = priority,
+      timeout = timeout, trace = trace, debounce = tags and tags.mode == 'debounce',
       after = tags and tags.after, ignore = tags and tags.opd == 'ignore' }
     if opts[i].after then
       local unknown = deps_unknown(k_jobs, opts[i].after)
@@ -111,7 +117,7 @@ if prios ~= cfg.prios then redis.call('HSET', k_meta, 'prios', int(prios)) end
 local out = {}
 local members, prio_members = {}, {}
 local taken = {}
-local created = 0
+local created, replaced = 0, 0
 local seq = next_seqs(k_meta, n)
 local head_before = earliest_due(k_due, k_prio, prios)
 local created_at = created_now(now_micros)
@@ -138,12 +144,24 @@ for i = 1, n do
     end
     rec = rec or fresh_record(ARGV[a + 1], s, created_at, (o and o ~= 'g') and o or nil)
     if redis.call('HSETNX', k_jobs, id, rec) == 0 then
+      owner, hold, dk = id, -1, nil -- the id is taken: never a replace
+    end
+  end
+  if owner and dk and o.debounce and hold == -1 and not (o.generated and owner == id) then
+    if debounce_replace(k_jobs, k_due, k_prio, owner, ARGV[a + 1], dues[i], o, s, created_at, members, prio_members) then
+      local o_n = #out
+      out[o_n + 1], out[o_n + 2], out[o_n + 3], out[o_n + 4] = i, owner, -2, SCHEDULED
+      if cfg.events then emit(k_events, cfg, 'replaced', owner, 'at', int(dues[i])) end
+      replaced, hold = replaced + 1, -2
+    elseif redis.call('HSETNX', k_jobs, id, fresh_record(ARGV[a + 1], s, created_at, o)) == 1 then
+      owner = nil -- the holder has started: the new job is created beside it and takes the key (debounce.lua)
+    else
       owner, hold = id, -1
     end
   end
   if owner then
     local generated = o == 'g' or (o and o.generated)
-    if not (generated and owner == id) then
+    if hold ~= -2 and not (generated and owner == id) then -- -2: replaced, listed above
       out[#out + 1] = i
       out[#out + 1] = owner
       out[#out + 1] = hold
@@ -175,11 +193,13 @@ for i = 1, n do
     created = created + 1
   end
 end
-if created > 0 then
+if created > 0 or replaced > 0 then
   if #members > 0 then redis.call('ZADD', k_due, unpack(members)) end
   if #prio_members > 0 then redis.call('ZADD', k_prio, unpack(prio_members)) end
-  count(k_meta, 'enqueued', created)
-  history_add(k_history, now, 'e', created)
+  if created > 0 then
+    count(k_meta, 'enqueued', created)
+    history_add(k_history, now, 'e', created)
+  end
   publish_if_earlier(channel, head_before, earliest_due(k_due, k_prio, prios))
 end
 return out

@@ -3,6 +3,7 @@ package dev.delayq.docs;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.delayq.ChangeResult;
+import dev.delayq.DedupeMode;
 import dev.delayq.DelayQ;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
@@ -69,6 +70,24 @@ final class Jobs {
         ChangeResult cancelled = payments.cancelByDedupeKey("refund:order-88");
         // end::dedupe[]
         cancelled.changed();
+    }
+
+    static void debounce(JobQueue search) {
+        // tag::debounce[]
+        // Reindex a user 30 s after their last change: each change moves the one pending job, keeping its id.
+        EnqueueResult r = search.enqueue(Job.builder()
+                .payload("{\"user\":42,\"rev\":17}")
+                .delay(Duration.ofSeconds(30))
+                .dedupe("reindex:user-42", null)               // debounce: the TTL is optional
+                .dedupeMode(DedupeMode.DEBOUNCE)
+                .build());
+        if (r.replaced()) {                                   // r.id(): the pending job, now with rev 17, due in 30 s
+            System.out.println("moved " + r.id());
+        }
+        search.rescheduleByDedupeKey("reindex:user-42", Duration.ZERO);   // or run it now
+        JobInfo pending = search.getByDedupeKey("reindex:user-42").orElseThrow();
+        // end::debounce[]
+        pending.id();
     }
 
     static void typedPayloads(DelayQ dq, ObjectMapper mapper) {

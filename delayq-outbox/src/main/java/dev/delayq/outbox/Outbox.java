@@ -63,8 +63,8 @@ public final class Outbox {
      * {@code queue} in Redis after the transaction commits, and never if it rolls back.
      *
      * @return the job's id
-     * @throws IllegalArgumentException when the connection or job is null, the queue name is invalid or the payload
-     *                                  is over the limit
+     * @throws IllegalArgumentException when the connection or job is null, the queue name is invalid, the payload
+     *                                  is over the limit or the job's dedupe mode is debounce (not carried)
      * @throws SQLException             from the insert (the caller's transaction decides what follows)
      */
     public String enqueue(Connection connection, String queue, Job job) throws SQLException {
@@ -75,8 +75,9 @@ public final class Outbox {
      * Writes {@code jobs} into the outbox through {@code connection} in one JDBC batch, in its current transaction.
      *
      * @return the jobs' ids, in order
-     * @throws IllegalArgumentException when the connection, list or a job is null, the queue name is invalid or a
-     *                                  payload is over the limit (nothing is written then)
+     * @throws IllegalArgumentException when the connection, list or a job is null, the queue name is invalid, a
+     *                                  payload is over the limit or a job's dedupe mode is debounce (nothing is
+     *                                  written then)
      * @throws SQLException             from the insert
      */
     public List<String> enqueueAll(Connection connection, String queue, List<Job> jobs) throws SQLException {
@@ -125,6 +126,12 @@ public final class Outbox {
             Job job = jobs.get(i);
             if (job == null) {
                 throw new IllegalArgumentException("job at index " + i + " of the list is null");
+            }
+            if (job.dedupeMode() != dev.delayq.DedupeMode.THROTTLE) {
+                // The outbox table has no column for it: relayed as throttle, the job would not do what was asked.
+                throw new IllegalArgumentException("job '" + job.id() + "' has dedupe mode " + job.dedupeMode()
+                        + ": the outbox carries dedupe keys in throttle mode only (the default); enqueue debounce jobs "
+                        + "with JobQueue.enqueue");
             }
             int size = job.payloadUnsafe().length;
             if (size > maxPayloadBytes) {

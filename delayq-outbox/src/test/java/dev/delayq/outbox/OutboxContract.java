@@ -344,6 +344,10 @@ abstract class OutboxContract {
             assertThatThrownBy(() -> small.enqueueAll(c, "q", List.of(Job.of("ok"), Job.builder().id("big").payload("12345").build())))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("payload of job 'big' is 5 bytes: the outbox's limit is 4 bytes");
+            assertThatThrownBy(() -> outbox.enqueue(c, "q", Job.builder().id("deb").dedupe("k", null)
+                    .dedupeMode(dev.delayq.DedupeMode.DEBOUNCE).build()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("job 'deb' has dedupe mode DEBOUNCE: the outbox carries dedupe keys in throttle mode only");
             c.commit();
         }
         assertThat(pending()).isZero();

@@ -12,6 +12,7 @@ import static dev.delayq.internal.ops.ScriptKey.JOBS;
 import static dev.delayq.internal.ops.ScriptKey.META;
 import static dev.delayq.internal.ops.ScriptKey.PRIORITY_DUE;
 
+import dev.delayq.DedupeMode;
 import dev.delayq.Durability;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
@@ -39,10 +40,10 @@ public final class Enqueue {
     /** The arguments of each job. */
     enum Each { ID, PAYLOAD, WHEN, OPTIONS }
 
-    /** The reply: nothing but the duplicates. */
+    /** The reply: nothing but the duplicates (and replaced jobs). */
     enum Out { }
 
-    /** The fields of each duplicate. */
+    /** The fields of each duplicate or replaced job (hold until -2: job i replaced the owner). */
     enum Duplicate { I, OWNER_ID, HOLD_UNTIL, OWNER_STATE }
 
     static final Protocol PROTOCOL = Protocol.of(Script.ENQUEUE, KEYS, Arg.values(), Each.values(), Out.values(),
@@ -50,6 +51,7 @@ public final class Enqueue {
     private static final int ARGS = PROTOCOL.argCount();
     private static final int WIDTH = Each.values().length;
     private static final int DUPLICATE = Duplicate.values().length;
+    private static final long REPLACED = -2;
 
     private Enqueue() {
     }
@@ -81,7 +83,8 @@ public final class Enqueue {
 
     /**
      * "" for a job with none of the optional fields, "g" for such a job with a generated id, else the fields: seven,
-     * or nine with the job's trace context (traceparent, tracestate), which a job without one never pays for.
+     * or nine with the job's trace context (traceparent, tracestate), which a job without one never pays for; a job in
+     * dedupe mode debounce sends the nine (the trace ones empty without one) and the tagged field {@code mode=debounce}.
      */
     private static byte[] options(Job job) {
         if (job.maxAttempts() == 0 && job.name() == null && job.dedupeKey() == null && job.timeout() == null
@@ -93,22 +96,26 @@ public final class Enqueue {
                 + (job.maxAttempts() > 0 ? Integer.toString(job.maxAttempts()) : "") + sep
                 + (job.name() != null ? job.name() : "") + sep
                 + (job.dedupeKey() != null ? job.dedupeKey() : "") + sep
-                + (job.dedupeKey() != null ? Long.toString(job.dedupeTtl().toMillis()) : "") + sep
+                + (job.dedupeTtl() != null ? Long.toString(job.dedupeTtl().toMillis()) : "") + sep
                 + (job.priority() > 0 ? Integer.toString(job.priority()) : "") + sep
                 + (job.timeout() != null ? Long.toString(job.timeout().toMillis()) : "")
-                + (job.traceparent() != null || !job.after().isEmpty()
+                + (job.traceparent() != null || !tags(job).isEmpty()
                     ? sep + (job.traceparent() != null ? job.traceparent() : "") + sep + (job.tracestate() != null ? job.tracestate() : "")
                     : "")
                 + tags(job));
     }
 
-    /** The tagged option fields (after the nine positional ones): a flow's parents and policy (lua/includes/deps.lua). */
+    /**
+     * The tagged option fields (after the nine positional ones): a flow's parents and policy
+     * (lua/includes/deps.lua), the dedupe mode debounce (lua/includes/debounce.lua).
+     */
     private static String tags(Job job) {
+        String mode = job.dedupeMode() == DedupeMode.DEBOUNCE ? "\0mode=debounce" : "";
         if (job.after().isEmpty()) {
-            return "";
+            return mode;
         }
         return "\0after=" + String.join("\1", job.after())
-                + (job.onParentDead() == OnParentDead.IGNORE ? "\0opd=ignore" : "");
+                + (job.onParentDead() == OnParentDead.IGNORE ? "\0opd=ignore" : "") + mode;
     }
 
     private static List<EnqueueResult> decode(List<Object> reply, List<Job> batch, String[] ids) {
@@ -125,8 +132,9 @@ public final class Enqueue {
         for (int d = 0; DUPLICATE * (d + 1) <= reply.size(); d++) {
             int index = Reply.asInt(Reply.item(reply, 0, DUPLICATE, d, Duplicate.I)) - 1;
             int state = Reply.asInt(Reply.item(reply, 0, DUPLICATE, d, Duplicate.OWNER_STATE));
+            long hold = Reply.asLong(Reply.item(reply, 0, DUPLICATE, d, Duplicate.HOLD_UNTIL));
             out[index] = new EnqueueResult(Reply.str(Reply.item(reply, 0, DUPLICATE, d, Duplicate.OWNER_ID)), false,
-                    state == 0 ? null : JobState.ofCode(state), Reply.asLong(Reply.item(reply, 0, DUPLICATE, d, Duplicate.HOLD_UNTIL)));
+                    state == 0 ? null : JobState.ofCode(state), hold == REPLACED ? -1 : hold, hold == REPLACED);
         }
         for (int i = 0; i < out.length; i++) {
             if (out[i] == null) {

@@ -84,10 +84,12 @@ final class Protocol {
             case CANCEL_BY_DEDUPE -> Cancel.CANCEL_BY_DEDUPE;
             case DELETE -> Cancel.DELETE;
             case RESCHEDULE -> Reschedule.PROTOCOL;
+            case RESCHEDULE_BY_DEDUPE -> Reschedule.BY_DEDUPE;
             case RETRY_DEAD -> RetryDead.ONE;
             case RETRY_DEAD_ALL -> RetryDead.ALL;
             case PURGE -> Purge.PROTOCOL;
             case GET -> Get.PROTOCOL;
+            case GET_BY_DEDUPE -> Get.BY_DEDUPE;
             case LIST -> ListPage.LIST;
             case LIST_DUE -> ListPage.LIST_DUE;
             case LIST_BATCHES -> ListPage.LIST_BATCHES;

@@ -44,10 +44,12 @@ final class EnqueueMeter {
         try {
             if (error == null) {
                 int created = 0;
+                int replaced = 0;
                 for (EnqueueResult r : results) {
                     created += r.created() ? 1 : 0;
+                    replaced += r.replaced() ? 1 : 0;
                 }
-                metrics.enqueued(queue, created, results.size() - created, nanos);
+                metrics.enqueued(queue, created, results.size() - created - replaced, replaced, nanos);
                 return;
             }
             Throwable cause = error;

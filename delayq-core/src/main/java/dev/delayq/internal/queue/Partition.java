@@ -208,6 +208,14 @@ public final class Partition {
         return redis.await(Get.call(redis, keys, id), "get");
     }
 
+    ChangeResult rescheduleByDedupeKey(String key, Duration delay, Instant at) {
+        return redis.await(Reschedule.byDedupe(redis, keys, key, delay, at), "reschedule");
+    }
+
+    Optional<JobInfo> getByDedupeKey(String key) {
+        return redis.await(Get.byDedupe(redis, keys, key), "get");
+    }
+
     /** The job, its payload cut to {@code preview} bytes by the script. */
     Optional<JobInfo> get(String id, int preview) {
         return redis.await(Get.call(redis, keys, id, preview), "get");

@@ -76,6 +76,26 @@ final class RedisInspector implements QueueInspector {
     }
 
     @Override
+    public ChangeResult rescheduleByDedupeKey(String key, Duration delay) {
+        Validation.dedupeKey(key);
+        Validation.delay("delay", delay);
+        return parts.of(key).rescheduleByDedupeKey(key, delay, null);
+    }
+
+    @Override
+    public ChangeResult rescheduleByDedupeKey(String key, Instant at) {
+        Validation.dedupeKey(key);
+        Validation.instant("instant", at);
+        return parts.of(key).rescheduleByDedupeKey(key, null, at);
+    }
+
+    @Override
+    public Optional<JobInfo> getByDedupeKey(String key) {
+        Validation.dedupeKey(key);
+        return parts.of(key).getByDedupeKey(key);
+    }
+
+    @Override
     public List<dev.delayq.JobError> errors(String id) {
         Validation.jobId(id);
         return parts.of(id).errors(id);
