@@ -27,57 +27,13 @@ import java.util.Objects;
 public final class Job {
     private final String id;
     private final boolean idGenerated;
-    private final String name;
-    private final byte[] payload;
-    private final Duration delay;
-    private final Instant runAt;
-    private final int maxAttempts;
-    private final String dedupeKey;
-    private final Duration dedupeTtl;
-    private final DedupeMode dedupeMode;
-    private final Duration timeout;
-    private final int priority;
-    private final String traceparent;
-    private final String tracestate;
-    private final List<String> after;
-    private final OnParentDead onParentDead;
+    /** This job's own copy of the builder it was built from: every field but the id (never changed after). */
+    private final Builder spec;
 
-    private Job(Builder b) {
-        this.idGenerated = b.id == null;
-        this.id = b.id != null ? b.id : Ids.generate();
-        this.name = b.name;
-        this.payload = b.payload;
-        this.delay = b.delay;
-        this.runAt = b.runAt;
-        this.maxAttempts = b.maxAttempts;
-        this.dedupeKey = b.dedupeKey;
-        this.dedupeTtl = b.dedupeTtl;
-        this.dedupeMode = b.dedupeMode;
-        this.timeout = b.timeout;
-        this.priority = b.priority;
-        this.traceparent = b.traceparent;
-        this.tracestate = b.tracestate;
-        this.after = b.after;
-        this.onParentDead = b.onParentDead;
-    }
-
-    private Job(Job job, String traceparent, String tracestate) {
-        this.idGenerated = job.idGenerated;
-        this.id = job.id;
-        this.name = job.name;
-        this.payload = job.payload;
-        this.delay = job.delay;
-        this.runAt = job.runAt;
-        this.maxAttempts = job.maxAttempts;
-        this.dedupeKey = job.dedupeKey;
-        this.dedupeTtl = job.dedupeTtl;
-        this.dedupeMode = job.dedupeMode;
-        this.timeout = job.timeout;
-        this.priority = job.priority;
-        this.traceparent = traceparent;
-        this.tracestate = tracestate;
-        this.after = job.after;
-        this.onParentDead = job.onParentDead;
+    private Job(Builder b, String id, boolean idGenerated) {
+        this.spec = b.copy();
+        this.id = id;
+        this.idGenerated = idGenerated;
     }
 
     /** A new builder. */
@@ -102,67 +58,67 @@ public final class Job {
 
     /** The job's name (its type: which handler runs it), or {@code null}. */
     public String name() {
-        return name;
+        return spec.name;
     }
 
     /** The payload bytes (a copy). */
     public byte[] payload() {
-        return payload.clone();
+        return spec.payload.clone();
     }
 
     /** The payload without copying; callers must not modify it. */
     public byte[] payloadUnsafe() {
-        return payload;
+        return spec.payload;
     }
 
     /** The delay from enqueue (on Redis's clock), or {@code null} when {@link #runAt()} is set. */
     public Duration delay() {
-        return delay;
+        return spec.delay;
     }
 
     /** The absolute due time, or {@code null} when {@link #delay()} is set. */
     public Instant runAt() {
-        return runAt;
+        return spec.runAt;
     }
 
     /** Max attempts for this job, or 0 when the worker's retry policy decides. */
     public int maxAttempts() {
-        return maxAttempts;
+        return spec.maxAttempts;
     }
 
     /** The dedupe key, or {@code null}. */
     public String dedupeKey() {
-        return dedupeKey;
+        return spec.dedupeKey;
     }
 
     /** How long the dedupe key holds, or {@code null} without a dedupe key (or in debounce mode without TTL). */
     public Duration dedupeTtl() {
-        return dedupeTtl;
+        return spec.dedupeTtl;
     }
 
     /** What an enqueue does when the dedupe key is held: {@link DedupeMode#THROTTLE} unless set. */
     public DedupeMode dedupeMode() {
-        return dedupeMode;
+        return spec.dedupeMode;
     }
 
     /** 0 to 9: among jobs that are due, higher priorities are claimed first. */
     public int priority() {
-        return priority;
+        return spec.priority;
     }
 
     /** The ids of the jobs this one waits for (see {@link Builder#after(String...)}); empty when none. */
     public List<String> after() {
-        return after;
+        return spec.after;
     }
 
     /** What a dead parent does to this job: {@link OnParentDead#DEAD} unless set. */
     public OnParentDead onParentDead() {
-        return onParentDead;
+        return spec.onParentDead;
     }
 
     /** How long one run of this job may take before the worker stops it, or {@code null} for the worker's default. */
     public Duration timeout() {
-        return timeout;
+        return spec.timeout;
     }
 
     /**
@@ -170,12 +126,12 @@ public final class Job {
      * {@code null} when none: see {@link Builder#traceContext(String, String)}.
      */
     public String traceparent() {
-        return traceparent;
+        return spec.traceparent;
     }
 
     /** The W3C {@code tracestate} that goes with {@link #traceparent()}, or {@code null} when none. */
     public String tracestate() {
-        return tracestate;
+        return spec.tracestate;
     }
 
     /**
@@ -187,16 +143,20 @@ public final class Job {
      */
     public Job withTraceContext(String traceparent, String tracestate) {
         Builder checked = new Builder().traceContext(traceparent, tracestate);
-        return new Job(this, checked.traceparent, checked.tracestate);
+        Builder copy = spec.copy();
+        copy.traceparent = checked.traceparent;
+        copy.tracestate = checked.tracestate;
+        return new Job(copy, id, idGenerated);
     }
 
     @Override
     public String toString() {
-        return "Job[id=" + id + (name != null ? ", name=" + name : "") + ", payload=" + payload.length + " bytes, "
-                + (runAt != null ? "runAt=" + runAt : "delay=" + delay)
-                + (maxAttempts > 0 ? ", maxAttempts=" + maxAttempts : "")
-                + (dedupeKey != null ? ", dedupeKey=" + dedupeKey + ", dedupeTtl=" + dedupeTtl : "")
-                + (dedupeMode != DedupeMode.THROTTLE ? ", dedupeMode=" + dedupeMode : "") + "]";
+        Builder b = spec;
+        return "Job[id=" + id + (b.name != null ? ", name=" + b.name : "") + ", payload=" + b.payload.length + " bytes, "
+                + (b.runAt != null ? "runAt=" + b.runAt : "delay=" + b.delay)
+                + (b.maxAttempts > 0 ? ", maxAttempts=" + b.maxAttempts : "")
+                + (b.dedupeKey != null ? ", dedupeKey=" + b.dedupeKey + ", dedupeTtl=" + b.dedupeTtl : "")
+                + (b.dedupeMode != DedupeMode.THROTTLE ? ", dedupeMode=" + b.dedupeMode : "") + "]";
     }
 
     /** Builder of a {@link Job}; {@link #build()} validates every field. */
@@ -218,6 +178,26 @@ public final class Job {
         private OnParentDead onParentDead = OnParentDead.DEAD;
 
         private Builder() {
+        }
+
+        private Builder copy() {
+            Builder c = new Builder();
+            c.id = id;
+            c.name = name;
+            c.payload = payload;
+            c.delay = delay;
+            c.runAt = runAt;
+            c.maxAttempts = maxAttempts;
+            c.dedupeKey = dedupeKey;
+            c.dedupeTtl = dedupeTtl;
+            c.dedupeMode = dedupeMode;
+            c.timeout = timeout;
+            c.priority = priority;
+            c.traceparent = traceparent;
+            c.tracestate = tracestate;
+            c.after = after;
+            c.onParentDead = onParentDead;
+            return c;
         }
 
         /**
@@ -400,23 +380,11 @@ public final class Job {
                     Validation.atMost("dedupe TTL", dedupeTtl, Bounds.MAX_DEDUPE_TTL);
                 }
             }
-            if (after.size() > Bounds.MAX_PARENTS) {
-                throw new IllegalArgumentException("a job may wait for at most " + Bounds.MAX_PARENTS + " parents, not "
-                        + after.size());
-            }
-            if (new java.util.HashSet<>(after).size() != after.size()) {
-                throw new IllegalArgumentException("parents must be distinct: " + after);
-            }
-            for (String p : after) {
-                Validation.jobId(p);
-                if (p.equals(id)) {
-                    throw new IllegalArgumentException("job '" + id + "' cannot be its own parent");
-                }
-            }
+            Validation.parents(after, id, Bounds.MAX_PARENTS);
             if (onParentDead != OnParentDead.DEAD && after.isEmpty()) {
                 throw new IllegalArgumentException("onParentDead is set without parents: use after(...) too");
             }
-            return new Job(this);
+            return new Job(this, id != null ? id : Ids.generate(), id == null);
         }
     }
 }

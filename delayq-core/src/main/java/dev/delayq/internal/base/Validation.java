@@ -337,4 +337,20 @@ public final class Validation {
         }
         return b.toString();
     }
+
+    /** A job's parents (Job.Builder#after): at most {@code max}, distinct, valid ids, not the job's own {@code id}. */
+    public static void parents(java.util.List<String> after, String id, int max) {
+        if (after.size() > max) {
+            throw new IllegalArgumentException("a job may wait for at most " + max + " parents, not " + after.size());
+        }
+        if (new java.util.HashSet<>(after).size() != after.size()) {
+            throw new IllegalArgumentException("parents must be distinct: " + after);
+        }
+        for (String p : after) {
+            jobId(p);
+            if (p.equals(id)) {
+                throw new IllegalArgumentException("job '" + id + "' cannot be its own parent");
+            }
+        }
+    }
 }
