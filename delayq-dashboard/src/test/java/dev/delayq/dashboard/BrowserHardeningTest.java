@@ -73,29 +73,36 @@ class BrowserHardeningTest {
             d.findElement(By.id("live")).click();
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='d3']")).size() == 1);
 
-            // Armed: a refresh that comes meanwhile is held, so the armed button is still there for its second click.
-            Seed.dead(orders, "boom", "d4");
+            // Armed: a refresh that comes meanwhile is held, so the armed button is still there for its second click
+            // and a job that died meanwhile is not shown yet. The job is added after the arming click: one added before
+            // could be shown by a refresh that came between the two.
             boolean heldWhileArmed = false;
+            List<String> added = new java.util.ArrayList<>();
             for (int i = 0; i < 15 && !heldWhileArmed; i++) {
                 org.openqa.selenium.WebElement del = d.findElement(By.cssSelector("#jobs tr[data-id='d1'] button[data-action='delete']"));
                 long h = held();
                 del.click();
+                String late = "d4-" + i;
+                Seed.dead(orders, "boom", late);
+                added.add(late);
                 waiting().atMost(Duration.ofSeconds(10)).until(() -> held() > h || !del.getText().startsWith("Sure?"));
                 if (held() > h && del.getText().startsWith("Sure?")) {
                     heldWhileArmed = true;
-                    assertThat(d.findElements(By.cssSelector("#jobs tr[data-id='d4']"))).as("held: not re-rendered").isEmpty();
+                    assertThat(d.findElements(By.cssSelector("#jobs tr[data-id='" + late + "']"))).as("held: not re-rendered")
+                            .isEmpty();
                     del.click();
                 }
             }
             assertThat(heldWhileArmed).as("a refresh came while the confirmation was armed").isTrue();
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("d1").isEmpty());
-            waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='d4']")).size() == 1
+            String last = added.get(added.size() - 1);
+            waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='" + last + "']")).size() == 1
                     && d.findElements(By.cssSelector("#jobs tr[data-id='d1']")).isEmpty());
 
-            // "Delete all dead (3)": two clicks, and the dead are gone; the done job stays.
+            // "Delete all dead (n)": two clicks, and the dead are gone; the done job stays.
             Seed.done(orders, "ok1");
-            waiting().until(() -> d.findElement(By.cssSelector("button[data-action='delete-all-dead']")).getText()
-                    .equals("Delete all dead (3)"));
+            String all = "Delete all dead (" + (2 + added.size()) + ")";
+            waiting().until(() -> d.findElement(By.cssSelector("button[data-action='delete-all-dead']")).getText().equals(all));
             d.findElement(By.cssSelector("button[data-action='delete-all-dead']")).click();
             d.findElement(By.cssSelector("button[data-action='delete-all-dead']")).click();
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.inspector().stats().dead() == 0);
