@@ -42,6 +42,15 @@ class BrowserHardeningTest {
         return BrowserSession.waiting();
     }
 
+    /** Whether the button still shows its armed confirmation (false once it was replaced or disarmed). */
+    private static boolean armed(org.openqa.selenium.WebElement button) {
+        try {
+            return button.getText().startsWith("Sure?");
+        } catch (org.openqa.selenium.StaleElementReferenceException e) {
+            return false;
+        }
+    }
+
     private long held() {
         String v = (String) ((org.openqa.selenium.JavascriptExecutor) d).executeScript("return document.body.dataset.held || '0';");
         return Long.parseLong(v);
@@ -85,8 +94,8 @@ class BrowserHardeningTest {
                 String late = "d4-" + i;
                 Seed.dead(orders, "boom", late);
                 added.add(late);
-                waiting().atMost(Duration.ofSeconds(10)).until(() -> held() > h || !del.getText().startsWith("Sure?"));
-                if (held() > h && del.getText().startsWith("Sure?")) {
+                waiting().atMost(Duration.ofSeconds(10)).until(() -> held() > h || !armed(del));
+                if (held() > h && armed(del)) {
                     heldWhileArmed = true;
                     assertThat(d.findElements(By.cssSelector("#jobs tr[data-id='" + late + "']"))).as("held: not re-rendered")
                             .isEmpty();

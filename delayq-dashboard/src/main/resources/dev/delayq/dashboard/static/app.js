@@ -708,7 +708,9 @@
       const page = found ? await api('GET', apiQueue(name) + '/search', { state: st, q: found, from: offset })
         : await api('GET', apiQueue(name) + '/jobs', pageParams({ offset, limit: PAGE }));
       const pageKey = JSON.stringify([ctx.readOnly, page]);
-      if (pageKey !== lastPage) {
+      // A refresh that was under way when a confirmation was armed does not re-render the rows either: the armed
+      // button stays for its second click (the next refresh after it renders them).
+      if (pageKey !== lastPage && live.armed === 0) {
         renderBulk();
         renderJobs(page);
         if (found) searchPager(pager, tableBody, name, st, page);
