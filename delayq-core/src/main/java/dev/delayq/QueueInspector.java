@@ -108,6 +108,24 @@ public interface QueueInspector {
      */
     Stream<JobInfo> stream(JobState state);
 
+    /**
+     * The scheduled jobs in one of their states, as {@link QueueStats} counts them, against one reading of Redis's
+     * clock: {@link ScheduledState#READY ready} (due now) and {@link ScheduledState#DELAYED delayed} (due later, not
+     * retrying) in due order, {@link ScheduledState#RETRYING retrying} (waiting for a retry still to come) in retry
+     * order; read page by page as the stream is consumed. Ready stops at the first job due later; delayed reads the ids
+     * of the queue's pending retries first and skips the ready jobs on its way.
+     */
+    Stream<JobInfo> stream(ScheduledState state);
+
+    /**
+     * One page of {@link #stream(ScheduledState)} from position {@code offset} (read from the start and skipped: a deep
+     * page costs in proportion to its offset), at most {@code limit} (1 to 10,000) jobs, each payload cut by Redis to
+     * {@code previewBytes} bytes (see {@link #list(JobState, long, int, int)}).
+     *
+     * @throws IllegalArgumentException when an argument is out of range
+     */
+    List<JobInfo> list(ScheduledState state, long offset, int limit, int previewBytes);
+
     /** Counts per state, running totals, whether it is paused, and the oldest due job. */
     QueueStats stats();
 

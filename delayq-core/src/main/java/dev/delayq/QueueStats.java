@@ -29,16 +29,19 @@ import java.util.Map;
  * @param retrying   of the scheduled jobs, those that failed and wait for a retry still to come (a retry whose time has
  *                   come counts as ready); -1 when not counted. {@code ready + delayed + retrying == scheduled}, read in
  *                   the same atomic step
+ * @param workers    the queue's live workers (heartbeat not expired by Redis's clock), read in the same request as the
+ *                   counts by {@link DelayQ#statsAsync(java.util.List)}; -1 when not counted ({@link QueueInspector#stats()}
+ *                   does not: {@link QueueInspector#workers()} lists them)
  */
 public record QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
                          boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap,
-                         long pastRetention, long ready, long delayed, long retrying, long waiting) {
-    /** Stats without the count of jobs waiting for their parents (0). */
+                         long pastRetention, long ready, long delayed, long retrying, long waiting, long workers) {
+    /** Stats without the count of jobs waiting for their parents (0) and the live worker count (-1: not counted). */
     public QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
                       boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap,
                       long pastRetention, long ready, long delayed, long retrying) {
         this(queue, scheduled, processing, done, dead, totals, paused, oldestDueAtMillis, serverTimeMillis, limits, eventsCap,
-                pastRetention, ready, delayed, retrying, 0);
+                pastRetention, ready, delayed, retrying, 0, -1);
     }
 
     /** Stats without the split of the scheduled jobs into ready, delayed and retrying (each -1: not counted). */
@@ -66,6 +69,12 @@ public record QueueStats(String queue, long scheduled, long processing, long don
      */
     public long oldestDueLagMillis() {
         return oldestDueAtMillis < 0 ? 0 : Math.max(0, serverTimeMillis - oldestDueAtMillis);
+    }
+
+    /** These stats with the live worker count {@code n}. */
+    public QueueStats withWorkers(long n) {
+        return new QueueStats(queue, scheduled, processing, done, dead, totals, paused, oldestDueAtMillis, serverTimeMillis,
+                limits, eventsCap, pastRetention, ready, delayed, retrying, waiting, n);
     }
 
     /** One total, 0 when never counted. */

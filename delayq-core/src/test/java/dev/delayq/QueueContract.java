@@ -183,6 +183,29 @@ abstract class QueueContract {
         assertThat(empty.leases().claim(claimOf(10)).nextWakeMillis()).isEqualTo(ClaimBatch.NONE);
     }
 
+    /** The stats of many queues carry each queue's live workers, read in the same calls (a partitioned queue's registry
+     * is of its plain key set: on a cluster another slot than its partitions'). */
+    @Test
+    void statsOfManyQueuesCountEachQueuesLiveWorkers() {
+        q.enqueue(due("a"));
+        JobQueue other = t.queue(dq, "other-workers");
+        other.enqueue(due("b"));
+        List<dev.delayq.internal.queue.Partition> parts = dev.delayq.internal.queue.RedisQueue.of(q).partitions();
+        for (String w : List.of("w1", "w2")) {
+            parts.get(parts.size() - 1).workerBeat(new dev.delayq.internal.WorkerBeat(w, w, "h", 1, List.of("q"), 1, 0, "t",
+                    List.of()), 60_000).join();
+        }
+        var all = dq.statsAsync(List.of("q", "other-workers", "never-used-w"));
+        assertThat(all.get("q").join().workers()).isEqualTo(2);
+        assertThat(all.get("q").join().scheduled()).isEqualTo(1);
+        assertThat(all.get("other-workers").join().workers()).isZero();
+        assertThat(all.get("other-workers").join().scheduled()).isEqualTo(1);
+        assertThat(all.get("never-used-w").join().workers()).isZero();
+        assertThat(q.inspector().stats().workers()).as("stats() does not count them").isEqualTo(-1);
+        assertThat(parts.get(0).workerGone("w1").join()).isTrue();
+        assertThat(dq.statsAsync(List.of("q")).get("q").join().workers()).isEqualTo(1);
+    }
+
     @Test
     void lookaheadLeasesJobsDueSoonButNotLater() {
         q.enqueue(Job.builder().id("soon").delay(Duration.ofSeconds(20)).build());

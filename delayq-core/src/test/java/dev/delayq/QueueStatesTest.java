@@ -46,6 +46,20 @@ class QueueStatesTest {
         assertThat(s.ready() + s.delayed() + s.retrying()).isEqualTo(s.scheduled());
     }
 
+    /** The jobs each of the three states lists (ready and delayed in due order, retrying in retry order), as counted. */
+    private static void assertListed(QueueInspector in, List<String> ready, List<String> delayed, List<String> retrying) {
+        assertThat(in.stream(ScheduledState.READY).map(JobInfo::id).toList()).as("ready")
+                .containsExactlyInAnyOrderElementsOf(ready);
+        assertThat(in.stream(ScheduledState.DELAYED).map(JobInfo::id).toList()).as("delayed").containsExactlyElementsOf(delayed);
+        assertThat(in.stream(ScheduledState.RETRYING).map(JobInfo::id).toList()).as("retrying")
+                .containsExactlyElementsOf(retrying);
+        assertThat(in.list(ScheduledState.READY, 1, 2, 0)).as("a page of ready").hasSize(Math.min(2, ready.size() - 1));
+        assertThat(in.list(ScheduledState.DELAYED, 0, 1, 0)).extracting(JobInfo::id).containsExactly(delayed.get(0));
+        QueueStats s = in.stats();
+        assertThat(List.of((long) ready.size(), (long) delayed.size(), (long) retrying.size()))
+                .containsExactly(s.ready(), s.delayed(), s.retrying());
+    }
+
     /** Claims the one due job, which must be {@code id}, and fails it with {@code backoff}. */
     private static void failOnly(JobQueue q, String id, Duration backoff) {
         List<ClaimedJob> got = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs();
@@ -75,6 +89,7 @@ class QueueStatesTest {
         QueueStats s = in.stats();
         assertThat(s.scheduled()).isEqualTo(7);
         assertStates(s, 4, 2, 1);
+        assertListed(in, List.of("quick", "now1", "now2", "urgent"), List.of("later", "urgent-later"), List.of("flaky"));
 
         // Moved by an operator, a retry stays retrying at its new time; moved to now it is ready.
         assertThat(in.reschedule("flaky", Duration.ofHours(3)).changed()).isTrue();

@@ -105,6 +105,35 @@ class StatsManyTest {
         assertThat(all.get("m18").join().scheduled()).isEqualTo(1);
     }
 
+    /** 500 queues with workers (some partitioned): their live worker counts in the same few calls, not one per queue. */
+    @Test
+    void liveWorkersOfFiveHundredQueuesInTheSameFewCalls() {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            String name = "w" + i;
+            names.add(name);
+            JobQueue queue = i % 50 == 0 ? t.queue(dq, name, 3) : dq.queue(name);
+            queue.enqueue(Job.builder().id("j").payload("p").build());
+            var parts = dev.delayq.internal.queue.RedisQueue.of(queue).partitions();
+            for (int w = 0; w < i % 3; w++) {
+                parts.get(w % parts.size()).workerBeat(new dev.delayq.internal.WorkerBeat("k" + w, "k" + w, "h", 1,
+                        List.of(name), 1, 0, "t", List.of()), 60_000).join();
+            }
+        }
+        long before = scriptCalls();
+        Map<String, CompletableFuture<QueueStats>> all = dq.statsAsync(names);
+        CompletableFuture.allOf(all.values().toArray(CompletableFuture[]::new)).join();
+        long calls = scriptCalls() - before;
+        // 490 queues of one entry, 10 of 3 partitions and a registry: 530 entries, ceil(530 / 250) = 3 calls
+        assertThat(calls).as("script calls for 500 queues with their workers").isLessThanOrEqualTo(3);
+        for (int i = 0; i < 500; i++) {
+            QueueStats s = all.get("w" + i).join();
+            assertThat(s.workers()).as("w" + i).isEqualTo(i % 3);
+            assertThat(s.workers()).as("w" + i + " as workers() lists them").isEqualTo(dq.inspector("w" + i).workers().size());
+            assertThat(s.ready()).as("w" + i).isEqualTo(1);
+        }
+    }
+
     private static String key(byte[] k) {
         return new String(k, StandardCharsets.UTF_8);
     }

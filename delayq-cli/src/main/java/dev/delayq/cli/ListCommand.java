@@ -3,6 +3,7 @@ package dev.delayq.cli;
 import dev.delayq.JobInfo;
 import dev.delayq.JobState;
 import dev.delayq.JobQueue;
+import dev.delayq.ScheduledState;
 import dev.delayq.internal.present.JobFields;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -13,7 +14,9 @@ import picocli.CommandLine.ParentCommand;
 /** {@code delayq list QUEUE --state S}: the jobs in one state, in index order, page by page. */
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = {"List the jobs in one state, in index order: scheduled by due time, processing by lease "
-                + "expiry, done and dead by finish time, waiting (for their parents) by enqueue time.",
+                + "expiry, done and dead by finish time, waiting (for their parents) by enqueue time. The scheduled jobs "
+                + "by where they wait, as 'delayq stats' counts them: ready (due now) and delayed (due later, not "
+                + "retrying) by due time, retrying (failed, waiting for a retry still to come) by retry time.",
                 "Text: a table ID STATE ATTEMPT DUE ERROR, with the column the list is sorted by before ERROR for the "
                         + "other states (processing: LEASE UNTIL; done, dead: FINISHED, when the job completed or died; "
                         + "waiting: ENQUEUED); "
@@ -22,6 +25,7 @@ import picocli.CommandLine.ParentCommand;
                         + "in double quotes with backslash escapes (\\n, \\\", \\\\, \\" + "uXXXX), so that no value passes for "
                         + "several columns. --json: one job object per line (the keys of 'delayq job --json')."},
         footer = {"", "Examples:", "  delayq list orders --state dead",
+                "  delayq list orders --state retrying",
                 "  delayq list orders --state scheduled --limit 500000 --json > scheduled.jsonl"})
 public final class ListCommand implements Callable<Integer> {
     /** Jobs fetched per call: large enough for few round trips, small enough to print as they come. */
@@ -34,7 +38,8 @@ public final class ListCommand implements Callable<Integer> {
     String queue;
 
     @Option(names = "--state", required = true, paramLabel = "STATE",
-            description = "scheduled, processing, done, dead or waiting (for their parents: docs/flows.md).")
+            description = "scheduled, processing, done, dead or waiting (for their parents: docs/flows.md); or of the "
+                    + "scheduled jobs ready, delayed or retrying.")
     String state;
 
     @Option(names = "--limit", paramLabel = "N", defaultValue = "100",
@@ -43,7 +48,9 @@ public final class ListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        JobState s = JobState.parse(state); // before connecting: a typo never waits for Redis
+        // Parsed before connecting: a typo never waits for Redis.
+        ScheduledState waiting = waiting(state);
+        JobState s = waiting != null ? JobState.SCHEDULED : parse(state);
         if (limit < 1) {
             throw new IllegalArgumentException("--limit is " + limit + ": it must be at least 1");
         }
@@ -62,7 +69,7 @@ public final class ListCommand implements Callable<Integer> {
         // in little memory; lines are flushed every page.
         long[] printed = {0};
         long[] corrupt = {0};
-        q.inspector().stream(s).limit(limit).forEach(j -> {
+        (waiting != null ? q.inspector().stream(waiting) : q.inspector().stream(s)).limit(limit).forEach(j -> {
             if (j.corrupt()) {
                 corrupt[0]++;
             }
@@ -86,6 +93,23 @@ public final class ListCommand implements Callable<Integer> {
             main.err().flush();
         }
         return Exit.OK;
+    }
+
+    private static ScheduledState waiting(String name) {
+        for (ScheduledState w : ScheduledState.values()) {
+            if (w.label().equalsIgnoreCase(name)) {
+                return w;
+            }
+        }
+        return null;
+    }
+
+    private static JobState parse(String name) {
+        try {
+            return JobState.parse(name);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + " (or of the scheduled jobs: ready, delayed or retrying)");
+        }
     }
 
     /** The ERROR column: the last error as a {@link Text#field} (empty when none); a corrupt record flagged first. */

@@ -191,11 +191,47 @@ class JobCommandsTest {
 
         Cli.Result bad = cli.run("list", "orders", "--state", "finished");
         assertThat(bad.exit()).isEqualTo(Exit.USAGE);
-        assertThat(bad.err()).isEqualTo("delayq: unknown state 'finished': use scheduled, processing, done, dead or waiting\n");
+        assertThat(bad.err()).isEqualTo("delayq: unknown state 'finished': use scheduled, processing, done, dead or waiting "
+                + "(or of the scheduled jobs: ready, delayed or retrying)\n");
 
         Cli.Result limit = cli.run("list", "orders", "--state", "dead", "--limit", "0");
         assertThat(limit.exit()).isEqualTo(Exit.USAGE);
         assertThat(limit.err()).contains("--limit is 0");
+    }
+
+    /** --state ready, delayed and retrying list the scheduled jobs as 'stats' counts them, text and JSON. */
+    @Test
+    void listSplitsTheScheduledJobsIntoReadyDelayedAndRetrying() throws Exception {
+        q.enqueue(Job.builder().id("flaky").build());
+        List<ClaimedJob> got = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs();
+        q.leases().fail(got.get(0).lease(), "timeout talking to bank", true, Duration.ofHours(2));
+        q.enqueue(Job.builder().id("now1").build());
+        q.enqueue(Job.builder().id("now2").build());
+        q.enqueue(Job.builder().id("later").delay(Duration.ofHours(1)).build());
+
+        Cli.Result ready = cli.run("list", "orders", "--state", "ready");
+        assertThat(ready.exit()).isZero();
+        assertThat(ready.lines()).hasSize(3);
+        assertThat(ready.lines().get(0)).startsWith("ID").contains("DUE");
+        assertThat(ready.lines().subList(1, 3)).extracting(l -> l.split(" ")[0]).containsExactly("now1", "now2");
+
+        Cli.Result delayed = cli.run("list", "orders", "--state", "delayed", "--json");
+        assertThat(delayed.exit()).isZero();
+        assertThat(delayed.lines()).hasSize(1);
+        com.fasterxml.jackson.databind.JsonNode later = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                delayed.lines().get(0));
+        assertThat(later.get("id").asText()).isEqualTo("later");
+        assertThat(later.get("state").asText()).isEqualTo("scheduled");
+
+        Cli.Result retrying = cli.run("list", "orders", "--state", "Retrying");
+        assertThat(retrying.exit()).isZero();
+        assertThat(retrying.lines()).hasSize(2);
+        assertThat(retrying.lines().get(1)).startsWith("flaky ").contains(" scheduled ").endsWith("\"timeout talking to bank\"");
+
+        assertThat(cli.run("list", "orders", "--state", "ready", "--limit", "1").lines()).hasSize(2);
+        Cli.Result stats = cli.run("stats", "orders", "--json");
+        com.fasterxml.jackson.databind.JsonNode s = new com.fasterxml.jackson.databind.ObjectMapper().readTree(stats.out());
+        assertThat(List.of(s.get("ready").asInt(), s.get("delayed").asInt(), s.get("retrying").asInt())).containsExactly(2, 1, 1);
     }
 
     @Test

@@ -81,18 +81,13 @@ final class Api {
         new QueueToolsApi(client).routes(r);
         r.post("/api/queues/{queue}/dead/delete-all", ctx -> json(ctx, Map.of("deleted", queue(ctx).deleteAllDead())));
         r.get("/api/queues/{queue}/search", this::search);
+        new MatchingApi(client).routes(r);
     }
 
     /** {@code ?state=dead&q=timeout&from=0}: a bounded scan ({@link Search}). */
     private void search(Exchange ctx) {
         QueueInspector q = queue(ctx);
-        String stateParam = ctx.queryParam("state");
-        JobState state;
-        try {
-            state = stateParam == null ? JobState.SCHEDULED : JobState.parse(stateParam);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest("state is '" + stateParam + "': use scheduled, processing, done or dead");
-        }
+        JobFilter state = JobFilter.parse(ctx.queryParam("state"));
         String text = ctx.queryParam("q");
         if (text == null || text.isBlank() || text.length() > Search.MAX_TEXT) {
             throw ApiException.badRequest("q is " + (text == null ? "missing" : text.isBlank() ? "blank" : "longer than "
@@ -145,35 +140,22 @@ final class Api {
 
     private void jobs(Exchange ctx) {
         QueueInspector q = queue(ctx);
-        String stateParam = ctx.queryParam("state");
-        JobState state;
-        try {
-            state = stateParam == null ? JobState.SCHEDULED : JobState.parse(stateParam);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest("state is '" + stateParam + "': use scheduled, processing, done or dead");
-        }
+        JobFilter filter = JobFilter.parse(ctx.queryParam("state"));
         long offset = longParam(ctx, "offset", 0, 0, MAX_OFFSET);
         int limit = (int) longParam(ctx, "limit", 50, 1, MAX_LIMIT);
-        QueueStats stats = q.stats();
-        long total = switch (state) {
-            case SCHEDULED -> stats.scheduled();
-            case PROCESSING -> stats.processing();
-            case DONE -> stats.done();
-            case DEAD -> stats.dead();
-            case WAITING -> stats.waiting();
-        };
+        long total = filter.total(q.stats());
         List<Map<String, Object>> jobs = new ArrayList<>();
-        boolean newest = JobOrder.newest(ctx, state);
-        for (JobInfo j : JobOrder.page(q, state, newest, total, offset, limit)) {
+        boolean newest = JobOrder.newest(ctx, filter);
+        for (JobInfo j : JobOrder.page(q, filter, newest, total, offset, limit)) {
             jobs.add(JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
         }
-        if (state == JobState.PROCESSING) {
+        if (filter.state() == JobState.PROCESSING) {
             WorkersApi.annotate(q, jobs);
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("jobs", jobs);
         m.put("total", total);
-        m.put("state", state.label());
+        m.put("state", filter.label());
         m.put("offset", offset);
         m.put("limit", limit);
         m.put("order", newest ? "newest" : "oldest");

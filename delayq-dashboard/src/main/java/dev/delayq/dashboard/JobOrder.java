@@ -17,7 +17,8 @@ final class JobOrder {
     }
 
     /** Whether the request asks for newest first; 400 for an order that is neither. */
-    static boolean newest(Exchange ctx, JobState state) {
+    static boolean newest(Exchange ctx, JobFilter filter) {
+        JobState state = filter.waiting() != null ? null : filter.state();
         String order = ctx.queryParam("order");
         if (order == null || order.isBlank() || order.strip().equals("oldest")) {
             return false;
@@ -29,10 +30,11 @@ final class JobOrder {
     }
 
     /** The page of {@code limit} jobs from {@code offset}, counted from the newest when {@code newest}. */
-    static List<JobInfo> page(QueueInspector q, JobState state, boolean newest, long total, long offset, int limit) {
+    static List<JobInfo> page(QueueInspector q, JobFilter filter, boolean newest, long total, long offset, int limit) {
         if (!newest) {
-            return q.list(state, offset, limit, Dashboard.PAYLOAD_PREVIEW_BYTES);
+            return filter.page(q, offset, limit, Dashboard.PAYLOAD_PREVIEW_BYTES);
         }
+        JobState state = filter.state();
         long end = total - offset; // exclusive, in index order
         if (end <= 0) {
             return List.of();

@@ -114,7 +114,7 @@ final class QueueMeters implements AutoCloseable {
                     other[6] += s.ready();
                     other[7] += s.delayed();
                     other[8] += s.retrying();
-                    other[9] += dq.inspector(read.name()).workers().size();
+                    other[9] += Math.max(0, s.workers());
                 }
                 continue;
             }
@@ -126,7 +126,7 @@ final class QueueMeters implements AutoCloseable {
             scheduledRows.add(row(name, "ready", s.ready()));
             scheduledRows.add(row(name, "delayed", s.delayed()));
             scheduledRows.add(row(name, "retrying", s.retrying()));
-            workerRows.add(MultiGauge.Row.of(Tags.of("queue", name), dq.inspector(name).workers().size()));
+            workerRows.add(MultiGauge.Row.of(Tags.of("queue", name), Math.max(0, s.workers())));
             jobRows.add(row(name, "scheduled", s.scheduled()));
             jobRows.add(row(name, "processing", s.processing()));
             jobRows.add(row(name, "done", s.done()));

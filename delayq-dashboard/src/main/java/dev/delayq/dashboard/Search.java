@@ -1,7 +1,6 @@
 package dev.delayq.dashboard;
 
 import dev.delayq.JobInfo;
-import dev.delayq.JobState;
 import dev.delayq.QueueInspector;
 import dev.delayq.internal.present.JobFields;
 import java.util.ArrayList;
@@ -29,19 +28,18 @@ final class Search {
     private Search() {
     }
 
-    static Map<String, Object> run(QueueInspector q, JobState state, String text, long from) {
-        String needle = text.toLowerCase(Locale.ROOT);
+    static Map<String, Object> run(QueueInspector q, JobFilter state, String text, long from) {
         List<Map<String, Object>> jobs = new ArrayList<>();
         long pos = from;
         long scanned = 0;
         boolean end = false;
         while (scanned < SCAN_LIMIT && jobs.size() < MATCH_LIMIT && !end) {
-            List<JobInfo> page = q.list(state, pos, (int) Math.min(PAGE, SCAN_LIMIT - scanned), SCAN_PREVIEW);
+            List<JobInfo> page = state.page(q, pos, (int) Math.min(PAGE, SCAN_LIMIT - scanned), SCAN_PREVIEW);
             end = page.isEmpty();
             for (JobInfo j : page) {
                 pos++;
                 scanned++;
-                if (j.id().startsWith(text) || contains(j.name(), needle) || contains(j.lastError(), needle)) {
+                if (matches(j, text)) {
                     jobs.add(JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES));
                     if (jobs.size() == MATCH_LIMIT) {
                         break;
@@ -59,6 +57,12 @@ final class Search {
         m.put("scanLimit", SCAN_LIMIT);
         m.put("matchLimit", MATCH_LIMIT);
         return m;
+    }
+
+    /** Whether {@code j}'s id starts with {@code text}, or its name or last error contains it (ignoring case). */
+    static boolean matches(JobInfo j, String text) {
+        String needle = text.toLowerCase(Locale.ROOT);
+        return j.id().startsWith(text) || contains(j.name(), needle) || contains(j.lastError(), needle);
     }
 
     private static boolean contains(String field, String needle) {

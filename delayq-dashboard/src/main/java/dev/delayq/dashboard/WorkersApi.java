@@ -60,9 +60,12 @@ final class WorkersApi {
         return stats(q.stats(), q);
     }
 
-    /** {@link #stats(QueueInspector)} of counts {@code s} already read (the overview reads every queue's at once). */
+    /**
+     * {@link #stats(QueueInspector)} of counts {@code s} already read (the overview reads every queue's at once, with
+     * its live workers: {@link QueueStats#workers()}; counts read without them list the queue's workers).
+     */
     static Map<String, Object> stats(QueueStats s, QueueInspector q) {
-        int workers = q.workers().size();
+        int workers = s.workers() >= 0 ? (int) s.workers() : q.workers().size();
         Map<String, Object> m = JobFields.stats(s, workers);
         m.put("unattended", JobFields.unattended(s, workers));
         return m;

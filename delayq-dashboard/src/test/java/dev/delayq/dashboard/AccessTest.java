@@ -112,6 +112,8 @@ class AccessTest {
                 assertThat(r.error()).containsAnyOf("cross-site request refused", "cross-origin request refused");
                 assertThat(h.delete("/api/queues/orders/jobs/d1").status()).isEqualTo(403);
                 assertThat(h.post("/api/queues/orders/dead/retry-all").status()).isEqualTo(403);
+                assertThat(h.post("/api/queues/orders/matching/retry?state=dead").status()).isEqualTo(403);
+                assertThat(h.post("/api/queues/orders/matching/delete?state=dead").status()).isEqualTo(403);
                 // A cross-site login form cannot log a browser in either.
                 assertThat(h.postForm("/login", "token=" + Served.TOKEN).status()).isEqualTo(403);
             }
@@ -221,7 +223,8 @@ class AccessTest {
             Seed.scheduled(orders, "s1");
             for (String path : List.of("/api/queues/orders/jobs/d1/retry", "/api/queues/orders/jobs/s1/run-now",
                     "/api/queues/orders/jobs/s1/cancel", "/api/queues/orders/jobs/s1/reschedule?delay=5m",
-                    "/api/queues/orders/dead/retry-all", "/api/queues/orders/pause", "/api/queues/orders/resume")) {
+                    "/api/queues/orders/dead/retry-all", "/api/queues/orders/pause", "/api/queues/orders/resume",
+                    "/api/queues/orders/matching/retry?state=dead", "/api/queues/orders/matching/delete?state=scheduled")) {
                 Http.Response r = s.http.post(path);
                 assertThat(r.status()).as(path).isEqualTo(403);
                 assertThat(r.error()).isEqualTo("the dashboard is read-only: changes are refused");

@@ -117,11 +117,30 @@ class ApiReadTest {
         assertThat(s.http.get("/api/queues/orders/jobs?state=processing").json().get("total").asLong()).isZero();
     }
 
+    /** ?state=ready, delayed, retrying: the scheduled jobs by state, with the count stats gives each. */
+    @Test
+    void jobsOfTheScheduledStatesAsStatsCountsThem() {
+        orders.enqueue(dev.delayq.Job.builder().id("s1").build());
+        orders.enqueue(dev.delayq.Job.builder().id("s2").build());
+        Seed.scheduled(orders, "later"); // due in an hour
+        var ready = s.http.get("/api/queues/orders/jobs?state=ready").json();
+        assertThat(ready.get("state").asText()).isEqualTo("ready");
+        assertThat(ready.get("total").asLong()).isEqualTo(2);
+        assertThat(ready.get("jobs")).extracting(j -> j.get("id").asText()).containsExactly("s1", "s2");
+        var delayed = s.http.get("/api/queues/orders/jobs?state=delayed&limit=10").json();
+        assertThat(delayed.get("total").asLong()).isEqualTo(1);
+        assertThat(delayed.get("jobs")).extracting(j -> j.get("id").asText()).containsExactly("later");
+        assertThat(s.http.get("/api/queues/orders/jobs?state=retrying").json().get("jobs")).isEmpty();
+        assertThat(s.http.get("/api/queues/orders/search?state=delayed&q=lat").json().get("jobs"))
+                .extracting(j -> j.get("id").asText()).containsExactly("later");
+    }
+
     @Test
     void badListParametersAre400NamingTheParameter() {
         Seed.scheduled(orders, "s1");
         assertThat(s.http.get("/api/queues/orders/jobs?state=finished").error())
-                .isEqualTo("state is 'finished': use scheduled, processing, done or dead");
+                .isEqualTo("state is 'finished': use scheduled, processing, done, dead or waiting, or of the scheduled "
+                        + "jobs ready, delayed or retrying");
         assertThat(s.http.get("/api/queues/orders/jobs?offset=-1").error()).startsWith("offset is '-1'");
         assertThat(s.http.get("/api/queues/orders/jobs?offset=x").error()).startsWith("offset is 'x'");
         assertThat(s.http.get("/api/queues/orders/jobs?limit=0").error()).isEqualTo(

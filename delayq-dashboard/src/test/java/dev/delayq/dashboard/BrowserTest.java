@@ -13,11 +13,8 @@ import java.text.NumberFormat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
 import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
@@ -25,7 +22,6 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.logging.LogEntry;
 
 /**
  * The pages in a real headless Chromium against a real dashboard and Redis: the overview shows what the API says and
@@ -37,46 +33,24 @@ class BrowserTest {
     static final RedisExtension REDIS = RedisExtension.shared();
 
     private static final String EVIL = "<img src=x onerror=alert(1)>";
-    private static Browser browser;
+
+    @RegisterExtension
+    static final BrowserSession BROWSER = new BrowserSession();
+    private Browser browser;
     private WebDriver d;
 
-    @BeforeAll
-    static void startBrowser() {
-        Browser.assumeInstalled();
-        browser = Browser.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
-
-    @org.junit.jupiter.api.BeforeEach
+    @BeforeEach
     void driver() {
+        browser = BROWSER.browser();
         d = browser.driver;
-        browser.console(); // start each test with an empty console
-    }
-
-    /** No script error and no Content-Security-Policy violation on any page the test opened. */
-    @AfterEach
-    void consoleIsClean() {
-        List<String> bad = browser.console().stream().map(LogEntry::getMessage)
-                .filter(m -> m.contains("Content Security Policy") || m.contains("Uncaught") || m.contains("TypeError"))
-                .collect(Collectors.toList());
-        assertThat(bad).as("console errors").isEmpty();
     }
 
     private static ConditionFactory waiting() {
-        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions();
+        return BrowserSession.waiting();
     }
 
     private void login(Served s) {
-        d.get(s.dashboard.url() + "login");
-        d.findElement(By.name("token")).sendKeys(Served.TOKEN);
-        d.findElement(By.cssSelector("form button[type=submit]")).click();
-        waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Overview"));
+        BROWSER.login(s);
     }
 
     private String cell(String queue, String state) {

@@ -14,18 +14,13 @@ import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.stream.Collectors;
 import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.logging.LogEntry;
 
 /**
  * The pages of issue 43 in a real headless Chromium against a real dashboard and Redis: the workers page lists a
@@ -37,45 +32,23 @@ class OperatorPagesBrowserTest {
     @RegisterExtension
     static final RedisExtension REDIS = RedisExtension.shared();
 
-    private static Browser browser;
+    @RegisterExtension
+    static final BrowserSession BROWSER = new BrowserSession();
+    private Browser browser;
     private WebDriver d;
-
-    @BeforeAll
-    static void startBrowser() {
-        Browser.assumeInstalled();
-        browser = Browser.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     @BeforeEach
     void driver() {
+        browser = BROWSER.browser();
         d = browser.driver;
-        browser.console();
-    }
-
-    @AfterEach
-    void consoleIsClean() {
-        List<String> bad = browser.console().stream().map(LogEntry::getMessage)
-                .filter(m -> m.contains("Content Security Policy") || m.contains("Uncaught") || m.contains("TypeError"))
-                .collect(Collectors.toList());
-        assertThat(bad).as("console errors").isEmpty();
     }
 
     private static ConditionFactory waiting() {
-        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions();
+        return BrowserSession.waiting();
     }
 
     private void login(Served s) {
-        d.get(s.dashboard.url() + "login");
-        d.findElement(By.name("token")).sendKeys(Served.TOKEN);
-        d.findElement(By.cssSelector("form button[type=submit]")).click();
-        waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Overview"));
+        BROWSER.login(s);
     }
 
     private String text(String css) {

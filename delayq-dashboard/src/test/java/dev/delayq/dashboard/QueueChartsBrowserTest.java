@@ -9,11 +9,7 @@ import dev.delayq.testkit.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,7 +18,6 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.interactions.Actions;
-import org.openqa.selenium.logging.LogEntry;
 
 /**
  * The queue page's charts in a real headless Chromium (issue 43): the window buttons switch between 1 h, 24 h and 7 d
@@ -32,38 +27,19 @@ class QueueChartsBrowserTest {
     @RegisterExtension
     static final RedisExtension REDIS = RedisExtension.shared();
 
-    private static Browser browser;
+    @RegisterExtension
+    static final BrowserSession BROWSER = new BrowserSession();
+    private Browser browser;
     private WebDriver d;
-
-    @BeforeAll
-    static void startBrowser() {
-        Browser.assumeInstalled();
-        browser = Browser.start();
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     @BeforeEach
     void driver() {
+        browser = BROWSER.browser();
         d = browser.driver;
-        browser.console();
-    }
-
-    @AfterEach
-    void consoleIsClean() {
-        List<String> bad = browser.console().stream().map(LogEntry::getMessage)
-                .filter(m -> m.contains("Content Security Policy") || m.contains("Uncaught") || m.contains("TypeError"))
-                .collect(Collectors.toList());
-        assertThat(bad).as("console errors").isEmpty();
     }
 
     private static ConditionFactory waiting() {
-        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions();
+        return BrowserSession.waiting();
     }
 
     private String text(String id) {

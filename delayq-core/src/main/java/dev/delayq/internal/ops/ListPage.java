@@ -112,6 +112,36 @@ public final class ListPage {
     }
 
     /**
+     * One page of the retrying set (failed jobs waiting for their retry; {@code list.lua} over it) from position
+     * {@code offset}: each entry's job as it is now, its due time the entry's score (the retry time); an entry whose
+     * record vanished is skipped. The caller keeps the entries still to come whose job is scheduled (see
+     * {@code lua/stats.lua}: the others are past retries, counted as ready, or jobs since claimed).
+     */
+    public static CompletableFuture<Page> retrying(RedisBackend redis, Keys keys, long offset, int count, int preview) {
+        byte[][] a = new byte[LIST.argCount()][];
+        a[Arg.START_RANK.ordinal()] = num(offset);
+        a[Arg.PAGE_SIZE.ordinal()] = num(count);
+        a[Arg.MOST_RECORD_BYTES.ordinal()] = num(MAX_BYTES);
+        a[Arg.MOST_PAYLOAD_BYTES.ordinal()] = num(preview);
+        return Reply.eval(redis, Script.LIST, ScriptKey.of(INDEX_KEYS, keys, keys.retrying()), a).thenApply(r -> {
+                    int head = Out.values().length;
+                    int width = Entry.values().length;
+                    int n = (r.size() - head) / width;
+                    long total = Reply.longAt(r, Out.TOTAL);
+                    List<JobInfo> jobs = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        Object raw = Reply.item(r, head, width, i, Entry.RECORD);
+                        if (raw != null) {
+                            jobs.add(JobInfos.of(Reply.str(Reply.item(r, head, width, i, Entry.ID)), (byte[]) raw,
+                                    Reply.asLong(Reply.item(r, head, width, i, Entry.SCORE)), JobState.SCHEDULED, -1, null,
+                                    Reply.asLong(Reply.item(r, head, width, i, Entry.PAYLOAD_BYTES))));
+                        }
+                    }
+                    return new Page(jobs, n, offset + n >= total || n == 0);
+                });
+    }
+
+    /**
      * One page of the done batch entries (see {@code lua/includes/record.lua}): the jobs they still list, and where the
      * next page starts: the entry's rank, the number of the id in it ({@code at}, 0 = its first) and how many ids are
      * still to be skipped (a call reads at most 1,000 entries, or 4 MB of them, to skip); {@code end}: the entries are

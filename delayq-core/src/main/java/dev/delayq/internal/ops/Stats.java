@@ -27,15 +27,29 @@ public final class Stats {
     /** Each meta field after them. */
     enum Meta { META_FIELD, VALUE }
 
-    /** stats_many.lua's reply: the partitions answered, then per partition whether it was read and its values' count. */
-    enum ManyOut { PARTITIONS }
+    /** stats_many.lua's reply: the entries answered, then per entry whether it was read and its values' count. */
+    enum ManyOut { ENTRIES }
 
-    /** stats_many.lua's reply per partition, before its values. */
+    /** stats_many.lua's reply per entry, before its values. */
     enum ManyEach { OK, COUNT }
 
-    /** stats_many.lua: its KEYS repeat per partition (this class's eight), so none are declared fixed. */
-    static final Protocol MANY = Protocol.of(Script.STATS_MANY, new ScriptKey[0], Arg.values(), null, ManyOut.values(),
-            ManyEach.values());
+    /** stats_many.lua's arguments, one per entry. */
+    enum ManyArg { KIND }
+
+    /** stats_many.lua: its KEYS repeat per entry (8, 9 or 1 by its kind), so none are declared fixed. */
+    static final Protocol MANY = Protocol.of(Script.STATS_MANY, new ScriptKey[0], Arg.values(), ManyArg.values(),
+            ManyOut.values(), ManyEach.values());
+
+    /**
+     * One entry of a {@code stats_many.lua} call: a partition's stats ({@code stats}), with its queue's live worker
+     * count ({@code workers} too: a queue without partitions, whose registry is in the same key set), or the worker
+     * count alone ({@code stats} false: a partitioned queue's registry, {@code keys} its plain key set).
+     */
+    public record Entry(Keys keys, String name, boolean stats, boolean workers) {
+        String kind() {
+            return stats ? (workers ? "stats+workers" : "stats") : "workers";
+        }
+    }
 
     static final Protocol PROTOCOL = Protocol.of(Script.STATS, KEYS, Arg.values(), null, Out.values(), Meta.values());
     private static final int HEADER = Out.values().length;
@@ -69,22 +83,31 @@ public final class Stats {
     }
 
     /**
-     * The stats of many partitions ({@code keys}, named {@code names}: at most {@link ScriptLimits#MAX_STATS_MANY}, on a
-     * Redis Cluster all in one slot) in one {@code stats_many.lua} call: per partition, in that order, its
-     * {@link QueueStats} or the {@link DelayQException} saying why it cannot be read (a key of a type delayq does not
-     * write, a total that is not a number), without failing the others.
+     * The stats and worker counts of many entries (at most {@link ScriptLimits#MAX_STATS_MANY}, on a Redis Cluster all
+     * in one slot) in one {@code stats_many.lua} call: per entry, in that order, its {@link QueueStats} (with
+     * {@link QueueStats#workers()} when the entry counts them, else -1), a {@link Long} (an entry of workers alone), or
+     * the {@link DelayQException} saying why it cannot be read (a key of a type delayq does not write, a total that is
+     * not a number), without failing the others.
      */
-    public static CompletableFuture<List<Object>> many(RedisBackend redis, List<Keys> keys, List<String> names) {
-        if (keys.size() != names.size() || keys.size() > ScriptLimits.MAX_STATS_MANY) {
-            throw new IllegalArgumentException("stats of " + keys.size() + " partitions (" + names.size()
-                    + " names) in one call: at most " + ScriptLimits.MAX_STATS_MANY + ", one name each");
+    public static CompletableFuture<List<Object>> many(RedisBackend redis, List<Entry> entries) {
+        if (entries.size() > ScriptLimits.MAX_STATS_MANY) {
+            throw new IllegalArgumentException("stats of " + entries.size() + " entries in one call: at most "
+                    + ScriptLimits.MAX_STATS_MANY);
         }
-        byte[][] all = new byte[keys.size() * KEYS.length][];
-        for (int p = 0; p < keys.size(); p++) {
-            System.arraycopy(ScriptKey.of(KEYS, keys.get(p)), 0, all, p * KEYS.length, KEYS.length);
+        List<byte[]> keys = new ArrayList<>(entries.size() * (KEYS.length + 1));
+        byte[][] args = new byte[entries.size()][];
+        for (int e = 0; e < entries.size(); e++) {
+            Entry entry = entries.get(e);
+            if (entry.stats()) {
+                keys.addAll(List.of(ScriptKey.of(KEYS, entry.keys())));
+            }
+            if (entry.workers()) {
+                keys.add(entry.keys().workers());
+            }
+            args[e] = entry.kind().getBytes(java.nio.charset.StandardCharsets.UTF_8);
         }
-        return Reply.eval(redis, Script.STATS_MANY, all).thenApply(r -> {
-            int n = Reply.asInt(Reply.at(r, ManyOut.PARTITIONS));
+        return Reply.eval(redis, Script.STATS_MANY, keys.toArray(byte[][]::new), args).thenApply(r -> {
+            int n = Reply.asInt(Reply.at(r, ManyOut.ENTRIES));
             List<Object> out = new ArrayList<>(n);
             int i = ManyOut.values().length;
             for (int p = 0; p < n; p++) {
@@ -92,15 +115,18 @@ public final class Stats {
                 int count = Reply.asInt(r.get(i + ManyEach.COUNT.ordinal()));
                 int from = i + ManyEach.values().length;
                 List<Object> values = r.subList(from, from + count);
-                String name = names.get(p);
-                if (ok) {
+                Entry entry = entries.get(p);
+                if (!ok) {
+                    out.add(new DelayQException("queue '" + entry.name() + "': " + Reply.str(values.get(0))));
+                } else if (!entry.stats()) {
+                    out.add(Reply.asLong(values.get(0)));
+                } else {
                     try {
-                        out.add(decode(values, name));
+                        QueueStats s = decode(entry.workers() ? values.subList(1, values.size()) : values, entry.name());
+                        out.add(entry.workers() ? s.withWorkers(Reply.asLong(values.get(0))) : s);
                     } catch (RuntimeException e) {
                         out.add(e);
                     }
-                } else {
-                    out.add(new DelayQException("queue '" + name + "': " + Reply.str(values.get(0))));
                 }
                 i = from + count;
             }
@@ -128,6 +154,6 @@ public final class Stats {
         return new QueueStats(name, Reply.longAt(r, Out.SCHEDULED), Reply.longAt(r, Out.PROCESSING), Reply.longAt(r, Out.DONE),
                 Reply.longAt(r, Out.DEAD), totals, meta.containsKey("paused"), Reply.longAt(r, Out.HEAD_DUE_MS),
                 Reply.longAt(r, Out.NOW_MS), limits(meta), number(meta, "events"), Reply.longAt(r, Out.PAST_RETENTION),
-                Reply.longAt(r, Out.READY), Reply.longAt(r, Out.DELAYED), Reply.longAt(r, Out.RETRYING), number(meta, "waiting"));
+                Reply.longAt(r, Out.READY), Reply.longAt(r, Out.DELAYED), Reply.longAt(r, Out.RETRYING), number(meta, "waiting"), -1);
     }
 }

@@ -71,7 +71,7 @@ final class PartitionTotals {
             limits = limits.concurrency((int) concurrency);
         }
         return new QueueStats(name, scheduled, processing, done, dead, totals, paused, oldest, now, limits, eventsCap,
-                pastRetention, ready, delayed, retrying, waiting);
+                pastRetention, ready, delayed, retrying, waiting, -1);
     }
 
     /** Minute by minute: counts added, lag percentiles the worst partition's. */

@@ -10,6 +10,7 @@ import dev.delayq.MinuteStats;
 import dev.delayq.PurgeResult;
 import dev.delayq.QueueInspector;
 import dev.delayq.QueueStats;
+import dev.delayq.ScheduledState;
 import dev.delayq.WorkerInfo;
 import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.base.ScriptLimits;
@@ -148,6 +149,28 @@ final class RedisInspector implements QueueInspector {
     public Stream<JobInfo> stream(JobState state) {
         checkState(state);
         return parts.stream(state);
+    }
+
+    @Override
+    public Stream<JobInfo> stream(ScheduledState state) {
+        return stream(state, ListPage.WHOLE);
+    }
+
+    @Override
+    public List<JobInfo> list(ScheduledState state, long offset, int limit, int previewBytes) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset is " + offset + ": it must be zero or positive");
+        }
+        Validation.range("limit", limit, 1, 10_000);
+        Validation.range("preview bytes", previewBytes, 0, Integer.MAX_VALUE);
+        return stream(state, previewBytes).skip(offset).limit(limit).toList();
+    }
+
+    private Stream<JobInfo> stream(ScheduledState state, int preview) {
+        if (state == null) {
+            throw new IllegalArgumentException("state must not be null: use ready, delayed or retrying");
+        }
+        return ScheduledStates.stream(parts, state, preview);
     }
 
     private static void checkState(JobState state) {

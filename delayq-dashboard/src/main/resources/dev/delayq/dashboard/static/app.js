@@ -8,6 +8,7 @@
   const STATES = ['scheduled', 'processing', 'done', 'dead'];
   // The scheduled jobs by state (issue 43): due now, due later, failed and waiting for a retry still to come.
   const SPLIT = ['ready', 'delayed', 'retrying'];
+  const SPLIT_TITLES = { ready: 'scheduled, due now', delayed: 'scheduled, due later', retrying: 'scheduled, failed and waiting for a retry' };
   // Which buttons a job gets: the operations its "allowed" list names (the server's one table of which state allows
   // which operation), a scheduled job's delete offered as its cancel.
   function offers(job) {
@@ -272,68 +273,6 @@
 
   // ---- charts -------------------------------------------------------------------------------------------------
 
-  function chartCard(title, key) {
-    const holder = h('div', { class: 'chart', id: 'chart-' + key });
-    return card(title, holder);
-  }
-
-  /** Draws (or updates) a uPlot chart: x = minutes (epoch seconds), one series per label. */
-  function drawChart(key, labels, colors, data, withPoints) {
-    const holder = document.getElementById('chart-' + key);
-    if (!holder || !window.uPlot) return;
-    if (holder.plot && holder.plot.series.length === labels.length + 1) {
-      holder.plot.setData(data);
-      return;
-    }
-    fill(holder);
-    const width = Math.max(280, holder.clientWidth || 560);
-    holder.plot = new window.uPlot({
-      width, height: 220,
-      legend: { live: false },
-      scales: { x: { time: true } },
-      axes: [{}, { size: 56 }],
-      // Lag has gaps (minutes without claims): points too, or a lone minute between gaps would not show.
-      series: [{}].concat(labels.map((l, i) => ({ label: l, stroke: colors[i], width: 2, spanGaps: false,
-        points: withPoints ? { show: true, size: 5 } : {} }))),
-    }, data, holder);
-  }
-
-  /** Sums the per-minute counts of several queues and keeps the worst lag per minute. */
-  function mergeHistories(histories) {
-    const byMinute = new Map();
-    for (const hist of histories) {
-      for (const m of hist.minutes) {
-        const t = Date.parse(m.minute) / 1000;
-        const a = byMinute.get(t) || { enqueued: 0, completed: 0, retried: 0, dead: 0, p50: null, p99: null };
-        a.enqueued += m.enqueued; a.completed += m.completed; a.retried += m.retried; a.dead += m.dead;
-        if (m.lagP50Millis != null) a.p50 = Math.max(a.p50 == null ? 0 : a.p50, m.lagP50Millis);
-        if (m.lagP99Millis != null) a.p99 = Math.max(a.p99 == null ? 0 : a.p99, m.lagP99Millis);
-        byMinute.set(t, a);
-      }
-    }
-    const xs = [...byMinute.keys()].sort((a, b) => a - b);
-    const col = (f) => xs.map((x) => byMinute.get(x)[f]);
-    return { xs, enqueued: col('enqueued'), completed: col('completed'), retried: col('retried'), dead: col('dead'),
-      p50: col('p50'), p99: col('p99') };
-  }
-
-  async function renderHistory(queueNames) {
-    let histories;
-    try {
-      histories = await Promise.all(queueNames.map((q) => api('GET', apiQueue(q) + '/history', { minutes: 60 })));
-    } catch (e) {
-      for (const key of ['throughput', 'lag']) {
-        const holder = document.getElementById('chart-' + key);
-        if (holder) fill(holder, h('p', { class: 'empty', text: 'history unavailable: ' + e.message }));
-      }
-      return;
-    }
-    const m = mergeHistories(histories);
-    drawChart('throughput', ['enqueued', 'completed', 'retried', 'dead'], ['#2f5bd3', '#2f855a', '#b7791f', '#c53030'],
-      [m.xs, m.enqueued, m.completed, m.retried, m.dead]);
-    drawChart('lag', ['p50', 'p99'], ['#2f855a', '#c53030'], [m.xs, m.p50, m.p99], true);
-  }
-
   // ---- queue page charts: a window of 1 h, 24 h or 7 d (issue 43) ------------------------------------------------
 
   const WINDOWS = { '1h': { label: '1 h', per: 'per minute', span: 'last hour' },
@@ -355,8 +294,9 @@
     return v == null ? '-' : String(Math.round(v * 100) / 100);
   }
 
-  /** The window selector and the two charts, each with a line under it that shows the hovered point's values. */
-  function queueCharts(name) {
+  /** The window selector and the two charts, each with a line under it that shows the hovered point's values;
+   * {@code render} draws them for the window in the address (the queue page: its queue; the overview: every queue). */
+  function windowCharts(render) {
     const picker = h('div', { class: 'row', id: 'chart-window', role: 'group', 'aria-label': 'Chart window' },
       h('span', { class: 'muted', text: 'Charts:' }),
       Object.keys(WINDOWS).map((w) => h('button', { type: 'button', 'data-window': w, text: WINDOWS[w].label,
@@ -364,7 +304,9 @@
           const params = new URLSearchParams(location.search);
           params.set('window', w);
           history.replaceState(null, '', location.pathname + '?' + params.toString());
-          renderQueueHistory(name);
+          // Links on the page carry the window (paging, tabs, queues): drawn again with it.
+          for (const a of document.querySelectorAll('a[data-keeps-window]')) a.href = keepWindow(a.getAttribute('href'));
+          render();
         } })));
     const chart = (key) => {
       const holder = h('div', { class: 'chart', id: 'chart-' + key });
@@ -372,6 +314,40 @@
         h('p', { class: 'muted chart-hover', id: 'hover-' + key, text: 'move over the chart for values' }));
     };
     return h('div', null, picker, h('div', { class: 'grid' }, chart('throughput'), chart('lag')));
+  }
+
+  function queueCharts(name) {
+    return windowCharts(() => renderQueueHistory(name));
+  }
+
+  /** {@code href} with the chart window of the address (none when it is the default, 1 h). */
+  function keepWindow(href) {
+    const url = new URL(href, location.href);
+    const w = new URLSearchParams(location.search).get('window');
+    if (WINDOWS[w] && w !== '1h') url.searchParams.set('window', w); else url.searchParams.delete('window');
+    return url.pathname + url.search;
+  }
+
+  /** A link that keeps the chart window as it is switched. */
+  function windowLink(attrs, href, ...kids) {
+    return h('a', Object.assign({ href: keepWindow(href), 'data-keeps-window': '' }, attrs), ...kids);
+  }
+
+  /** Several queues' windows of history as one: counts summed per point, the worst lag of any queue. */
+  function mergeWindows(hists, w) {
+    if (hists.length === 1) return hists[0];
+    const byStart = new Map();
+    for (const hist of hists) {
+      for (const p of hist.points) {
+        const a = byStart.get(p.start) || { start: p.start, enqueued: 0, completed: 0, retried: 0, dead: 0, lagP50Millis: null, lagP99Millis: null };
+        a.enqueued += p.enqueued; a.completed += p.completed; a.retried += p.retried; a.dead += p.dead;
+        if (p.lagP50Millis != null) a.lagP50Millis = Math.max(a.lagP50Millis == null ? 0 : a.lagP50Millis, p.lagP50Millis);
+        if (p.lagP99Millis != null) a.lagP99Millis = Math.max(a.lagP99Millis == null ? 0 : a.lagP99Millis, p.lagP99Millis);
+        byStart.set(p.start, a);
+      }
+    }
+    const points = [...byStart.values()].sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
+    return { window: w, pointSeconds: hists.length ? hists[0].pointSeconds : { '1h': 60, '24h': 600, '7d': 3600 }[w], points };
   }
 
   /** Draws a window's chart anew when its window or unit changed, else updates its data; the hover line follows. */
@@ -404,6 +380,11 @@
   }
 
   async function renderQueueHistory(name) {
+    return renderWindowHistory([name], '');
+  }
+
+  /** The charts of {@code names} (merged when several; {@code scope} says so in the titles) in the address's window. */
+  async function renderWindowHistory(names, scope) {
     const w = chartWindow();
     for (const b of document.querySelectorAll('#chart-window [data-window]')) {
       b.setAttribute('aria-pressed', String(b.dataset.window === w));
@@ -411,7 +392,7 @@
     }
     let hist;
     try {
-      hist = await api('GET', apiQueue(name) + '/history', { window: w });
+      hist = mergeWindows(await Promise.all(names.map((n) => api('GET', apiQueue(n) + '/history', { window: w }))), w);
     } catch (e) {
       for (const key of ['throughput', 'lag']) {
         const holder = document.getElementById('chart-' + key);
@@ -430,19 +411,23 @@
     };
     const col = (f) => pts.map((p) => p[f]);
     const spec = WINDOWS[w];
-    document.getElementById('chart-title-throughput').textContent = 'Throughput, jobs ' + spec.per + ' (' + spec.span.replace(', worst minute per 10 min', '') + ')';
+    const all = scope ? scope.all + ', ' : '';
+    document.getElementById('chart-title-throughput').textContent = 'Throughput, jobs ' + spec.per + ' (' + all + spec.span.replace(', worst minute per 10 min', '') + ')';
     drawWindowChart('throughput', w, ['enqueued', 'completed', 'retried', 'dead'], ['#2f5bd3', '#2f855a', '#b7791f', '#c53030'],
       [xs, col('enqueued'), col('completed'), col('retried'), col('dead')], fmtX, (v) => (v == null ? '-' : fmtInt(v)) + ' ' + spec.per);
     const unit = lagUnit(Math.max(0, ...pts.map((p) => p.lagP99Millis || 0)));
     const scaled = (f) => pts.map((p) => (p[f] == null ? null : p[f] / unit.div));
-    document.getElementById('chart-title-lag').textContent = 'Dispatch lag, ' + unit.name + ' (' + spec.span + ')';
+    document.getElementById('chart-title-lag').textContent = 'Dispatch lag, ' + unit.name + ' (' + (scope ? scope.worst + ', ' : '') + spec.span + ')';
     drawWindowChart('lag', w + ' ' + unit.name, ['p50', 'p99'], ['#2f855a', '#c53030'], [xs, scaled('lagP50Millis'), scaled('lagP99Millis')],
       fmtX, (v) => fmtNum(v) + ' ' + unit.name);
   }
 
   // ---- overview -----------------------------------------------------------------------------------------------
 
+  const OVERVIEW_SCOPE = { all: 'all queues', worst: 'worst queue' };
+
   function overview() {
+    let shown = [];
     setCrumbs([{ text: 'Overview' }]);
     document.title = 'delayq';
     const serverBody = h('div');
@@ -450,8 +435,7 @@
     fill(main, h('h1', { text: 'Overview' }), card('Redis', serverBody),
       card('Queues', h('p', null, h('a', { href: BASE + '/workers', id: 'workers-link', text: 'Workers' }),
         h('span', { class: 'muted', text: ': every live worker, what it runs and since when' })), queuesBody),
-      h('div', { class: 'grid' }, chartCard('Throughput, jobs per minute (all queues, last hour)', 'throughput'),
-        chartCard('Dispatch lag, ms (worst queue, last hour)', 'lag')));
+      windowCharts(() => renderWindowHistory(shown, OVERVIEW_SCOPE)));
     every(async () => {
       const queues = await api('GET', BASE + '/api/queues');
       // The outbox's pending rows change: read the server facts again when the application has an outbox.
@@ -468,7 +452,8 @@
       fill(queuesBody, queues.length === 0
         ? h('p', { class: 'empty', text: 'No queues yet: a queue appears here once a job was enqueued to it.' })
         : queueTable(queues));
-      await renderHistory(queues.filter((q) => !q.unreadable).map((q) => q.name));
+      shown = queues.filter((q) => !q.unreadable).map((q) => q.name);
+      await renderWindowHistory(shown, OVERVIEW_SCOPE);
     });
   }
 
@@ -485,10 +470,11 @@
       h('th', { class: 'num', text: 'oldest due' }), h('th', { class: 'num', text: 'enqueued' }),
       h('th', { class: 'num', text: 'completed' }));
     const rows = queues.map((q) => q.unreadable ? unreadableRow(q) : h('tr', { 'data-queue': q.name },
-      h('td', null, h('a', { href: queueHref(q.name), text: q.name }), q.paused ? [' ', h('span', { class: 'badge paused', text: 'paused' })] : null),
+      h('td', null, windowLink({ text: q.name }, queueHref(q.name)), q.paused ? [' ', h('span', { class: 'badge paused', text: 'paused' })] : null),
       STATES.map((st) => h('td', { class: 'num count-' + st, 'data-state': st },
-        h('a', { href: queueHref(q.name, { state: st }), text: fmtInt(q[st]) }))),
-      SPLIT.map((st) => h('td', { class: 'num count-' + st, 'data-state': st, text: fmtInt(q[st]) })),
+        windowLink({ text: fmtInt(q[st]) }, queueHref(q.name, { state: st })))),
+      SPLIT.map((st) => h('td', { class: 'num count-' + st, 'data-state': st },
+        windowLink({ text: fmtInt(q[st]) }, queueHref(q.name, { state: st })))),
       workersCell(q),
       h('td', { class: 'num', text: q.oldestDueLagMillis > 0 ? fmtSpan(q.oldestDueLagMillis) + ' late' : '-' }),
       h('td', { class: 'num', text: fmtInt(q.totals.enqueued) }),
@@ -500,13 +486,17 @@
 
   function queuePage(name) {
     const params = new URLSearchParams(location.search);
-    const st = STATES.includes(params.get('state')) ? params.get('state') : 'scheduled';
+    const st = STATES.includes(params.get('state')) || SPLIT.includes(params.get('state')) ? params.get('state') : 'scheduled';
+    // ready, delayed and retrying are scheduled jobs: the same operations.
+    const base = SPLIT.includes(st) ? 'scheduled' : st;
     const offset = Math.max(0, parseInt(params.get('offset') || '0', 10) || 0);
     // Done and dead pages: oldest first (index order) or newest first.
     const sortable = st === 'done' || st === 'dead';
     const order = sortable && params.get('order') === 'newest' ? 'newest' : 'oldest';
     const pageParams = (more) => Object.assign({ state: st }, sortable && order === 'newest' ? { order } : {}, more || {});
     const selected = new Set();
+    // "All matching": the selection is every job of this tab (and search), across pages; its count as last read.
+    const matching = { on: false, count: null, exact: true };
     setCrumbs([{ text: 'Overview', href: BASE + '/' }, { text: name }]);
     document.title = name + ' · delayq';
 
@@ -558,8 +548,51 @@
       await refresh();
     }
 
+    // Every matching job changed server-side in bounded requests, each going on where the last stopped.
+    async function onMatching(action, what) {
+      let changed = 0;
+      let from = null;
+      try {
+        for (;;) {
+          const r = await api('POST', apiQueue(name) + '/matching/' + action, Object.assign({ state: st }, found ? { q: found } : {}, from != null ? { from } : {}));
+          changed += r.changed;
+          if (!r.more) break;
+          from = r.from;
+          toast(what + ': ' + fmtInt(changed) + ' so far');
+        }
+        toast(what + ': ' + fmtInt(changed) + ' matching jobs');
+      } catch (e) {
+        toast(what + ': ' + fmtInt(changed) + ', then ' + e.message, true);
+      }
+      matching.on = false;
+      selected.clear();
+      await refresh();
+    }
+
+    async function selectAllMatching() {
+      try {
+        const c = await api('GET', apiQueue(name) + '/matching', Object.assign({ state: st }, found ? { q: found } : {}));
+        matching.on = true;
+        matching.count = c.count;
+        matching.exact = c.exact;
+      } catch (e) {
+        toast(e.message, true);
+      }
+      renderBulk();
+    }
+
+    function renderMatchingBulk() {
+      const n = (matching.exact ? '' : 'at least ') + fmtInt(matching.count);
+      const items = [h('span', { class: 'muted', id: 'matching-note', text: 'All ' + n + ' ' + st + ' jobs' + (found ? ' matching "' + found + '"' : '') + ' selected, on every page' }),
+        button('Clear selection', 'link', 'clear-matching', () => { matching.on = false; selected.clear(); lastPage = null; refresh(); })];
+      if (base === 'dead') items.push(confirmButton('Retry all ' + n + ' matching', '', 'retry-matching', () => onMatching('retry', 'retried')));
+      if (base !== 'processing') items.push(confirmButton('Delete all ' + n + ' matching', 'danger', 'delete-matching', () => onMatching('delete', 'deleted')));
+      fill(bulk, ...items);
+    }
+
     function renderBulk() {
       if (ctx.readOnly) { fill(bulk, h('span', { class: 'muted', text: 'Read-only: changes are disabled.' })); return; }
+      if (matching.on) { renderMatchingBulk(); return; }
       const n = h('span', { class: 'muted', text: selected.size + ' selected' });
       const items = { dead: [button('Retry selected', '', 'retry-selected', () => onSelected('retried', 'POST', '/retry')),
         confirmButton('Delete selected', 'danger', 'delete-selected', () => onSelected('deleted', 'DELETE', ''))],
@@ -568,8 +601,10 @@
         h('label', { class: 'muted' }, 'by ', delay),
         confirmButton('Cancel selected', 'danger', 'cancel-selected', () => onSelected('cancelled', 'POST', '/cancel'))],
       done: [confirmButton('Delete selected', 'danger', 'delete-selected', () => onSelected('deleted', 'DELETE', ''))],
-      processing: [] }[st];
-      fill(bulk, ...(items.length ? [n, ...items] : []));
+      processing: [] }[base];
+      const onPage = lastShown.length > 0 && lastShown.every((id) => selected.has(id));
+      const all = onPage && base !== 'processing' ? button('Select all matching', 'link', 'select-all-matching', selectAllMatching) : null;
+      fill(bulk, ...(items.length ? [n, all, ...items] : []));
     }
 
     function whenCell(job) {
@@ -581,8 +616,8 @@
     // The order of done and dead jobs: a link to the first page in the other order.
     function sortToggle() {
       const other = order === 'newest' ? 'oldest' : 'newest';
-      return h('a', { href: queueHref(name, Object.assign({ state: st }, other === 'newest' ? { order: other } : {})), id: 'sort-toggle',
-        class: 'sort', 'data-order': order, title: 'Show ' + other + ' first', text: order === 'newest' ? '↓ newest first' : '↑ oldest first' });
+      return windowLink({ id: 'sort-toggle', class: 'sort', 'data-order': order, title: 'Show ' + other + ' first',
+        text: order === 'newest' ? '↓ newest first' : '↑ oldest first' }, queueHref(name, Object.assign({ state: st }, other === 'newest' ? { order: other } : {})));
     }
 
     // Who runs a processing job, and for how long (the worker's heartbeat lists it; none yet right after the claim).
@@ -593,7 +628,8 @@
     }
 
     function renderJobs(page) {
-      const when = { scheduled: 'due', processing: 'lease', done: 'finished', dead: 'finished' }[st];
+      const when = { scheduled: 'due', processing: 'lease', done: 'finished', dead: 'finished' }[base];
+      lastShown = page.jobs.map((j) => j.id);
       if (page.jobs.length === 0) {
         fill(tableBody, h('p', { class: 'empty', text: 'No ' + st + ' jobs.' }));
       } else {
@@ -601,13 +637,15 @@
           for (const j of page.jobs) { if (e.target.checked) selected.add(j.id); else selected.delete(j.id); }
           renderJobs(page); renderBulk();
         } });
-        all.checked = page.jobs.every((j) => selected.has(j.id));
+        all.checked = matching.on || page.jobs.every((j) => selected.has(j.id));
+        if (matching.on) all.disabled = true;
         const rows = page.jobs.map((j) => {
           const box = h('input', { type: 'checkbox', 'aria-label': 'Select job', onchange: (e) => {
             if (e.target.checked) selected.add(j.id); else selected.delete(j.id);
             renderBulk();
           } });
-          box.checked = selected.has(j.id);
+          box.checked = matching.on || selected.has(j.id);
+          if (matching.on) box.disabled = true;
           return h('tr', { 'data-id': j.id },
             ctx.readOnly ? null : h('td', null, box),
             h('td', { class: 'id mono' }, h('a', { href: jobHref(name, j.id), text: j.id })),
@@ -628,12 +666,13 @@
       const from = page.total === 0 ? 0 : offset + 1;
       const to = offset + page.jobs.length;
       fill(pager, h('span', { class: 'muted', text: fmtInt(from) + '–' + fmtInt(to) + ' of ' + fmtInt(page.total) }),
-        offset > 0 ? h('a', { class: 'button', href: queueHref(name, pageParams({ offset: Math.max(0, offset - PAGE) })), text: '‹ Previous' }) : null,
-        to < page.total ? h('a', { class: 'button', href: queueHref(name, pageParams({ offset: offset + PAGE })), text: 'Next ›' }) : null);
+        offset > 0 ? windowLink({ class: 'button', 'data-page': 'previous', text: '‹ Previous' }, queueHref(name, pageParams({ offset: Math.max(0, offset - PAGE) }))) : null,
+        to < page.total ? windowLink({ class: 'button', 'data-page': 'next', text: 'Next ›' }, queueHref(name, pageParams({ offset: offset + PAGE }))) : null);
     }
 
     let lastTools = null;
     let lastPage = null;
+    let lastShown = [];
     refresh = every(async () => {
       let q;
       try {
@@ -649,8 +688,11 @@
         ['oldest due', q.oldestDueLagMillis > 0 ? fmtSpan(q.oldestDueLagMillis) + ' late' : '-'],
         ...SPLIT.map((s) => [s, fmtInt(q[s]), { class: 'count-' + s, 'data-state': s }]),
         ['workers', q.unattended ? h('span', { class: 'badge dead', text: '0 · no workers' }) : fmtInt(q.workers), { 'data-state': 'workers' }]]));
-      fill(tabs, ...STATES.map((s) => h('a', { href: queueHref(name, { state: s }), class: s === st ? 'active' : '', 'data-state': s },
-        s + ' ', h('span', { class: 'muted', text: fmtInt(q[s]) }))));
+      fill(tabs, ...STATES.map((s) => windowLink({ class: s === st ? 'active' : '', 'data-state': s }, queueHref(name, { state: s }),
+        s + ' ', h('span', { class: 'muted', text: fmtInt(q[s]) }))),
+      h('span', { class: 'muted', text: '·' }),
+      ...SPLIT.map((s) => windowLink({ class: (s === st ? 'active ' : '') + 'sub', 'data-state': s, title: SPLIT_TITLES[s] },
+        queueHref(name, { state: s }), s + ' ', h('span', { class: 'muted', text: fmtInt(q[s]) }))));
       const toolsKey = JSON.stringify([ctx.readOnly, q.paused, q.dead]);
       const t = [];
       if (!ctx.readOnly) {
@@ -666,7 +708,9 @@
       const page = found ? await api('GET', apiQueue(name) + '/search', { state: st, q: found, from: offset })
         : await api('GET', apiQueue(name) + '/jobs', pageParams({ offset, limit: PAGE }));
       const pageKey = JSON.stringify([ctx.readOnly, page]);
-      if (pageKey !== lastPage) {
+      // A refresh that was under way when a confirmation was armed does not re-render the rows either: the armed
+      // button stays for its second click (the next refresh after it renders them).
+      if (pageKey !== lastPage && live.armed === 0) {
         renderBulk();
         renderJobs(page);
         if (found) searchPager(pager, tableBody, name, st, page);
