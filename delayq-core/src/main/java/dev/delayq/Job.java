@@ -37,6 +37,7 @@ public final class Job {
     private final int priority;
     private final String traceparent;
     private final String tracestate;
+    private final String group;
 
     private Job(Builder b) {
         this.idGenerated = b.id == null;
@@ -52,6 +53,7 @@ public final class Job {
         this.priority = b.priority;
         this.traceparent = b.traceparent;
         this.tracestate = b.tracestate;
+        this.group = b.group;
     }
 
     private Job(Job job, String traceparent, String tracestate) {
@@ -68,6 +70,7 @@ public final class Job {
         this.priority = job.priority;
         this.traceparent = traceparent;
         this.tracestate = tracestate;
+        this.group = job.group;
     }
 
     /** A new builder. */
@@ -148,6 +151,11 @@ public final class Job {
         return traceparent;
     }
 
+    /** The job's group key (fair turns between groups: see docs/groups.md), or {@code null} when it has none. */
+    public String group() {
+        return group;
+    }
+
     /** The W3C {@code tracestate} that goes with {@link #traceparent()}, or {@code null} when none. */
     public String tracestate() {
         return tracestate;
@@ -186,6 +194,7 @@ public final class Job {
         private Duration timeout;
         private int priority;
         private String traceparent;
+        private String group;
         private String tracestate;
 
         private Builder() {
@@ -299,6 +308,18 @@ public final class Job {
         }
 
         /**
+         * The job's group, e.g. a tenant id: due jobs of a queue are claimed one per group per turn (round-robin), so a
+         * group with a large backlog never holds back a group with a few due jobs for more than one turn per other
+         * group; within a group, priority, then due time, then enqueue order (docs/groups.md).
+         *
+         * @param group 1-128 characters: letters, digits and {@code . _ - : @ / + =}; {@code null}: no group
+         */
+        public Builder group(String group) {
+            this.group = group;
+            return this;
+        }
+
+        /**
          * Validates and builds the job.
          *
          * @throws IllegalArgumentException naming the first invalid field and what is allowed
@@ -316,6 +337,9 @@ public final class Job {
                 Validation.delay("delay", delay);
             }
             Validation.range("priority", priority, 0, 9);
+            if (group != null) {
+                Validation.group(group);
+            }
             if (timeout != null) {
                 Validation.jobTimeout("job timeout", timeout);
             }

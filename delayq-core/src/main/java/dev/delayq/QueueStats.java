@@ -29,10 +29,19 @@ import java.util.Map;
  * @param retrying   of the scheduled jobs, those that failed and wait for a retry still to come (a retry whose time has
  *                   come counts as ready); -1 when not counted. {@code ready + delayed + retrying == scheduled}, read in
  *                   the same atomic step
+ * @param groups     the groups with scheduled jobs (docs/groups.md); 0 on a queue that never had grouped jobs
  */
 public record QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
                          boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap,
-                         long pastRetention, long ready, long delayed, long retrying) {
+                         long pastRetention, long ready, long delayed, long retrying, long groups) {
+    /** Stats without the group count (0). */
+    public QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
+                      boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap,
+                      long pastRetention, long ready, long delayed, long retrying) {
+        this(queue, scheduled, processing, done, dead, totals, paused, oldestDueAtMillis, serverTimeMillis, limits, eventsCap,
+                pastRetention, ready, delayed, retrying, 0);
+    }
+
     /** Stats without the split of the scheduled jobs into ready, delayed and retrying (each -1: not counted). */
     public QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
                       boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap,

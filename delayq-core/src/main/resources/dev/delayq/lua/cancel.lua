@@ -8,6 +8,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include jobs
 -- @include remove
 return remove_job(ARGV[1], false)

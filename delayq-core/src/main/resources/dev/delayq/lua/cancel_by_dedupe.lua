@@ -9,6 +9,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include jobs
 -- @include remove
 local id = redis.call('HGET', KEYS[6], ARGV[1])

@@ -5,8 +5,9 @@
 -- ARGV[3..] per job: id, payload, when, options
 --   when: "d<ms>" delay on Redis's clock, "a<ms>" absolute due ms; options: "" (none), "g" (none, and the client made the id up), or fields separated by NUL bytes:
 --     generated ("1"/"0") NUL max attempts NUL name NUL dedupe key NUL dedupe ttl ms NUL priority NUL timeout ms
---     [NUL traceparent NUL tracestate] (empty field = absent; the last two only for a job carrying a W3C trace context:
---     traceparent 55 characters, tracestate at most 512). A generated id found again can only be this very call
+--     [NUL traceparent NUL tracestate [NUL tag=value ...]] (empty field = absent; the trace fields for a job carrying a
+--     W3C trace context: traceparent 55 characters, tracestate at most 512; both empty for a job without one that has
+--     tagged fields; tags: group=<group key>, see groups.lua). A generated id found again can only be this very call
 --     replayed after a lost reply (71 random bits do not collide), so it counts as created, as the first execution did.
 -- Returns the duplicates only, as { i_1, owner_id_1, hold_until_1, owner_state_1, ... } (every job not listed was
 --   created; hold until ms, -1: the owner is scheduled or running; owner state 0: gone); or, with nothing written:
@@ -16,6 +17,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include jobs
 redis.replicate_commands()
 local k_jobs, k_due, k_meta, k_dedupe, k_holds, k_history = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
@@ -62,9 +64,13 @@ for i = 1, n do
     opts[i] = o == 'g' and 'g' or false
   else
     local f = split(o)
-    if (#f ~= 7 and #f ~= 9) or (f[1] ~= '0' and f[1] ~= '1') then return { -6, 'job ' .. i .. ': malformed options' } end
-    local trace = nil
-    if #f == 9 then
+    if (#f ~= 7 and #f < 9) or (f[1] ~= '0' and f[1] ~= '1') then return { -6, 'job ' .. i .. ': malformed options' } end
+    local trace, group = nil, false
+    if #f > 9 then
+      group = group_tags(f)
+      if group == nil then return { -6, 'job ' .. i .. ': malformed options' } end
+    end
+    if #f >= 9 and (f[8] ~= '' or f[9] ~= '') then
       if not string.match(f[8], TRACEPARENT) or #f[9] > 512 then return { -6, 'job ' .. i .. ': malformed trace context' } end
       trace = f[9] ~= '' and f[8] .. '\0' .. f[9] or f[8]
     end
@@ -76,7 +82,8 @@ for i = 1, n do
       return { -6, 'job ' .. i .. ': malformed options' }
     end
     opts[i] = { generated = f[1] == '1', max = max, name = f[3] ~= '' and f[3] or nil,
-      dedupe = f[4] ~= '' and f[4] or nil, hold = ttl and now + ttl, priority = priority, timeout = timeout, trace = trace }
+      dedupe = f[4] ~= '' and f[4] or nil, hold = ttl and now + ttl, priority = priority, timeout = timeout, trace = trace,
+      group = group or nil }
   end
 end
 
@@ -91,12 +98,14 @@ for i = 1, n do
   if opts[i] and opts[i] ~= 'g' and opts[i].priority and opts[i].priority > 0 then
     if not has_prio(prios, opts[i].priority) then prios = prios + 2 ^ opts[i].priority end
   end
+  if opts[i] and opts[i] ~= 'g' and opts[i].group and prios % 2 == 0 then prios = prios + 1 end
 end
 if prios ~= cfg.prios then redis.call('HSET', k_meta, 'prios', int(prios)) end
 
 local out = {}
 local members, prio_members = {}, {}
 local taken = {}
+local grouped = {} -- the groups that got jobs
 local created = 0
 local seq = next_seqs(k_meta, n)
 local head_before = earliest_due(k_due, k_prio, prios)
@@ -131,7 +140,12 @@ for i = 1, n do
     end
   else
     local p = (o and o ~= 'g' and o.priority) or 0
-    if p > 0 then
+    if o and o ~= 'g' and o.group then
+      prio_members[#prio_members + 1] = int((19 - p) * PRIO_BAND + dues[i])
+      prio_members[#prio_members + 1] = member(s, id)
+      redis.call('ZADD', group_key(k_due, o.group), int((9 - p) * PRIO_BAND + dues[i]), member(s, id))
+      grouped[o.group] = true
+    elseif p > 0 then
       prio_members[#prio_members + 1] = int((9 - p) * PRIO_BAND + dues[i])
       prio_members[#prio_members + 1] = member(s, id)
     else
@@ -149,6 +163,7 @@ end
 if created > 0 then
   if #members > 0 then redis.call('ZADD', k_due, unpack(members)) end
   if #prio_members > 0 then redis.call('ZADD', k_prio, unpack(prio_members)) end
+  for g in pairs(grouped) do group_sync(k_due, g, now) end
   count(k_meta, 'enqueued', created)
   history_add(k_history, now, 'e', created)
   publish_if_earlier(channel, head_before, earliest_due(k_due, k_prio, prios))

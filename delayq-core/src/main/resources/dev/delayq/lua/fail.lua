@@ -20,6 +20,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include jobs
 redis.replicate_commands()
 local k_leases, k_jobs, k_due, k_dead, k_meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -72,6 +73,7 @@ if ARGV[4] == '1' and r.attempt < max then
   drop_overlays(k_jobs, { id })
   local key, score = due_entry(k_due, k_prio, r, at)
   redis.call('ZADD', key, int(score), member(r.seq, id))
+  if r.group then group_add(k_due, r, member(r.seq, id), at, now) end
   local past = redis.call('ZRANGEBYSCORE', KEYS[12], '-inf', int(now), 'LIMIT', '0', '100')
   if #past > 0 then redis.call('ZREM', KEYS[12], unpack(past)) end
   redis.call('ZADD', KEYS[12], int(at), id)

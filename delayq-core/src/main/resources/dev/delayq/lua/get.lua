@@ -17,7 +17,7 @@ local index = { [PROCESSING] = KEYS[3], [DONE] = KEYS[4], [DEAD] = KEYS[5] }
 local state, score = 0, nil
 if r and r.state == SCHEDULED then
   state = SCHEDULED
-  if r.priority > 0 then
+  if r.priority > 0 or r.group then
     score = redis.call('ZSCORE', KEYS[7], member(r.seq, ARGV[1]))
     if score then score = tonumber(score) % 281474976710656 end
   else

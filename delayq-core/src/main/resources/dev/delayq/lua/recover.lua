@@ -10,6 +10,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include jobs
 -- @include recover
 redis.replicate_commands()

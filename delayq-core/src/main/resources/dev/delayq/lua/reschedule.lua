@@ -10,6 +10,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 redis.replicate_commands()
 local k_due, k_jobs, k_meta, k_prio = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local id = ARGV[1]
@@ -24,12 +25,14 @@ local cfg = flow_config(k_meta)
 local head_before = earliest_due(k_due, k_prio, cfg.prios)
 local key, score = due_entry(k_due, k_prio, r, due)
 redis.call('ZREM', key, member(r.seq, id))
+if r.group then redis.call('ZREM', group_key(k_due, r.group), member(r.seq, id)) end
 r.seq = next_seqs(k_meta, 1)
 redis.call('HSET', k_jobs, id, encode(r))
 drop_overlays(k_jobs, { id })
 redis.call('ZADD', key, int(score), member(r.seq, id))
 local retry_at = tonumber(redis.call('ZSCORE', KEYS[6], id))
 local now = math.floor(now_us() / 1000)
+if r.group then group_add(k_due, r, member(r.seq, id), due, now) end
 if retry_at and retry_at > now then
   if due > now then redis.call('ZADD', KEYS[6], int(due), id) else redis.call('ZREM', KEYS[6], id) end
 end

@@ -9,6 +9,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include stats
 local WANTED = { 'zset', 'zset', 'zset', 'zset', 'hash', 'zset', 'zset', 'zset' }
 local n = #KEYS / 8

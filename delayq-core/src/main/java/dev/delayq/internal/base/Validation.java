@@ -21,6 +21,19 @@ public final class Validation {
     private Validation() {
     }
 
+    /** Longest group key (must match includes/groups.lua's GROUP_MAX). */
+    public static final int MAX_GROUP = 128;
+    private static final java.util.regex.Pattern GROUP = java.util.regex.Pattern.compile("[A-Za-z0-9._:@/+=-]{1,128}");
+
+    /** A job's group key: it becomes part of a key name, so it is kept to a safe set of characters. */
+    public static String group(String group) {
+        if (group == null || !GROUP.matcher(group).matches()) {
+            throw new IllegalArgumentException("group '" + (group == null ? "null" : printable(group)) + "' is invalid: use 1-"
+                    + MAX_GROUP + " characters: letters, digits and . _ - : @ / + =");
+        }
+        return group;
+    }
+
     /** Queue names become part of key names inside the {@code {...}} hash tag. */
     public static String queueName(String name) {
         if (name == null || name.isEmpty()) {

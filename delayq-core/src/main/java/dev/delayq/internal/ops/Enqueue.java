@@ -83,7 +83,7 @@ public final class Enqueue {
      */
     private static byte[] options(Job job) {
         if (job.maxAttempts() == 0 && job.name() == null && job.dedupeKey() == null && job.timeout() == null
-                && job.priority() == 0 && job.traceparent() == null) {
+                && job.priority() == 0 && job.traceparent() == null && job.group() == null) {
             return job.idGenerated() ? GENERATED : Args.EMPTY;
         }
         String sep = "\0";
@@ -94,7 +94,10 @@ public final class Enqueue {
                 + (job.dedupeKey() != null ? Long.toString(job.dedupeTtl().toMillis()) : "") + sep
                 + (job.priority() > 0 ? Integer.toString(job.priority()) : "") + sep
                 + (job.timeout() != null ? Long.toString(job.timeout().toMillis()) : "")
-                + (job.traceparent() != null ? sep + job.traceparent() + sep + (job.tracestate() != null ? job.tracestate() : "") : ""));
+                + (job.traceparent() != null || job.group() != null
+                        ? sep + (job.traceparent() != null ? job.traceparent() : "") + sep
+                        + (job.tracestate() != null ? job.tracestate() : "") : "")
+                + (job.group() != null ? sep + "group=" + job.group() : ""));
     }
 
     private static List<EnqueueResult> decode(List<Object> reply, List<Job> batch, String[] ids) {

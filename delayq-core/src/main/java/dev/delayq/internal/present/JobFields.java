@@ -107,6 +107,9 @@ public final class JobFields {
         m.put("priority", j.priority());
         m.put("progress", j.progress());
         m.put("allowed", allowed(j));
+        if (j.group() != null) {
+            m.put("group", j.group());
+        }
         if (j.traceparent() != null) {
             m.put("traceparent", j.traceparent());
             if (j.tracestate() != null) {
@@ -148,6 +151,7 @@ public final class JobFields {
             m.put("delayed", s.delayed());
             m.put("retrying", s.retrying());
         }
+        m.put("groups", s.groups());
         return m;
     }
 

@@ -41,7 +41,9 @@ final class PartitionTotals {
         long ready = 0;
         long delayed = 0;
         long retrying = 0;
+        long groups = 0;
         for (QueueStats s : all) {
+            groups += s.groups(); // a group's jobs on two partitions count twice: groups are per partition
             ready += s.ready();
             delayed += s.delayed();
             retrying += s.retrying();
@@ -69,7 +71,7 @@ final class PartitionTotals {
             limits = limits.concurrency((int) concurrency);
         }
         return new QueueStats(name, scheduled, processing, done, dead, totals, paused, oldest, now, limits, eventsCap,
-                pastRetention, ready, delayed, retrying);
+                pastRetention, ready, delayed, retrying, groups);
     }
 
     /** Minute by minute: counts added, lag percentiles the worst partition's. */

@@ -61,6 +61,7 @@ local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
         local at = now + backoff_ms(r.stalls, base, cap)
         local key, score = due_entry(k.due, k.prio, r, at)
         redis.call('ZADD', key, score, member(r.seq, id))
+        if r.group then group_add(k.due, r, member(r.seq, id), at, now) end
         emit(k.events, k.cfg, 'recovered', id, 'stalls', r.stalls, 'at', int(at))
         recovered = recovered + 1
       end

@@ -54,6 +54,7 @@ local function remove_job(id, deleting)
   end
   if r.state == PROCESSING or (not deleting and r.state ~= SCHEDULED) then return { -3, r.state } end
   drop_entries(id, r.seq, r.finished)
+  if r.group and r.state == SCHEDULED then group_remove(KEYS[1], r, member(r.seq, id), now_ms()) end
   redis.call('HDEL', k_jobs, id)
   drop_overlays(k_jobs, { id })
   dedupe_release(KEYS[6], KEYS[7], r, id, 0, true)
