@@ -150,8 +150,8 @@ public final class JobFields {
             m.put("ready", s.ready());
             m.put("delayed", s.delayed());
             m.put("retrying", s.retrying());
+            m.put("groups", s.groups()); // read with the split: stats as Redis gave them
         }
-        m.put("groups", s.groups());
         return m;
     }
 
