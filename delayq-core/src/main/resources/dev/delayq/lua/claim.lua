@@ -170,9 +170,9 @@ if allowed > 0 then
   -- The candidates: due jobs of each priority in use, highest first, then priority 0 (the due set), in order.
   local cand, scores = {}, {}
   local limit_ms = int(now + lookahead)
-  local n_prio, g_keys, g_lanes, g_order = 0, nil, nil, nil
+  local n_prio, g_keys, g_lanes, g_order, g_lim = 0, nil, nil, nil, nil
   if cfg.prios % 2 == 1 then -- the queue has had grouped jobs: turns between its groups (groups.lua)
-    g_keys, g_lanes, g_order = group_choose(k, cfg.prios, limit_ms, allowed, due_members, cand, scores)
+    g_keys, g_lanes, g_order, g_lim = group_choose(k, cfg.prios, now, limit_ms, allowed, due_members, cand, scores)
   else
     if cfg.prios > 0 then
       for p = 9, 1, -1 do
@@ -188,7 +188,8 @@ if allowed > 0 then
     end
   end
   local n = #cand
-  if g_keys and n == 0 then group_taken(k, cfg.prios, limit_ms, cand, g_keys, g_lanes, 0, g_order) end
+  local g_leased = {} -- grouped jobs leased, by group (group_lease)
+  if g_keys and n == 0 then group_taken(k, cfg.prios, limit_ms, cand, g_keys, g_lanes, 0, g_order, g_lim, g_leased) end
   if n > 0 then
     -- Read the records in chunks, stopping once max_bytes are read: a claim of large payloads must not copy
     -- hundreds of megabytes through Redis's one thread. The first chunk is one record; the next ones are sized
@@ -213,9 +214,7 @@ if allowed > 0 then
       chunk = math.max(1, math.floor((max_bytes - bytes) * take / math.max(bytes, 1)))
     end
     full = take < n
-    if g_keys then
-      group_taken(k, cfg.prios, limit_ms, cand, g_keys, g_lanes, take, g_order)
-    else
+    if not g_keys then
       local taken_prio = math.min(take, n_prio)
       if taken_prio > 0 then redis.call('ZREM', k.prio, unpack(cand, 1, taken_prio)) end
       -- The due set's candidates are its first members in order (read from -inf up, in one run of ranks; nothing has
@@ -294,8 +293,10 @@ if allowed > 0 then
           end
         end
         if cfg.events then emit(k.events, cfg, 'started', id, 'attempt', attempt, 'token', token, 'at', at) end
+        if g_keys and g_lanes[t] ~= '' then group_lease(g_leased, g_lanes[t], token, math.max(now, scores[t])) end
       end
     end
+    if g_keys then group_taken(k, cfg.prios, limit_ms, cand, g_keys, g_lanes, take, g_order, g_lim, g_leased) end
     if claimed > 0 then
       redis.call('HSET', k.jobs, unpack(fields))
       redis.call('ZADD', k.leases, unpack(leases))
@@ -328,7 +329,9 @@ if binding and claimed >= allowed and claimed < want then
     out[2] = -1
   end
 elseif (claimed < want and not full) or want == 0 then
-  local next_due = earliest_due(k.due, k.prio, cfg.prios) or -1
+  local next_due
+  if cfg.prios % 2 == 1 then next_due = group_next_due(k, cfg.prios, now) else next_due = earliest_due(k.due, k.prio, cfg.prios) end
+  next_due = next_due or -1
   out[2] = next_due
   if next_due >= 0 and want > 0 and me ~= '' then
     local at = tonumber(wake_at) -- read with the flow settings (nothing above changes them)

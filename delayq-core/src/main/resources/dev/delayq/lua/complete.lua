@@ -18,6 +18,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include jobs
 redis.replicate_commands()
 local k_leases, k_jobs, k_batches, k_meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -111,6 +112,7 @@ for j = 1, #todo do
     else
       out[i] = 1
       if r.dedupe then dedupe_release(k_dedupe, k_holds, r, id, now, false) end
+      if r.group then group_ended(due_of(k_jobs), r.group, ARGV[2], now) end
       if cfg.events then emit(k_events, cfg, 'completed', id, 'attempt', r.attempt, 'token', r.token) end
       if ov then
         -- The overlay, done, stays beside the record as it was (retention); events and dedupe keys only took the

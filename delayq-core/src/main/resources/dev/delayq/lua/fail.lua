@@ -48,6 +48,7 @@ elseif r.token == token and r.state == DEAD then
   return { 4, tonumber(redis.call('ZSCORE', k_dead, id)) }
 end
 if r.state ~= PROCESSING or r.token ~= token then return { -2 } end
+if r.group then group_ended(k_due, r.group, ARGV[6], now) end
 r.err = ARGV[3]
 -- The history: this failure first, then at most MAX_ERRORS - 1 of the entries before it (each entry says its length).
 local old, keep = redis.call('HGET', KEYS[13], id) or '', 1

@@ -35,6 +35,7 @@ for i = 1, n do
     out[i] = -2 -- an undecodable record is left for recovery, which moves it aside
   else
     seen[ids[i]] = true
+    if r.group then group_ended(k_due, r.group, ARGV[1], now_ms()) end
     r.state = SCHEDULED
     r.attempt = math.max(r.attempt - 1, 0)
     r.seq = seq + i - 1

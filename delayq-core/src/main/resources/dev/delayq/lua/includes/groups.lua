@@ -13,6 +13,15 @@
 -- priority bands), which takes turns like one group. Bit 0 of meta `prios` (set by the first grouped enqueue) says
 -- the queue has had grouped jobs: until then no script pays anything for groups. The keys are named after the due
 -- set's (they share its hash tag, so its slot): one per group, so a script cannot declare them all.
+--
+-- Per-group limits (settings.lua writes them): meta fields group_conc, group_rate_n, group_rate_ms hold the limits of
+-- every group; `<due>:groups:limits` (HASH group -> "c rn rms w", '-' where the group keeps the default) overrides
+-- them for one group and holds its weight w (jobs per turn, default 1). `<due>:groups:running` (HASH group -> leases
+-- held) counts every grouped lease from claim to its end (complete, fail, recovery, release: group_ended, once per
+-- lease, as the lease itself leaves the leases set once); `<due>:gr:<group>` (ZSET, score = the start time of a grant,
+-- member = its token) is a group's rate window. A group at its limit leaves the ring for `<due>:groups`, scored by the
+-- time its rate window frees a grant, or GROUP_HELD (concurrency: the end of one of its leases puts it back and
+-- publishes a wake-up), so it never holds back another group.
 
 -- Longest group key, in bytes; its characters: letters, digits and . _ - : @ / + =
 local GROUP_MAX = 128
@@ -91,11 +100,86 @@ end
 -- Groups moved from `<due>:groups` to the ring in one claim, at most (the others follow on the next claims).
 local GROUP_PROMOTE = 1000
 
+-- The score in `<due>:groups` of a group held by its concurrency limit: later than any due time (year 9999).
+local GROUP_HELD = 253402300800000
+
+-- The limits of the lanes order[i] (groups; '' the ungrouped lane has none) as claim sees them at now: a table per
+-- group with cap (jobs it may start now, nil: any), weight, conc, rn, rms (its limits) and held (when cap is 0: the
+-- score it waits under in `<due>:groups`). Reads nothing more when the queue has no group limits.
+local function lane_limits(k, order, now)
+  local d = redis.call('HMGET', k.meta, 'group_conc', 'group_rate_n', 'group_rate_ms', 'group_limits')
+  local out = {}
+  if not d[1] and not d[2] and not d[4] then return out end -- no group limit, override or weight
+  local names = {}
+  for i = 1, #order do
+    if order[i] ~= '' then names[#names + 1] = order[i] end
+  end
+  if #names == 0 then return out end
+  local ov = d[4] and redis.call('HMGET', k.due .. ':groups:limits', unpack(names)) or {}
+  local running = redis.call('HMGET', k.due .. ':groups:running', unpack(names))
+  for j = 1, #names do
+    local g = names[j]
+    local c, rn, rms, w = tonumber(d[1]), tonumber(d[2]), tonumber(d[3]), 1
+    if ov[j] then
+      local oc, orn, orms, ow = string.match(ov[j], '^(%S+) (%S+) (%S+) (%S+)$')
+      if oc and oc ~= '-' then c = tonumber(oc) end
+      if orn and orn ~= '-' then rn, rms = tonumber(orn), tonumber(orms) end
+      if ow and ow ~= '-' then w = tonumber(ow) or 1 end
+    end
+    local e = { weight = w, conc = c, rn = rn, rms = rms }
+    if c then
+      e.cap = c - (tonumber(running[j]) or 0)
+      if e.cap <= 0 then e.held = GROUP_HELD end
+    end
+    if rn and rms and not e.held then
+      local log = k.due .. ':gr:' .. g
+      redis.call('ZREMRANGEBYSCORE', log, '-inf', int(now - rms))
+      local free = rn - redis.call('ZCARD', log)
+      if not e.cap or free < e.cap then e.cap = free end
+      if free <= 0 then
+        local oldest = redis.call('ZRANGE', log, '0', '0', 'WITHSCORES')
+        e.held = oldest[2] and tonumber(oldest[2]) + rms or now + 1
+      end
+    end
+    if e.cap and e.cap < 0 then e.cap = 0 end
+    out[g] = e
+  end
+  return out
+end
+
+-- A lease of group g ended (complete, fail, recovery, release): one lease less held; a group its concurrency limit
+-- held goes back to `<due>:groups` by its head, and a "0" notice on channel wakes the workers.
+local function group_ended(k_due, g, channel, now)
+  local running = k_due .. ':groups:running'
+  if redis.call('HINCRBY', running, g, -1) <= 0 then redis.call('HDEL', running, g) end
+  if tonumber(redis.call('ZSCORE', k_due .. ':groups', g)) == GROUP_HELD then
+    group_sync(k_due, g, now)
+    redis.call('PUBLISH', channel, '0')
+  end
+end
+
+-- The due set's name from the jobs hash's (scripts that do not declare the due set: complete).
+local function due_of(k_jobs)
+  return string.sub(k_jobs, 1, -5) .. 'due'
+end
+
+-- claim's next due time on a queue with groups: now while a group in the ring has a due job, else the earliest of the
+-- ungrouped jobs and of the groups waiting (by their head, or until their rate window frees a grant); a group held by
+-- its concurrency limit waits for a notice. nil: nothing to wait for.
+local function group_next_due(k, prios, now)
+  local best = earliest_due(k.due, k.prio, prios - prios % 2)
+  if redis.call('ZCARD', k.due .. ':groups:ring') > 0 then return now end
+  local w = redis.call('ZRANGE', k.due .. ':groups', '0', '0', 'WITHSCORES')
+  local at = tonumber(w[2])
+  if at and at < GROUP_HELD and (not best or at < best) then best = at end
+  return best
+end
+
 -- claim's choice on a queue with groups: up to allowed due jobs (due by limit_ms), one per group per turn from the
 -- ring's first groups. due_members is claim's reader of the ungrouped sets. Appends to cand and scores (the due ms)
--- and returns keys (the set each candidate's entry is in), lanes (its group, '' ungrouped) and the lanes read, in
--- ring order.
-local function group_choose(k, prios, limit_ms, allowed, due_members, cand, scores)
+-- and returns keys (the set each candidate's entry is in), lanes (its group, '' ungrouped), the lanes read, in ring
+-- order, and their limits (lane_limits): a lane gets up to its weight's jobs per turn, never more than its cap.
+local function group_choose(k, prios, now, limit_ms, allowed, due_members, cand, scores)
   local ring, wait = k.due .. ':groups:ring', k.due .. ':groups'
   local last = redis.call('ZRANGE', ring, '-1', '-1', 'WITHSCORES')
   local turn = tonumber(last[2]) or 0
@@ -116,10 +200,20 @@ local function group_choose(k, prios, limit_ms, allowed, due_members, cand, scor
     if h and h <= tonumber(limit_ms) then redis.call('ZADD', ring, int(turn + 1), '') end
   end
   local order = redis.call('ZRANGE', ring, '0', int(allowed - 1))
+  local lim = lane_limits(k, order, now)
   local got = {} -- per lane: { members, scores, keys }
   local function fetch(i, want)
     local m, s, ks = {}, {}, {}
     local g = order[i]
+    local e = lim[g]
+    if e then
+      want = want * e.weight
+      if e.cap and e.cap < want then want = e.cap end
+    end
+    if want <= 0 then
+      got[i] = { m, s, ks }
+      return
+    end
     if g == '' then
       if plain > 0 then
         for p = 9, 1, -1 do
@@ -151,7 +245,7 @@ local function group_choose(k, prios, limit_ms, allowed, due_members, cand, scor
         end
       end
     end
-    got[i] = { m, s, ks }
+    got[i] = { m, s, ks, want }
   end
   local per, total = math.ceil(allowed / math.max(#order, 1)), 0
   for i = 1, #order do
@@ -161,7 +255,7 @@ local function group_choose(k, prios, limit_ms, allowed, due_members, cand, scor
   if total < allowed then -- fewer lanes with due jobs than the claim wants: the full ones give more
     local more = allowed - total
     for i = 1, #order do
-      if #got[i][1] == per then fetch(i, per + more) end
+      if got[i][4] and #got[i][1] == got[i][4] then fetch(i, per + more) end
     end
   end
   local keys, lanes, n = {}, {}, #cand
@@ -170,22 +264,57 @@ local function group_choose(k, prios, limit_ms, allowed, due_members, cand, scor
     left = false
     for i = 1, #order do
       local e = got[i]
-      if e[1][round] and n < allowed then
-        n = n + 1
-        cand[n], scores[n], keys[n], lanes[n] = e[1][round], e[2][round], e[3][round], order[i]
-        left = true
+      local w = lim[order[i]] and lim[order[i]].weight or 1
+      for j = (round - 1) * w + 1, round * w do
+        if e[1][j] and n < allowed then
+          n = n + 1
+          cand[n], scores[n], keys[n], lanes[n] = e[1][j], e[2][j], e[3][j], order[i]
+          left = true
+        end
       end
     end
     round = round + 1
   end
-  return keys, lanes, order
+  return keys, lanes, order, lim
 end
 
--- After claim took its candidates 1..take (keys, lanes from group_choose; order: the lanes it read): their entries
--- out of their sets, and each lane it read to the end of the ring while it has a due job (served lanes in the order
--- of their last job served), to `<due>:groups` or nowhere otherwise. Lanes not reached (the byte bound stopped the
--- claim) keep their place.
-local function group_taken(k, prios, limit_ms, cand, keys, lanes, take, order)
+-- A job of group g leased by claim with token, starting at start: counted in leased (group -> { jobs, grants }).
+local function group_lease(leased, g, token, start)
+  local l = leased[g]
+  if not l then
+    l = { 0, {} }
+    leased[g] = l
+  end
+  l[1] = l[1] + 1
+  l[2][2 * l[1] - 1] = int(start)
+  l[2][2 * l[1]] = int(token)
+end
+
+-- After claim took its candidates 1..take (keys, lanes, order, lim from group_choose; leased from group_lease): their
+-- entries out of their sets; each group's leases counted in `<due>:groups:running` and its grants in its rate window;
+-- each lane it read to the end of the ring while it has a due job and room under its limits (served lanes in the
+-- order of their last job served), else to `<due>:groups` (held by a limit, or its next job not due) or nowhere (no
+-- job left). Lanes not reached (the byte bound stopped the claim) keep their place.
+local function group_taken(k, prios, limit_ms, cand, keys, lanes, take, order, lim, leased)
+  local running = k.due .. ':groups:running'
+  for g, l in pairs(leased) do
+    local held = redis.call('HINCRBY', running, g, int(l[1]))
+    local e = lim[g]
+    if e then
+      if e.rn and e.rms then redis.call('ZADD', k.due .. ':gr:' .. g, unpack(l[2])) end
+      if e.cap then
+        e.cap = e.cap - l[1]
+        if e.cap <= 0 then
+          if e.conc and held >= e.conc then
+            e.held = GROUP_HELD
+          else
+            local oldest = redis.call('ZRANGE', k.due .. ':gr:' .. g, '0', '0', 'WITHSCORES')
+            e.held = tonumber(oldest[2]) + e.rms
+          end
+        end
+      end
+    end
+  end
   local by_key, served, last = {}, {}, {}
   for t = 1, take do
     local key = keys[t]
@@ -222,12 +351,17 @@ local function group_taken(k, prios, limit_ms, cand, keys, lanes, take, order)
   for i = 1, #served do
     local g = served[i]
     local head
-    if g == '' then
+    if lim[g] and lim[g].held then
+      redis.call('ZREM', ring, g)
+      redis.call('ZADD', k.due .. ':groups', int(lim[g].held), g)
+    elseif g == '' then
       head = earliest_due(k.due, k.prio, prios - prios % 2)
     else
       head = lane_head(group_key(k.due, g))
     end
-    if head and head <= tonumber(limit_ms) then
+    if lim[g] and lim[g].held then
+      -- in `<due>:groups` until its limit lets it run again (above)
+    elseif head and head <= tonumber(limit_ms) then
       turn = turn + 1
       redis.call('ZADD', ring, int(turn), g)
     else
