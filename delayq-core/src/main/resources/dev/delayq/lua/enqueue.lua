@@ -163,7 +163,7 @@ end
 if created > 0 then
   if #members > 0 then redis.call('ZADD', k_due, unpack(members)) end
   if #prio_members > 0 then redis.call('ZADD', k_prio, unpack(prio_members)) end
-  for g in pairs(grouped) do group_sync(k_due, g, now) end
+  if next(grouped) then for g in pairs(grouped) do group_sync(k_due, g, now) end end
   count(k_meta, 'enqueued', created)
   history_add(k_history, now, 'e', created)
   publish_if_earlier(channel, head_before, earliest_due(k_due, k_prio, prios))
