@@ -133,7 +133,8 @@ local function lane_limits(k, order, now)
     end
     if rn and rms and not e.held then
       local log = k.due .. ':gr:' .. g
-      redis.call('ZREMRANGEBYSCORE', log, '-inf', int(now - rms))
+      local old = redis.call('ZCOUNT', log, '-inf', int(now - rms)) -- grants that left the window: the first by score
+      if old > 0 then redis.call('ZREMRANGEBYRANK', log, '0', int(old - 1)) end
       local free = rn - redis.call('ZCARD', log)
       if not e.cap or free < e.cap then e.cap = free end
       if free <= 0 then
