@@ -4,10 +4,10 @@
   python3 docs/perf/group-cost.py fair [LUA_DIR]    # one group with BIG due jobs (enqueued first), nine with SMALL each:
                                                     # claims of B jobs until none is left; prints, per small group, the
                                                     # position of its last job among all starts
-  python3 docs/perf/group-cost.py cost [LUA_DIR]    # GROUPS groups of JOBS jobs each (all due), then CLAIMS jobs claimed
+  python3 docs/perf/group-cost.py cost [LUA_DIR]    # NGROUPS groups of JOBS jobs each (all due), then CLAIMS jobs claimed
                                                     # in calls of B: Redis CPU and time in EVALSHA per claimed job; the
                                                     # same with as many ungrouped jobs beside it
-  BIG=100000 SMALL=10 B=10 GROUPS=10000 JOBS=100 CLAIMS=20000
+  BIG=100000 SMALL=10 B=10 NGROUPS=10000 JOBS=100 CLAIMS=20000   (not GROUPS: bash drops assignments to it)
 
 Scripts are expanded as Script.java sends them (the include code of docs/perf/script-cost.py). No JVM involved.
 """
@@ -25,7 +25,7 @@ LUA = sys.argv[2] if len(sys.argv) > 2 else 'delayq-core/src/main/resources/dev/
 SHAKE = True
 LIMITS = None
 BIG, SMALL, B = int(os.environ.get('BIG', 100000)), int(os.environ.get('SMALL', 10)), int(os.environ.get('B', 10))
-GROUPS, JOBS, CLAIMS = int(os.environ.get('GROUPS', 10000)), int(os.environ.get('JOBS', 100)), int(os.environ.get('CLAIMS', 20000))
+GROUPS, JOBS, CLAIMS = int(os.environ.get('NGROUPS', 10000)), int(os.environ.get('JOBS', 100)), int(os.environ.get('CLAIMS', 20000))
 
 # definitions, names, limits, expand, expand_includes: as script-cost.py has them
 src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'script-cost.py')).read()
