@@ -20,16 +20,25 @@ import java.time.Instant;
  * @param timeoutMillis  the job's own limit on one run in ms, or 0 for the worker's default
  * @param traceparent    the W3C traceparent the job was enqueued with ({@link Job#traceparent()}), or {@code null}
  * @param tracestate     the W3C tracestate that goes with it, or {@code null}
+ * @param group          the job's group ({@link Job#group()}), or {@code null}
  */
 public record ClaimedJob(String id, byte[] payload, int attempt, int maxAttempts, long dueAtMillis, long token,
                          long leaseUntilMillis, String lastError, int partition, String name, int stalls, long timeoutMillis,
-                         String traceparent, String tracestate) {
+                         String traceparent, String tracestate, String group) {
+
+    /** A claimed job without a group (the form before jobs carried one). */
+    public ClaimedJob(String id, byte[] payload, int attempt, int maxAttempts, long dueAtMillis, long token,
+                      long leaseUntilMillis, String lastError, int partition, String name, int stalls, long timeoutMillis,
+                      String traceparent, String tracestate) {
+        this(id, payload, attempt, maxAttempts, dueAtMillis, token, leaseUntilMillis, lastError, partition, name, stalls,
+                timeoutMillis, traceparent, tracestate, null);
+    }
 
     /** A claimed job without a trace context (the form before jobs carried one). */
     public ClaimedJob(String id, byte[] payload, int attempt, int maxAttempts, long dueAtMillis, long token,
                       long leaseUntilMillis, String lastError, int partition, String name, int stalls, long timeoutMillis) {
         this(id, payload, attempt, maxAttempts, dueAtMillis, token, leaseUntilMillis, lastError, partition, name, stalls,
-                timeoutMillis, null, null);
+                timeoutMillis, null, null, null);
     }
 
     /** The payload decoded as UTF-8. */

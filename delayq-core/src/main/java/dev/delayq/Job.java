@@ -129,6 +129,11 @@ public final class Job {
         return spec.traceparent;
     }
 
+    /** The job's group key (fair turns between groups: see docs/groups.md), or {@code null} when it has none. */
+    public String group() {
+        return spec.group;
+    }
+
     /** The W3C {@code tracestate} that goes with {@link #traceparent()}, or {@code null} when none. */
     public String tracestate() {
         return spec.tracestate;
@@ -173,6 +178,7 @@ public final class Job {
         private Duration timeout;
         private int priority;
         private String traceparent;
+        private String group;
         private String tracestate;
         private List<String> after = List.of();
         private OnParentDead onParentDead = OnParentDead.DEAD;
@@ -197,6 +203,7 @@ public final class Job {
             c.tracestate = tracestate;
             c.after = after;
             c.onParentDead = onParentDead;
+            c.group = group;
             return c;
         }
 
@@ -349,6 +356,18 @@ public final class Job {
         }
 
         /**
+         * The job's group, e.g. a tenant id: due jobs of a queue are claimed one per group per turn (round-robin), so a
+         * group with a large backlog never holds back a group with a few due jobs for more than one turn per other
+         * group; within a group, priority, then due time, then enqueue order (docs/groups.md).
+         *
+         * @param group 1-128 characters: letters, digits and {@code . _ - : @ / + =}; {@code null}: no group
+         */
+        public Builder group(String group) {
+            this.group = group;
+            return this;
+        }
+
+        /**
          * Validates and builds the job.
          *
          * @throws IllegalArgumentException naming the first invalid field and what is allowed
@@ -369,21 +388,10 @@ public final class Job {
             if (timeout != null) {
                 Validation.jobTimeout("job timeout", timeout);
             }
-            if (dedupeMode == DedupeMode.DEBOUNCE && dedupeKey == null) {
-                throw new IllegalArgumentException("dedupe mode DEBOUNCE needs a dedupe key (dedupe(key, ttl); the TTL "
-                        + "may be null in debounce mode)");
-            }
-            if (dedupeKey != null || dedupeTtl != null) {
-                Validation.dedupeKey(dedupeKey);
-                if (dedupeTtl != null || dedupeMode != DedupeMode.DEBOUNCE) {
-                    Validation.positive("dedupe TTL", dedupeTtl);
-                    Validation.atMost("dedupe TTL", dedupeTtl, Bounds.MAX_DEDUPE_TTL);
-                }
-            }
-            Validation.parents(after, id, Bounds.MAX_PARENTS);
-            if (onParentDead != OnParentDead.DEAD && after.isEmpty()) {
-                throw new IllegalArgumentException("onParentDead is set without parents: use after(...) too");
-            }
+            boolean debounce = dedupeMode == DedupeMode.DEBOUNCE;
+            Validation.dedupe(dedupeKey, dedupeTtl, debounce, Bounds.MAX_DEDUPE_TTL);
+            Validation.parents(after, id, Bounds.MAX_PARENTS, onParentDead != OnParentDead.DEAD);
+            Validation.group(group, !after.isEmpty(), debounce);
             return new Job(this, id != null ? id : Ids.generate(), id == null);
         }
     }

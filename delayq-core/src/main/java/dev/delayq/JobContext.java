@@ -56,6 +56,11 @@ public interface JobContext {
         return null;
     }
 
+    /** The job's group ({@link Job#group()}), or {@code null} when it has none. */
+    default String group() {
+        return null;
+    }
+
     /**
      * {@code true} once the lease is lost: a renewal was refused (the job was recovered and may run
      * elsewhere), the worker handed the job back at shutdown, renewals failed until the lease expired, or the

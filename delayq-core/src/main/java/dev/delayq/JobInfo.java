@@ -29,11 +29,22 @@ import java.time.Instant;
  * @param traceparent      the W3C traceparent it was enqueued with ({@link Job#traceparent()}), or {@code null}
  * @param tracestate       the W3C tracestate that goes with it, or {@code null}
  * @param payloadBytes     the whole payload's size (more than {@code payload.length} when that is a preview)
+ * @param group            the job's group ({@link Job#group()}), or {@code null}
  */
 public record JobInfo(String id, JobState state, int attempt, int maxAttempts, long dueAtMillis, long leaseUntilMillis,
                       long finishedAtMillis, long token, String lastError, byte[] payload, String name, long enqueuedAtMillis,
                       int stalls, String dedupeKey, long dedupeHeldUntilMillis, boolean corrupt, int priority,
-                      String progress, String traceparent, String tracestate, long payloadBytes) {
+                      String progress, String traceparent, String tracestate, long payloadBytes, String group) {
+
+    /** A job without a group (the form before jobs carried one). */
+    public JobInfo(String id, JobState state, int attempt, int maxAttempts, long dueAtMillis, long leaseUntilMillis,
+                   long finishedAtMillis, long token, String lastError, byte[] payload, String name, long enqueuedAtMillis,
+                   int stalls, String dedupeKey, long dedupeHeldUntilMillis, boolean corrupt, int priority,
+                   String progress, String traceparent, String tracestate, long payloadBytes) {
+        this(id, state, attempt, maxAttempts, dueAtMillis, leaseUntilMillis, finishedAtMillis, token, lastError, payload, name,
+                enqueuedAtMillis, stalls, dedupeKey, dedupeHeldUntilMillis, corrupt, priority, progress, traceparent,
+                tracestate, payloadBytes, null);
+    }
 
     /** A job whose {@link #payload()} is whole, without a trace context (the form before jobs carried one). */
     public JobInfo(String id, JobState state, int attempt, int maxAttempts, long dueAtMillis, long leaseUntilMillis,
@@ -41,7 +52,7 @@ public record JobInfo(String id, JobState state, int attempt, int maxAttempts, l
                    int stalls, String dedupeKey, long dedupeHeldUntilMillis, boolean corrupt, int priority, String progress) {
         this(id, state, attempt, maxAttempts, dueAtMillis, leaseUntilMillis, finishedAtMillis, token, lastError, payload, name,
                 enqueuedAtMillis, stalls, dedupeKey, dedupeHeldUntilMillis, corrupt, priority, progress, null, null,
-                payload.length);
+                payload.length, null);
     }
 
     /** Whether {@link #payload()} holds only the first {@code payload().length} of {@link #payloadBytes()} bytes. */

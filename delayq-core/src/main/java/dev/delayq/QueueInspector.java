@@ -192,6 +192,36 @@ public interface QueueInspector {
     Limits limits();
 
     /**
+     * Sets the limits of every group of the queue ({@link Job#group()}, docs/groups.md), replacing the ones it has;
+     * {@link Limits#none()} removes them. Each group may hold at most the concurrency limit's leases and start at most
+     * the rate limit's jobs in any window, exactly across workers on Redis's clock; a group at its limit leaves its
+     * turn to the others until it may run again. On a partitioned queue each partition enforces its share, as for
+     * {@link #limits(Limits)}.
+     */
+    void groupLimits(Limits limits);
+
+    /**
+     * Overrides, for one group, the limits that {@code limits} names (a limit it leaves out keeps the group's own, or
+     * the default of {@link #groupLimits(Limits)}).
+     *
+     * @throws IllegalArgumentException when the group key is invalid, or on a partitioned queue a limit is below the
+     *                                  partition count
+     */
+    void groupLimits(String group, Limits limits);
+
+    /** The jobs one group gets per turn (1 to 1000; default 1) when claims take turns between groups. */
+    void groupWeight(String group, int weight);
+
+    /** Removes one group's own limits and weight: the defaults of {@link #groupLimits(Limits)} apply to it again. */
+    void clearGroupLimits(String group);
+
+    /**
+     * The queue's groups: how many have scheduled jobs or leases, the limits every group gets, and the {@code top}
+     * (1 to 10,000) with the largest backlogs, ranked among at most {@link GroupStats#MAX_READ} groups per partition.
+     */
+    GroupStats groups(int top);
+
+    /**
      * Turns the event stream on (every state change appended in the same script, capped at 10,000 entries) or off
      * (the stream is deleted; the scripts then add no cost).
      */

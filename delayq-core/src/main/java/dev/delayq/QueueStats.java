@@ -32,16 +32,19 @@ import java.util.Map;
  * @param workers    the queue's live workers (heartbeat not expired by Redis's clock), read in the same request as the
  *                   counts by {@link DelayQ#statsAsync(java.util.List)}; -1 when not counted ({@link QueueInspector#stats()}
  *                   does not: {@link QueueInspector#workers()} lists them)
+ * @param groups     the groups with scheduled jobs (docs/groups.md); 0 on a queue that never had grouped jobs
  */
 public record QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
                          boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap,
-                         long pastRetention, long ready, long delayed, long retrying, long waiting, long workers) {
-    /** Stats without the count of jobs waiting for their parents (0) and the live worker count (-1: not counted). */
+                         long pastRetention, long ready, long delayed, long retrying, long waiting, long workers,
+                         long groups) {
+    /** Stats without the count of jobs waiting for their parents (0), the live worker count (-1: not counted) and the
+     * group count (0). */
     public QueueStats(String queue, long scheduled, long processing, long done, long dead, Map<String, Long> totals,
                       boolean paused, long oldestDueAtMillis, long serverTimeMillis, Limits limits, long eventsCap,
                       long pastRetention, long ready, long delayed, long retrying) {
         this(queue, scheduled, processing, done, dead, totals, paused, oldestDueAtMillis, serverTimeMillis, limits, eventsCap,
-                pastRetention, ready, delayed, retrying, 0, -1);
+                pastRetention, ready, delayed, retrying, 0, -1, 0);
     }
 
     /** Stats without the split of the scheduled jobs into ready, delayed and retrying (each -1: not counted). */
@@ -74,7 +77,7 @@ public record QueueStats(String queue, long scheduled, long processing, long don
     /** These stats with the live worker count {@code n}. */
     public QueueStats withWorkers(long n) {
         return new QueueStats(queue, scheduled, processing, done, dead, totals, paused, oldestDueAtMillis, serverTimeMillis,
-                limits, eventsCap, pastRetention, ready, delayed, retrying, waiting, n);
+                limits, eventsCap, pastRetention, ready, delayed, retrying, waiting, n, groups);
     }
 
     /** One total, 0 when never counted. */

@@ -71,6 +71,12 @@ public final class EnqueueCommand implements Callable<Integer> {
                     + "is not due yet never runs early for its priority.")
     Integer priority;
 
+    @Option(names = "--group", paramLabel = "G",
+            description = "The job's group, e.g. a tenant id (1-128 letters, digits and . _ - : @ / + =): due jobs are "
+                    + "claimed one per group per turn, so one group's backlog never holds the others back "
+                    + "(docs/groups.md); 'work --exec' passes it as $DELAYQ_JOB_GROUP. Default: none.")
+    String group;
+
     @Option(names = "--job-timeout", paramLabel = "DUR", converter = Durations.DurationConverter.class,
             description = "How long one run may take (1ms to 1d, as the worker's --job-timeout) before the worker stops "
                     + "it and counts a failure 'timed out after DUR'. Default: the worker's --job-timeout.")
@@ -198,6 +204,9 @@ public final class EnqueueCommand implements Callable<Integer> {
         if (priority != null) {
             b.priority(priority);
         }
+        if (group != null) {
+            b.group(group);
+        }
         if (timeout != null) {
             // The core's rule (the worker's bound too), named as the option.
             b.timeout(Validation.jobTimeout("--job-timeout", timeout));
@@ -279,10 +288,10 @@ public final class EnqueueCommand implements Callable<Integer> {
 
     private int enqueueLines(CliTracing tracing, String[] parent) throws IOException {
         if (id != null || name != null || when != null || payload != null || maxAttempts != null || dedupe != null
-                || priority != null || timeout != null || after != null || onParentDead != null) {
+                || priority != null || timeout != null || after != null || onParentDead != null || group != null) {
             throw new IllegalArgumentException("--jsonl takes every job from the file: it cannot be combined with "
-                    + "--id, --name, --delay, --at, --payload, --payload-file, --max-attempts, --priority, --job-timeout, "
-                    + "--after, --on-parent-dead or --dedupe-key/--dedupe-ttl/--dedupe-mode");
+                    + "--id, --name, --delay, --at, --payload, --payload-file, --max-attempts, --priority, --group, "
+                    + "--job-timeout, --after, --on-parent-dead or --dedupe-key/--dedupe-ttl/--dedupe-mode");
         }
         InputStream in = jsonl.equals("-") ? System.in : open(Path.of(jsonl));
         try (in) {

@@ -188,6 +188,7 @@ final class ExecHandler implements JobHandler {
         env.put("DELAYQ_QUEUE", job.queue());
         env.put("DELAYQ_JOB_ID", job.id());
         env.put("DELAYQ_JOB_NAME", job.name() != null ? job.name() : ""); // set even when empty: safe under set -u
+        env.put("DELAYQ_JOB_GROUP", job.group() != null ? job.group() : "");
         env.put("DELAYQ_ATTEMPT", Integer.toString(job.attempt()));
         env.put("DELAYQ_MAX_ATTEMPTS", Integer.toString(job.maxAttempts()));
         env.put("DELAYQ_TOKEN", Long.toString(job.token()));

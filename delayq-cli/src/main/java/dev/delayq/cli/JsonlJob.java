@@ -21,7 +21,8 @@ import java.util.Map;
  * A key whose value is {@code null} counts as not given.
  */
 final class JsonlJob {
-    static final String FIELDS = "id, name, payload, delay, at, maxAttempts, priority, timeout, dedupeKey, dedupeTtl, dedupeMode";
+    static final String FIELDS = "id, name, payload, delay, at, maxAttempts, priority, group, timeout, dedupeKey, dedupeTtl, "
+            + "dedupeMode";
     // Floats as BigDecimal: a payload number is stored with the digits it was written with, never rounded to a double.
     private static final ObjectReader READER = Json.MAPPER.reader()
             .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -108,6 +109,7 @@ final class JsonlJob {
                     }
                     b.priority(v.intValue());
                 }
+                case "group" -> b.group(text(f.getKey(), v));
                 case "timeout" -> b.timeout(duration(f.getKey(), v));
                 case "dedupeKey" -> dedupeKey = text(f.getKey(), v);
                 case "dedupeTtl" -> dedupeTtl = duration(f.getKey(), v);

@@ -29,8 +29,22 @@ public final class StatsCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "QUEUE", description = "Queue name.")
     String queue;
 
+    @picocli.CommandLine.Option(names = "--groups", description = "The queue's groups instead (docs/groups.md): the "
+            + "groups with the largest backlogs (--top, default 20, at most 10000, ranked among at most 10000 groups per "
+            + "partition), each with its scheduled jobs, running leases, limits and weight.")
+    boolean groups;
+
+    @picocli.CommandLine.Option(names = "--top", paramLabel = "N", description = "With --groups: how many groups (1 to 10000).")
+    Integer top;
+
     @Override
     public Integer call() {
+        if (top != null && !groups) {
+            throw new IllegalArgumentException("--top goes with --groups");
+        }
+        if (groups) {
+            return groupsCall();
+        }
         dev.delayq.QueueInspector inspector = main.inspector(queue);
         QueueStats s = inspector.stats();
         int workers = inspector.workers().size();
@@ -53,6 +67,9 @@ public final class StatsCommand implements Callable<Integer> {
             main.out().printf("workers     %d%s%n", workers, JobFields.unattended(s, workers)
                     ? " (no workers: jobs are due and no live worker runs them)" : "");
             main.out().printf("limits      %s%n", LimitCommand.describe(s.limits()));
+            if (s.groups() > 0) {
+                main.out().printf("groups      %d (with scheduled jobs: stats %s --groups)%n", s.groups(), s.queue());
+            }
             main.out().printf("events      %s%n", s.eventsCap() > 0 ? "on (keeps the last " + s.eventsCap() + ")" : "off");
             main.out().printf("oldest due  %s%n", s.oldestDueAtMillis() < 0 ? "-"
                     : java.time.Instant.ofEpochMilli(s.oldestDueAtMillis()) + (s.oldestDueLagMillis() > 0
@@ -65,5 +82,46 @@ public final class StatsCommand implements Callable<Integer> {
             }
         }
         return Exit.OK;
+    }
+
+    private Integer groupsCall() {
+        int n = top != null ? top : 20;
+        if (n < 1 || n > 10_000) {
+            throw new IllegalArgumentException("--top is " + n + ": it must be between 1 and 10000");
+        }
+        dev.delayq.GroupStats g = main.inspector(queue).groups(n);
+        if (main.json()) {
+            java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("queue", queue);
+            m.put("groups", g.groups());
+            m.put("groupRate", rate(g.limits()));
+            m.put("groupConcurrency", g.limits().concurrency() > 0 ? g.limits().concurrency() : null);
+            java.util.List<Object> rows = new java.util.ArrayList<>();
+            for (dev.delayq.GroupStats.Group x : g.top()) {
+                java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
+                r.put("group", x.group());
+                r.put("scheduled", x.scheduled());
+                r.put("running", x.running());
+                r.put("rate", rate(x.limits()));
+                r.put("concurrency", x.limits().concurrency() > 0 ? x.limits().concurrency() : null);
+                r.put("weight", x.weight());
+                rows.add(r);
+            }
+            m.put("top", rows);
+            main.out().println(Json.line(m));
+            return Exit.OK;
+        }
+        main.out().printf("groups %s: %d; every group: %s%n", queue, g.groups(), LimitCommand.describe(g.limits()));
+        int w = Math.max(5, g.top().stream().mapToInt(x -> x.group().length()).max().orElse(5));
+        main.out().printf("%-" + w + "s  %9s  %7s  %6s  %s%n", "GROUP", "SCHEDULED", "RUNNING", "WEIGHT", "LIMITS");
+        for (dev.delayq.GroupStats.Group x : g.top()) {
+            main.out().printf("%-" + w + "s  %9d  %7d  %6d  %s%n", x.group(), x.scheduled(), x.running(), x.weight(),
+                    LimitCommand.describe(x.limits()));
+        }
+        return Exit.OK;
+    }
+
+    private static String rate(dev.delayq.Limits l) {
+        return l.rateJobs() > 0 ? l.rateJobs() + "/" + DurationText.format(l.ratePer()) : null;
     }
 }

@@ -16,7 +16,7 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "work", mixinStandardHelpOptions = true,
         description = {"Run a worker that runs each due job of the queue as 'sh -c COMMAND', the payload on stdin "
                 + "and the job in the environment: DELAYQ_QUEUE, DELAYQ_JOB_ID, DELAYQ_JOB_NAME (empty when the job has "
-                + "no name), DELAYQ_ATTEMPT, DELAYQ_MAX_ATTEMPTS, DELAYQ_STALLS (expired leases so far), DELAYQ_TOKEN, "
+                + "no name), DELAYQ_JOB_GROUP (empty when it has no group), DELAYQ_ATTEMPT, DELAYQ_MAX_ATTEMPTS, DELAYQ_STALLS (expired leases so far), DELAYQ_TOKEN, "
                 + "DELAYQ_DUE_AT (ISO-8601).",
                 "Tracing: any OTEL_* variable turns on OpenTelemetry (the SDK configured from the standard OTEL_* "
                         + "variables) and each attempt runs in a span; the command gets TRACEPARENT (and TRACESTATE) of "

@@ -52,6 +52,26 @@ class EnqueueCommandTest {
     }
 
     @Test
+    void groupOptionAndJsonlKeyStoreTheGroupAndABadOneExits2WithTheRule() throws IOException {
+        Cli.Result r = cli.run("enqueue", "orders", "--id", "g1", "--group", "tenant-42");
+        assertThat(r.exit()).isZero();
+        assertThat(q.get("g1").orElseThrow().group()).isEqualTo("tenant-42");
+        Cli.Result bad = cli.run("enqueue", "orders", "--id", "g2", "--group", "a b");
+        assertThat(bad.exit()).isEqualTo(Exit.USAGE);
+        assertThat(bad.err()).isEqualTo("delayq: group 'a b' is invalid: use 1-128 characters: letters, digits and "
+                + ". _ - : @ / + =\n");
+        Path file = dir.resolve("groups.jsonl");
+        Files.writeString(file, "{\"id\": \"j1\", \"group\": \"t1\"}\n{\"id\": \"j2\", \"group\": \"\"}\n");
+        Cli.Result lines = cli.run("enqueue", "orders", "--jsonl", file.toString());
+        assertThat(lines.out()).startsWith("created j1\nerror 2 group '' is invalid");
+        assertThat(q.get("j1").orElseThrow().group()).isEqualTo("t1");
+        Cli.Result job = cli.run("job", "orders", "g1", "--json");
+        assertThat(job.out()).contains("\"group\":\"tenant-42\"");
+        Cli.Result stats = cli.run("stats", "orders", "--json");
+        assertThat(stats.out()).contains("\"groups\":2");
+    }
+
+    @Test
     void enqueuePrintsCreatedThenDuplicateAndStoresEveryOption() {
         Cli.Result first = cli.run("enqueue", "orders", "--id", "order-1:timeout", "--delay", "30m",
                 "--payload", "{\"order\":1}", "--max-attempts", "3");

@@ -217,16 +217,18 @@ class WorkCommandTest {
         // "stalled" is leased by a worker that dies: its lease expires and this worker recovers it.
         ClaimedJob lost = q.leases().claim(ClaimOptions.of(1, Duration.ofMillis(300))).jobs().get(0);
         assertThat(lost.id()).isEqualTo("stalled");
-        q.enqueue(Job.builder().id("named").name("email").build());
+        q.enqueue(Job.builder().id("named").name("email").group("tenant-7").build());
         q.enqueue(Job.builder().id("plain").build());
         Cli.Result r = work("env | grep '^DELAYQ_' > " + dir + "/$DELAYQ_JOB_ID.env", "--exit-when-idle", "2s",
                 "--backoff-base", "10ms", "--backoff-cap", "10ms");
         assertThat(r.exit()).isZero();
         assertThat(r.err()).contains(" 1 recovered");
         Map<String, String> named = env(lines(dir.resolve("named.env")));
-        assertThat(named).containsEntry("DELAYQ_JOB_NAME", "email").containsEntry("DELAYQ_STALLS", "0");
+        assertThat(named).containsEntry("DELAYQ_JOB_NAME", "email").containsEntry("DELAYQ_STALLS", "0")
+                .containsEntry("DELAYQ_JOB_GROUP", "tenant-7");
         Map<String, String> plain = env(lines(dir.resolve("plain.env")));
-        assertThat(plain).containsEntry("DELAYQ_JOB_NAME", "").containsEntry("DELAYQ_STALLS", "0");
+        assertThat(plain).containsEntry("DELAYQ_JOB_NAME", "").containsEntry("DELAYQ_STALLS", "0")
+                .containsEntry("DELAYQ_JOB_GROUP", "");
         Map<String, String> stalled = env(lines(dir.resolve("stalled.env")));
         assertThat(stalled).containsEntry("DELAYQ_STALLS", "1").containsEntry("DELAYQ_ATTEMPT", "1");
     }

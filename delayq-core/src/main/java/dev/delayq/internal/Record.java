@@ -27,10 +27,12 @@ import java.util.Arrays;
  *                    in a done batch), else -1: the time is its done-set entry's score
  * @param traceparent the W3C traceparent the job was enqueued with, or {@code null}
  * @param tracestate  the W3C tracestate that goes with it, or {@code null}
+ * @param group       the job's group, or {@code null}
  */
 public record Record(JobState state, int attempt, int maxAttempts, long seq, long createdMillis, long due, long token,
                      String error, int stalls, String name, String dedupeKey, long holdUntil, int priority, long timeoutMs,
-                     byte[] raw, int body, long finishedAt, String traceparent, String tracestate) {
+                     byte[] raw, int body, long finishedAt, String traceparent, String tracestate,
+                     String group) {
     private static final int F_DUE = 8;
     private static final int F_TOKEN = 16;
     private static final int F_ERROR = 32;
@@ -91,6 +93,7 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
         int priority = 0;
         long timeout = 0;
         String trace = null;
+        String group = null;
         if ((flags & F_EXT) != 0) {
             long mask = varint(raw, pos);
             attempt = (mask & 1) != 0 ? (int) varint(raw, pos) : 0;
@@ -104,6 +107,7 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
             priority = (mask & 32) != 0 ? (int) varint(raw, pos) : 0;
             timeout = (mask & 64) != 0 ? varint(raw, pos) : 0;
             trace = (mask & 128) != 0 ? text(raw, pos) : null;
+            group = (mask & 512) != 0 ? text(raw, pos) : null;
         }
         if (pos[0] > raw.length) {
             throw new IllegalStateException("truncated record");
@@ -112,7 +116,7 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
         int cut = trace == null ? -1 : trace.indexOf('\0');
         return new Record(JobState.ofCode(code), attempt, max, seq, created, due, token, error, stalls, name, dedupe, hold,
                 priority, timeout, raw, pos[0], finished, cut < 0 ? trace : trace.substring(0, cut),
-                cut < 0 ? null : trace.substring(cut + 1));
+                cut < 0 ? null : trace.substring(cut + 1), group);
     }
 
     /**
@@ -143,7 +147,7 @@ public record Record(JobState state, int attempt, int maxAttempts, long seq, lon
             long due = varint(overlay, pos);
             int attempt = (int) varint(overlay, pos);
             return new Record(JobState.ofCode(code), attempt, maxAttempts, seq, createdMillis, due, token, error, stalls,
-                    name, dedupeKey, holdUntil, priority, timeoutMs, raw, body, finished, traceparent, tracestate);
+                    name, dedupeKey, holdUntil, priority, timeoutMs, raw, body, finished, traceparent, tracestate, group);
         } catch (RuntimeException e) {
             throw new CorruptRecordException("lease overlay: " + e.getMessage());
         }

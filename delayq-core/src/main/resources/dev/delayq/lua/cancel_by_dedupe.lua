@@ -10,6 +10,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include jobs
 -- @include deps
 -- @include remove

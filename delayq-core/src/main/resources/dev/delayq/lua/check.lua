@@ -56,7 +56,7 @@ local function judge_record(id, raw)
     problem(id, 'record cannot be decoded')
     return
   end
-  local in_due = redis.call('ZSCORE', r.priority > 0 and KEYS[8] or k_due, member(r.seq, id)) ~= false
+  local in_due = redis.call('ZSCORE', (r.priority > 0 or r.group) and KEYS[8] or k_due, member(r.seq, id)) ~= false
   local in_lease = redis.call('ZSCORE', k_leases, id) ~= false
   local in_done = redis.call('ZSCORE', k_done, id) ~= false
   if r.finished then
@@ -144,8 +144,8 @@ elseif phase == 'retrying' then
       elseif r.state ~= SCHEDULED then
         problem(id, 'in the retrying index but its state is ' .. names[r.state])
       else
-        local score = tonumber(redis.call('ZSCORE', r.priority > 0 and KEYS[8] or k_due, member(r.seq, id)))
-        local due = score and score - (r.priority > 0 and (9 - r.priority) * 2 ^ 48 or 0)
+        local score = tonumber(redis.call('ZSCORE', (r.priority > 0 or r.group) and KEYS[8] or k_due, member(r.seq, id)))
+        local due = score and score % 2 ^ 48
         if due and due ~= at then -- (a job missing from the due set is reported by the "jobs" phase)
           problem(id, 'in the retrying index at ' .. int(at) .. ' but due at ' .. int(due))
         end
@@ -192,8 +192,10 @@ else
         problem(id, 'in the ' .. phase .. ' index but its state is ' .. names[r.state])
       elseif (phase == 'due' or phase == 'prio') and member(r.seq, id) ~= ms[i] then
         problem(id, 'stale due-set entry (its record names another sequence)')
-      elseif (phase == 'due' or phase == 'prio') and (phase == 'prio') ~= (r.priority > 0) then
+      elseif (phase == 'due' or phase == 'prio') and (phase == 'prio') ~= (r.priority > 0 or r.group ~= nil) then
         problem(id, 'priority ' .. r.priority .. ' but in the ' .. phase .. ' index')
+      elseif phase == 'prio' and r.group and not redis.call('ZSCORE', k_due .. ':g:' .. r.group, ms[i]) then -- groups.lua's lane
+        problem(id, 'of group ' .. r.group .. ' but not in its lane')
       end
     end
   end

@@ -39,6 +39,8 @@
 -- starts. The count is kept in meta (rate_used): a grant is read once when it is written and once when it leaves the
 -- window, never on every claim, so a claim's cost does not grow with the grants in the window (an hour's quota).
 -- Priorities: due jobs of a higher priority are claimed first; within a priority, due time then enqueue order.
+-- Groups (a queue that has had grouped jobs, see groups.lua): the due jobs are chosen one per group per turn, the
+-- ungrouped ones taking turns as one group; priorities order the jobs within a group (and within the ungrouped lane).
 -- A due record that cannot be decoded is moved to dead (error "record cannot be decoded", raw bytes kept) and
 -- the claim goes on with the others; a due entry without a record is dropped, and so is one that is not its
 -- record's (a job already leased, ended, or waiting under another sequence), as far as the record says: a job
@@ -52,6 +54,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include jobs
 -- @include deps
 -- @include recover
@@ -169,19 +172,26 @@ if allowed > 0 then
   -- The candidates: due jobs of each priority in use, highest first, then priority 0 (the due set), in order.
   local cand, scores = {}, {}
   local limit_ms = int(now + lookahead)
-  if cfg.prios > 0 then
-    for p = 9, 1, -1 do
-      if #cand < allowed and has_prio(cfg.prios, p) then
-        local low = (9 - p) * PRIO_BAND
-        due_members(k.prio, int(low), int(low + now + lookahead), allowed - #cand, low, cand, scores)
+  local n_prio, g_keys, g_lanes, g_order, g_lim = 0, nil, nil, nil, nil
+  if cfg.prios % 2 == 1 then -- the queue has had grouped jobs: turns between its groups (groups.lua)
+    g_keys, g_lanes, g_order, g_lim = group_choose(k, cfg.prios, now, limit_ms, allowed, due_members, cand, scores)
+  else
+    if cfg.prios > 0 then
+      for p = 9, 1, -1 do
+        if #cand < allowed and has_prio(cfg.prios, p) then
+          local low = (9 - p) * PRIO_BAND
+          due_members(k.prio, int(low), int(low + now + lookahead), allowed - #cand, low, cand, scores)
+        end
       end
     end
-  end
-  local n_prio = #cand
-  if #cand < allowed then
-    due_members(k.due, '-inf', limit_ms, allowed - #cand, 0, cand, scores)
+    n_prio = #cand
+    if #cand < allowed then
+      due_members(k.due, '-inf', limit_ms, allowed - #cand, 0, cand, scores)
+    end
   end
   local n = #cand
+  local g_leased = {} -- grouped jobs leased, by group (group_lease)
+  if g_keys and n == 0 then group_taken(k, cfg.prios, limit_ms, cand, g_keys, g_lanes, 0, g_order, g_lim, g_leased) end
   if n > 0 then
     -- Read the records in chunks, stopping once max_bytes are read: a claim of large payloads must not copy
     -- hundreds of megabytes through Redis's one thread. The first chunk is one record; the next ones are sized
@@ -206,11 +216,13 @@ if allowed > 0 then
       chunk = math.max(1, math.floor((max_bytes - bytes) * take / math.max(bytes, 1)))
     end
     full = take < n
-    local taken_prio = math.min(take, n_prio)
-    if taken_prio > 0 then redis.call('ZREM', k.prio, unpack(cand, 1, taken_prio)) end
-    -- The due set's candidates are its first members in order (read from -inf up, in one run of ranks; nothing has
-    -- changed the set since): removed by rank, without a member argument each.
-    if take > n_prio then redis.call('ZREMRANGEBYRANK', k.due, '0', int(take - n_prio - 1)) end
+    if not g_keys then
+      local taken_prio = math.min(take, n_prio)
+      if taken_prio > 0 then redis.call('ZREM', k.prio, unpack(cand, 1, taken_prio)) end
+      -- The due set's candidates are its first members in order (read from -inf up, in one run of ranks; nothing has
+      -- changed the set since): removed by rank, without a member argument each.
+      if take > n_prio then redis.call('ZREMRANGEBYRANK', k.due, '0', int(take - n_prio - 1)) end
+    end
     local token = redis.call('HINCRBY', k.meta, 'token', int(take)) - take
     local expiry = now + lease_ms
     local expiry_s = int(expiry) -- every lease's score: formatted once, not converted from a number per member
@@ -283,8 +295,10 @@ if allowed > 0 then
           end
         end
         if cfg.events then emit(k.events, cfg, 'started', id, 'attempt', attempt, 'token', token, 'at', at) end
+        if g_keys and g_lanes[t] ~= '' then group_lease(g_leased, g_lanes[t], token, math.max(now, scores[t])) end
       end
     end
+    if g_keys then group_taken(k, cfg.prios, limit_ms, cand, g_keys, g_lanes, take, g_order, g_lim, g_leased) end
     if claimed > 0 then
       redis.call('HSET', k.jobs, unpack(fields))
       redis.call('ZADD', k.leases, unpack(leases))
@@ -317,7 +331,9 @@ if binding and claimed >= allowed and claimed < want then
     out[2] = -1
   end
 elseif (claimed < want and not full) or want == 0 then
-  local next_due = earliest_due(k.due, k.prio, cfg.prios) or -1
+  local next_due
+  if cfg.prios % 2 == 1 then next_due = group_next_due(k, cfg.prios, now) else next_due = earliest_due(k.due, k.prio, cfg.prios) end
+  next_due = next_due or -1
   out[2] = next_due
   if next_due >= 0 and want > 0 and me ~= '' then
     local at = tonumber(wake_at) -- read with the flow settings (nothing above changes them)

@@ -20,6 +20,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include jobs
 -- @include deps
 redis.replicate_commands()
@@ -115,6 +116,7 @@ for j = 1, #todo do
     else
       out[i] = 1
       if r.dedupe then dedupe_release(k_dedupe, k_holds, r, id, now, false) end
+      if r.group then group_ended(due_of(k_jobs), r.group, ARGV[2], now) end
       if cfg.events then emit(k_events, cfg, 'completed', id, 'attempt', r.attempt, 'token', r.token) end
       if r.parent then
         parents = parents or {}

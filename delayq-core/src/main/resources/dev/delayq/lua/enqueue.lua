@@ -9,7 +9,8 @@
 --     [NUL traceparent NUL tracestate [NUL tag=value ...]] (empty field = absent; the trace fields for a job carrying
 --     a W3C trace context: traceparent 55 characters, tracestate at most 512, both empty for a job with none and
 --     tagged fields; tags (read by option_tags, deps.lua): after = parent ids separated by \1 (see deps.lua), opd =
---     ignore, mode = debounce or throttle (see includes/debounce.lua; debounce allows a dedupe key without TTL)).
+--     ignore, mode = debounce or throttle (see includes/debounce.lua; debounce allows a dedupe key without TTL),
+--     group = the job's group key (see groups.lua; not with after or mode=debounce)).
 --     A generated id found again can only be this very call
 --     replayed after a lost reply (71 random bits do not collide), so it counts as created, as the first execution did.
 -- Returns the duplicates and replaced jobs only, as { i_1, owner_id_1, hold_until_1, owner_state_1, ... } (every job
@@ -22,6 +23,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include jobs
 -- @include deps
 -- @include debounce
@@ -91,7 +93,7 @@ for i = 1, n do
     opts[i] = { generated = f[1] == '1', max = max, name = f[3] ~= '' and f[3] or nil,
       dedupe = f[4] ~= '' and f[4] or nil, hold = ttl and now + ttl or (f[4] ~= '' and 0 or nil), priority = priority,
       timeout = timeout, trace = trace, debounce = tags and tags.mode == 'debounce',
-      after = tags and tags.after, ignore = tags and tags.opd == 'ignore' }
+      after = tags and tags.after, ignore = tags and tags.opd == 'ignore', group = tags and tags.group }
     if opts[i].after then
       local unknown = deps_unknown(k_jobs, opts[i].after)
       if unknown then return { -20, i, unknown } end
@@ -111,12 +113,14 @@ for i = 1, n do
   if opts[i] and opts[i] ~= 'g' and opts[i].priority and opts[i].priority > 0 then
     if not has_prio(prios, opts[i].priority) then prios = prios + 2 ^ opts[i].priority end
   end
+  if opts[i] and opts[i] ~= 'g' and opts[i].group and prios % 2 == 0 then prios = prios + 1 end
 end
 if prios ~= cfg.prios then redis.call('HSET', k_meta, 'prios', int(prios)) end
 
 local out = {}
 local members, prio_members = {}, {}
 local taken = {}
+local grouped = {} -- the groups that got jobs
 local created, replaced = 0, 0
 local seq = next_seqs(k_meta, n)
 local head_before = earliest_due(k_due, k_prio, prios)
@@ -178,7 +182,12 @@ for i = 1, n do
     created = created + 1
   else
     local p = (o and o ~= 'g' and o.priority) or 0
-    if p > 0 then
+    if o and o ~= 'g' and o.group then
+      prio_members[#prio_members + 1] = int((19 - p) * PRIO_BAND + dues[i])
+      prio_members[#prio_members + 1] = member(s, id)
+      redis.call('ZADD', group_key(k_due, o.group), int((9 - p) * PRIO_BAND + dues[i]), member(s, id))
+      grouped[o.group] = true
+    elseif p > 0 then
       prio_members[#prio_members + 1] = int((9 - p) * PRIO_BAND + dues[i])
       prio_members[#prio_members + 1] = member(s, id)
     else
@@ -196,6 +205,7 @@ end
 if created > 0 or replaced > 0 then
   if #members > 0 then redis.call('ZADD', k_due, unpack(members)) end
   if #prio_members > 0 then redis.call('ZADD', k_prio, unpack(prio_members)) end
+  if next(grouped) then for g in pairs(grouped) do group_sync(k_due, g, now) end end
   if created > 0 then
     count(k_meta, 'enqueued', created)
     history_add(k_history, now, 'e', created)

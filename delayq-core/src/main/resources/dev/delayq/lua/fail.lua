@@ -21,6 +21,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include jobs
 -- @include deps
 redis.replicate_commands()
@@ -49,6 +50,7 @@ elseif r.token == token and r.state == DEAD then
   return { 4, tonumber(redis.call('ZSCORE', k_dead, id)) }
 end
 if r.state ~= PROCESSING or r.token ~= token then return { -2 } end
+if r.group then group_ended(k_due, r.group, ARGV[6], now) end
 r.err = ARGV[3]
 -- The history: this failure first, then at most MAX_ERRORS - 1 of the entries before it (each entry says its length).
 local old, keep = redis.call('HGET', KEYS[13], id) or '', 1
@@ -74,6 +76,7 @@ if ARGV[4] == '1' and r.attempt < max then
   drop_overlays(k_jobs, { id })
   local key, score = due_entry(k_due, k_prio, r, at)
   redis.call('ZADD', key, int(score), member(r.seq, id))
+  if r.group then group_add(k_due, r, member(r.seq, id), at, now) end
   local past = redis.call('ZRANGEBYSCORE', KEYS[12], '-inf', int(now), 'LIMIT', '0', '100')
   if #past > 0 then redis.call('ZREM', KEYS[12], unpack(past)) end
   redis.call('ZADD', KEYS[12], int(at), id)

@@ -8,6 +8,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 redis.replicate_commands()
 local k_leases, k_jobs, k_due, k_meta, k_prio, k_events, k_progress = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local n = (#ARGV - 1) / 2
@@ -34,6 +35,7 @@ for i = 1, n do
     out[i] = -2 -- an undecodable record is left for recovery, which moves it aside
   else
     seen[ids[i]] = true
+    if r.group then group_ended(k_due, r.group, ARGV[1], now_ms()) end
     r.state = SCHEDULED
     r.attempt = math.max(r.attempt - 1, 0)
     r.seq = seq + i - 1
@@ -44,6 +46,7 @@ for i = 1, n do
     drop_overlays(k_jobs, { ids[i] })
     local key, score = due_entry(k_due, k_prio, r, r.due)
     redis.call('ZADD', key, int(score), member(r.seq, ids[i]))
+    if r.group then group_add(k_due, r, member(r.seq, ids[i]), r.due, now_ms()) end
     emit(k_events, cfg, 'released', ids[i])
     released = released + 1
     out[i] = 1

@@ -8,6 +8,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include reschedule
 redis.replicate_commands()
 return reschedule_job(ARGV[1], ARGV[2], ARGV[3])

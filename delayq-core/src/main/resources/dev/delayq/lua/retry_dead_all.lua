@@ -8,6 +8,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include jobs
 -- @include revive
 redis.replicate_commands()

@@ -17,5 +17,6 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include stats
 return queue_stats(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])

@@ -15,6 +15,7 @@
 -- @include record
 -- @include notify
 -- @include flow
+-- @include groups
 -- @include stats
 local STATS = { 'zset', 'zset', 'zset', 'zset', 'hash', 'zset', 'zset', 'zset' }
 local WIDTH = { ['stats'] = 8, ['stats+workers'] = 9, ['workers'] = 1 }

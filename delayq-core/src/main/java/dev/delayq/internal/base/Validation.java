@@ -21,6 +21,19 @@ public final class Validation {
     private Validation() {
     }
 
+    /** Longest group key (must match includes/groups.lua's GROUP_MAX). */
+    public static final int MAX_GROUP = 128;
+    private static final java.util.regex.Pattern GROUP = java.util.regex.Pattern.compile("[A-Za-z0-9._:@/+=-]{1,128}");
+
+    /** A job's group key: it becomes part of a key name, so it is kept to a safe set of characters. */
+    public static String group(String group) {
+        if (group == null || !GROUP.matcher(group).matches()) {
+            throw new IllegalArgumentException("group '" + (group == null ? "null" : printable(group)) + "' is invalid: use 1-"
+                    + MAX_GROUP + " characters: letters, digits and . _ - : @ / + =");
+        }
+        return group;
+    }
+
     /** Queue names become part of key names inside the {@code {...}} hash tag. */
     public static String queueName(String name) {
         if (name == null || name.isEmpty()) {
@@ -338,8 +351,14 @@ public final class Validation {
         return b.toString();
     }
 
-    /** A job's parents (Job.Builder#after): at most {@code max}, distinct, valid ids, not the job's own {@code id}. */
-    public static void parents(java.util.List<String> after, String id, int max) {
+    /**
+     * A job's parents (Job.Builder#after): at most {@code max}, distinct, valid ids, not the job's own {@code id};
+     * {@code policySet}: an on-parent-dead policy other than the default was set, which needs parents.
+     */
+    public static void parents(java.util.List<String> after, String id, int max, boolean policySet) {
+        if (policySet && after.isEmpty()) {
+            throw new IllegalArgumentException("onParentDead is set without parents: use after(...) too");
+        }
         if (after.size() > max) {
             throw new IllegalArgumentException("a job may wait for at most " + max + " parents, not " + after.size());
         }
@@ -351,6 +370,29 @@ public final class Validation {
             if (p.equals(id)) {
                 throw new IllegalArgumentException("job '" + id + "' cannot be its own parent");
             }
+        }
+    }
+
+    /** A job's dedupe key and TTL ({@code ttl} may be null in debounce mode only, which needs a key). */
+    public static void dedupe(String key, Duration ttl, boolean debounce, Duration maxTtl) {
+        if (debounce && key == null) {
+            throw new IllegalArgumentException("dedupe mode DEBOUNCE needs a dedupe key (dedupe(key, ttl); the TTL "
+                    + "may be null in debounce mode)");
+        }
+        if (key != null || ttl != null) {
+            dedupeKey(key);
+            if (ttl != null || !debounce) {
+                positive("dedupe TTL", ttl);
+                atMost("dedupe TTL", ttl, maxTtl);
+            }
+        }
+    }
+
+    /** A job's group ({@code null}: none), not yet combined with parents or debounce. */
+    public static void group(String group, boolean hasParents, boolean debounce) {
+        if (group != null && group(group) != null && (hasParents || debounce)) {
+            throw new IllegalArgumentException("a job with a group cannot have parents (after) or dedupe mode "
+                    + "DEBOUNCE yet: give it a group, or parents or debounce (docs/groups.md)");
         }
     }
 }

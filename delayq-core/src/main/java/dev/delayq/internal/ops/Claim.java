@@ -96,7 +96,7 @@ public final class Claim {
                 }
                 jobs.add(new ClaimedJob(id, rec.payload(), rec.attempt(), rec.maxAttempts() > 0 ? rec.maxAttempts() : defaultMax,
                         rec.due(), rec.token(), now + leaseMs, rec.error(), partition, rec.name(), rec.stalls(), rec.timeoutMs(),
-                        rec.traceparent(), rec.tracestate()));
+                        rec.traceparent(), rec.tracestate(), rec.group()));
             }
             return new ClaimBatch(jobs, now, Reply.longAt(r, Out.NEXT_DUE), Reply.longAt(r, Out.NEXT_EXPIRY),
                     (int) Reply.longAt(r, Out.RECOVERED), (int) Reply.longAt(r, Out.RECOVERED_DEAD),

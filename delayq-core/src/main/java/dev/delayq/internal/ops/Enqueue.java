@@ -88,7 +88,7 @@ public final class Enqueue {
      */
     private static byte[] options(Job job) {
         if (job.maxAttempts() == 0 && job.name() == null && job.dedupeKey() == null && job.timeout() == null
-                && job.priority() == 0 && job.traceparent() == null && job.after().isEmpty()) {
+                && job.priority() == 0 && job.traceparent() == null && job.after().isEmpty() && job.group() == null) {
             return job.idGenerated() ? GENERATED : Args.EMPTY;
         }
         String sep = "\0";
@@ -107,15 +107,16 @@ public final class Enqueue {
 
     /**
      * The tagged option fields (after the nine positional ones): a flow's parents and policy
-     * (lua/includes/deps.lua), the dedupe mode debounce (lua/includes/debounce.lua).
+     * (lua/includes/deps.lua), the dedupe mode debounce (lua/includes/debounce.lua), the group (lua/includes/groups.lua).
      */
     private static String tags(Job job) {
         String mode = job.dedupeMode() == DedupeMode.DEBOUNCE ? "\0mode=debounce" : "";
+        String group = job.group() != null ? "\0group=" + job.group() : "";
         if (job.after().isEmpty()) {
-            return mode;
+            return mode + group;
         }
         return "\0after=" + String.join("\1", job.after())
-                + (job.onParentDead() == OnParentDead.IGNORE ? "\0opd=ignore" : "") + mode;
+                + (job.onParentDead() == OnParentDead.IGNORE ? "\0opd=ignore" : "") + mode + group;
     }
 
     private static List<EnqueueResult> decode(List<Object> reply, List<Job> batch, String[] ids) {

@@ -40,6 +40,7 @@ final class JobInfos {
         long finished = rec.finishedAt() >= 0 ? rec.finishedAt() : s == JobState.DONE || s == JobState.DEAD ? score : -1;
         return new JobInfo(id, s, rec.attempt(), rec.maxAttempts(), due, lease, finished, rec.token(), rec.error(),
                 rec.payload(), rec.name(), rec.createdMillis(), rec.stalls(), rec.dedupeKey(), holdUntil, false, rec.priority(),
-                progress, rec.traceparent(), rec.tracestate(), wholePayload >= 0 ? wholePayload : rec.payload().length);
+                progress, rec.traceparent(), rec.tracestate(), wholePayload >= 0 ? wholePayload : rec.payload().length,
+                rec.group());
     }
 }

@@ -95,6 +95,7 @@ final class Protocol {
             case LIST_BATCHES -> ListPage.LIST_BATCHES;
             case STATS -> Stats.PROTOCOL;
             case STATS_MANY -> Stats.MANY;
+            case GROUP_STATS -> GroupOps.STATS;
             case CHECK -> CheckStep.PROTOCOL;
             case PAUSE -> Pause.PAUSE;
             case RESUME -> Pause.RESUME;

@@ -35,6 +35,21 @@ public final class Settings {
         return call(redis, keys, "rate", rate, "concurrency", concurrency);
     }
 
+    /** Replaces the limits of every group of the queue (lua/includes/groups.lua) with {@code limits}. */
+    public static CompletableFuture<Void> groupLimits(RedisBackend redis, Keys keys, Limits limits) {
+        String rate = limits.rateJobs() > 0 ? limits.rateJobs() + "/" + limits.ratePer().toMillis() : "";
+        String concurrency = limits.concurrency() > 0 ? Integer.toString(limits.concurrency()) : "";
+        return call(redis, keys, "group_rate", rate, "group_concurrency", concurrency);
+    }
+
+    /**
+     * One group's own limits and weight: {@code "<concurrency> <rate n> <rate ms> <weight>"}, each {@code -} for the
+     * default or {@code =} to keep what the group has; {@code ""} clears them.
+     */
+    public static CompletableFuture<Void> group(RedisBackend redis, Keys keys, String group, String value) {
+        return call(redis, keys, "group:" + group, value);
+    }
+
     /** Turns the event stream on with a length cap, or off ({@code cap} 0: the stream is deleted). */
     public static CompletableFuture<Void> events(RedisBackend redis, Keys keys, long cap) {
         return call(redis, keys, "events", cap > 0 ? Long.toString(cap) : "");

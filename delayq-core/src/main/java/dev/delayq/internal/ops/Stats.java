@@ -154,6 +154,7 @@ public final class Stats {
         return new QueueStats(name, Reply.longAt(r, Out.SCHEDULED), Reply.longAt(r, Out.PROCESSING), Reply.longAt(r, Out.DONE),
                 Reply.longAt(r, Out.DEAD), totals, meta.containsKey("paused"), Reply.longAt(r, Out.HEAD_DUE_MS),
                 Reply.longAt(r, Out.NOW_MS), limits(meta), number(meta, "events"), Reply.longAt(r, Out.PAST_RETENTION),
-                Reply.longAt(r, Out.READY), Reply.longAt(r, Out.DELAYED), Reply.longAt(r, Out.RETRYING), number(meta, "waiting"), -1);
+                Reply.longAt(r, Out.READY), Reply.longAt(r, Out.DELAYED), Reply.longAt(r, Out.RETRYING), number(meta, "waiting"), -1,
+                number(meta, "groups"));
     }
 }

@@ -107,6 +107,9 @@ public final class JobFields {
         m.put("priority", j.priority());
         m.put("progress", j.progress());
         m.put("allowed", allowed(j));
+        if (j.group() != null) {
+            m.put("group", j.group());
+        }
         if (j.traceparent() != null) {
             m.put("traceparent", j.traceparent());
             if (j.tracestate() != null) {
@@ -169,6 +172,7 @@ public final class JobFields {
             m.put("ready", s.ready());
             m.put("delayed", s.delayed());
             m.put("retrying", s.retrying());
+            m.put("groups", s.groups()); // read with the split: stats as Redis gave them
         }
         return m;
     }

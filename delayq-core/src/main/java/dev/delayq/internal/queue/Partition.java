@@ -243,6 +243,18 @@ public final class Partition {
         redis.await(Settings.limits(redis, keys, limits), "limits");
     }
 
+    void groupLimits(Limits limits) {
+        redis.await(Settings.groupLimits(redis, keys, limits), "group limits");
+    }
+
+    void group(String group, String value) {
+        redis.await(Settings.group(redis, keys, group, value), "group limits");
+    }
+
+    dev.delayq.GroupStats groups(int top) {
+        return redis.await(dev.delayq.internal.ops.GroupOps.stats(redis, keys, top, dev.delayq.GroupStats.MAX_READ), "groups");
+    }
+
     void events(int cap) {
         redis.await(Settings.events(redis, keys, cap), "events");
     }

@@ -42,8 +42,10 @@ final class PartitionTotals {
         long delayed = 0;
         long retrying = 0;
         long waiting = 0;
+        long groups = 0;
         for (QueueStats s : all) {
             waiting += s.waiting();
+            groups += s.groups(); // a group's jobs on two partitions count twice: groups are per partition
             ready += s.ready();
             delayed += s.delayed();
             retrying += s.retrying();
@@ -71,7 +73,7 @@ final class PartitionTotals {
             limits = limits.concurrency((int) concurrency);
         }
         return new QueueStats(name, scheduled, processing, done, dead, totals, paused, oldest, now, limits, eventsCap,
-                pastRetention, ready, delayed, retrying, waiting, -1);
+                pastRetention, ready, delayed, retrying, waiting, -1, groups);
     }
 
     /** Minute by minute: counts added, lag percentiles the worst partition's. */

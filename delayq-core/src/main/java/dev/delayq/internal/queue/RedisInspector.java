@@ -3,6 +3,7 @@ package dev.delayq.internal.queue;
 import dev.delayq.ChangeResult;
 import dev.delayq.CheckReport;
 import dev.delayq.Events;
+import dev.delayq.GroupStats;
 import dev.delayq.JobInfo;
 import dev.delayq.JobState;
 import dev.delayq.Limits;
@@ -240,6 +241,35 @@ final class RedisInspector implements QueueInspector {
     @Override
     public Limits limits() {
         return stats().limits();
+    }
+
+    @Override
+    public void groupLimits(Limits limits) {
+        GroupSettings.limits(name(), parts.all(), limits);
+    }
+
+    @Override
+    public void groupLimits(String group, Limits limits) {
+        GroupSettings.override(name(), parts.all(), Validation.group(group), limits);
+    }
+
+    @Override
+    public void groupWeight(String group, int weight) {
+        Validation.group(group);
+        Validation.range("group weight", weight, 1, 1000);
+        parts.all().forEach(p -> p.group(group, "= = = " + weight));
+    }
+
+    @Override
+    public void clearGroupLimits(String group) {
+        Validation.group(group);
+        parts.all().forEach(p -> p.group(group, ""));
+    }
+
+    @Override
+    public GroupStats groups(int top) {
+        Validation.range("top groups", top, 1, 10_000);
+        return GroupSettings.merge(parts.all().stream().map(p -> p.groups(top)).toList(), top);
     }
 
     @Override

@@ -60,6 +60,7 @@ public enum Script {
     LIST_BATCHES("list_batches"),
     STATS("stats"),
     STATS_MANY("stats_many"),
+    GROUP_STATS("group_stats"),
     CHECK("check"),
     PAUSE("pause"),
     RESUME("resume"),

@@ -193,6 +193,11 @@ final class Running implements JobContext {
     }
 
     @Override
+    public String group() {
+        return job.group();
+    }
+
+    @Override
     public boolean leaseLost() {
         return lost || released || phase.get() == TIMED_OUT;
     }

@@ -25,7 +25,7 @@ end
 local function debounce_replace(k_jobs, k_due, k_prio, owner, payload, due, o, seq, created_at, members, prio_members)
   local raw = record_of(k_jobs, owner)
   local r = raw and safe_decode(raw)
-  if not r or r.state ~= SCHEDULED or r.attempt > 0 or r.stalls > 0 then return false end
+  if not r or r.state ~= SCHEDULED or r.attempt > 0 or r.stalls > 0 or r.group then return false end
   local key = due_entry(k_due, k_prio, r, 0)
   local m = member(r.seq, owner)
   if redis.call('ZREM', key, m) == 0 then unlist(key == k_prio and prio_members or members, m) end

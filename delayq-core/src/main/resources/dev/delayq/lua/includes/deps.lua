@@ -16,16 +16,20 @@
 local DEPS_MAX = {{MAX_PARENTS}} -- parents of one job
 
 -- The tagged option fields (after the nine positional ones, see enqueue.lua) this version knows; nil and what was
--- wrong on any other. after: parent ids separated by \1; opd: 'ignore'; mode: 'debounce' or 'throttle' (debounce.lua).
+-- wrong on any other. after: parent ids separated by \1; opd: 'ignore'; mode: 'debounce' or 'throttle' (debounce.lua); group: a group key (groups.lua; not yet with parents or
+-- debounce).
 local function option_tags(f, from)
   local t = {}
   for i = from, #f do
     local tag, v = string.match(f[i], '^(%l+)=(.*)$')
-    if not tag or t[tag] or (tag ~= 'after' and tag ~= 'opd' and tag ~= 'mode') then return nil, 'unknown option field' end
+    if not tag or t[tag] or (tag ~= 'after' and tag ~= 'opd' and tag ~= 'mode' and tag ~= 'group') then
+      return nil, 'unknown option field'
+    end
     t[tag] = v
   end
   if t.mode and t.mode ~= 'debounce' and t.mode ~= 'throttle' then return nil, 'malformed dedupe mode' end
   if t.opd and t.opd ~= 'ignore' then return nil, 'malformed on-parent-dead policy' end
+  if t.group and (not group_valid(t.group) or t.after or t.mode == 'debounce') then return nil, 'malformed group' end
   if t.opd and not t.after then return nil, 'on-parent-dead without parents' end
   if t.after then
     local ps, seen = {}, {}

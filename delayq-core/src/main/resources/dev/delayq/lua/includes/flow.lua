@@ -27,19 +27,24 @@ local function has_prio(prios, p)
   return math.floor(prios / 2 ^ p) % 2 == 1
 end
 
--- The key and score of a scheduled job's entry (r.priority from its record).
+-- The key and score of a scheduled job's entry (r.priority from its record). A job of a group (r.group, see groups.lua)
+-- has its entry in the priority due set too, in band 19 - p (above every priority band: no ungrouped claim reads it),
+-- besides the entry in its group's lane that claim reads.
 local function due_entry(k_due, k_prio, r, due)
+  if r.group then return k_prio, (19 - r.priority) * PRIO_BAND + due end
   if r.priority > 0 then return k_prio, (9 - r.priority) * PRIO_BAND + due end
   return k_due, due
 end
 
--- The earliest due time among the scheduled jobs of every priority in use, or nil.
+-- The earliest due time among the scheduled jobs of every priority in use, or nil. Bit 0 of prios says that the queue
+-- has had grouped jobs (groups.lua): their bands (19 - p, for priority 0 and each priority in use) are read too.
 local function earliest_due(k_due, k_prio, prios)
   local best = head_score(k_due)
   if prios > 0 then
-    for p = 1, 9 do
-      if has_prio(prios, p) then
-        local low = (9 - p) * PRIO_BAND
+    for q = 1, prios % 2 == 1 and 19 or 9 do -- q: a priority 1-9, or 10 + a band 0-9 of the grouped jobs
+      local p = q < 10 and q or 19 - q
+      if (q >= 10 and p == 0) or has_prio(prios, p) then
+        local low = (q < 10 and 9 - p or q) * PRIO_BAND
         local h = redis.call('ZRANGEBYSCORE', k_prio, int(low), '(' .. int(low + PRIO_BAND), 'WITHSCORES',
           'LIMIT', '0', '1')
         if h[2] then

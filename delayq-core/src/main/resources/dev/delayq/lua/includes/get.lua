@@ -11,7 +11,7 @@ local function get_job(id, most)
   local state, score = 0, nil
   if r and r.state == SCHEDULED then
     state = SCHEDULED
-    if r.priority > 0 then
+    if r.priority > 0 or r.group then
       score = redis.call('ZSCORE', KEYS[7], member(r.seq, id))
       if score then score = tonumber(score) % 281474976710656 end
     else

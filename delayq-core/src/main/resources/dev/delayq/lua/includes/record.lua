@@ -28,6 +28,9 @@
 --                         256 parent (no bytes): the job has or had children waiting for it (see deps.lua), so its end
 --                             (done, dead, cancelled, deleted) releases them; the mask then takes two bytes whose second
 --                             is not 1, so the fast paths leave such a record to the general path
+--                         512 group (varint length, bytes): the job's group key (see groups.lua). Its mask is 512 or
+--                             more, a two-byte varint whose second byte is not 1: the fast paths leave such a record
+--                             to the general path
 --   rest                payload, byte for byte
 -- A done job that complete listed in a done batch (below) has state 5 (done, finish time follows) in byte 1 and the
 -- time it finished (ms, 6 bytes big-endian) right after it, then the rest of its record from byte 2 on: decode reads
@@ -52,6 +55,7 @@ local DONE_AT = 5 -- done, finish time follows (see above)
 local F_DUE, F_TOKEN, F_ERROR, F_CREATED, F_EXT = 8, 16, 32, 64, 128
 local X_ATTEMPT, X_MAX, X_STALLS, X_NAME, X_DEDUPE, X_PRIORITY, X_TIMEOUT, X_TRACE = 1, 2, 4, 8, 16, 32, 64, 128
 local X_PARENT = 256
+local X_GROUP = 512
 local MAX_DUE = 253402300799999 -- 9999-12-31T23:59:59.999Z
 local CREATED_EPOCH = 1577836800 -- 2020-01-01T00:00:00Z, in seconds
 local UNDECODABLE = 'record cannot be decoded'
@@ -216,6 +220,7 @@ local function decode_general(raw, b, flags, state)
     if mask % 128 >= 64 then r.timeout, pos, b, from = varint_at(raw, b, from, pos) end
     if mask % 256 >= X_TRACE then r.trace, pos, b, from = bytes_at(raw, b, from, pos) end
     if mask % 512 >= X_PARENT then r.parent = true end
+    if mask % 1024 >= X_GROUP then r.group, pos, b, from = bytes_at(raw, b, from, pos) end
   end
   if pos > #raw + 1 then error('truncated record') end
   r.body = pos
@@ -281,6 +286,7 @@ local function encode_with_body(r, body)
   if r.timeout then mask = mask + X_TIMEOUT end
   if r.trace then mask = mask + X_TRACE end
   if r.parent then mask = mask + X_PARENT end
+  if r.group then mask = mask + X_GROUP end
   local b = { r.state }
   put_varint(b, r.seq)
   if r.created then
@@ -328,6 +334,12 @@ local function encode_with_body(r, body)
     put_varint(x, #r.trace)
     segs[#segs + 1] = string.char(unpack(x))
     segs[#segs + 1] = r.trace
+    x = {}
+  end
+  if r.group then
+    put_varint(x, #r.group)
+    segs[#segs + 1] = string.char(unpack(x))
+    segs[#segs + 1] = r.group
     x = {}
   end
   if #x > 0 then segs[#segs + 1] = string.char(unpack(x)) end
@@ -612,11 +624,11 @@ local function drop_overlays(k_jobs, ids)
 end
 
 -- The record of a new scheduled job. o holds the optional fields (max, name, dedupe, hold, priority,
--- timeout, trace); created is the enqueue time in seconds since 2020.
+-- timeout, trace, group); created is the enqueue time in seconds since 2020.
 local function fresh_record(payload, seq, created, o)
   if not o then return FRESH_CHAR .. varint_string(seq) .. varint_string(created) .. payload end
   local r = { state = SCHEDULED, seq = seq, created = created, attempt = 0, max = o.max or 0, stalls = 0,
-    name = o.name, dedupe = o.dedupe, hold = o.hold, priority = o.priority or 0, timeout = o.timeout, trace = o.trace }
+    name = o.name, dedupe = o.dedupe, hold = o.hold, priority = o.priority or 0, timeout = o.timeout, trace = o.trace, group = o.group }
   return encode_with_body(r, payload)
 end
 

@@ -40,6 +40,7 @@ local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
       quarantine(k.jobs, k.dead, k.meta, id, raw, now)
       dead = dead + 1
     elseif r and r.state == PROCESSING then -- a lease without a record, or of a finished job, is simply dropped
+      if r.group then group_ended(k.due, r.group, channel, now) end
       r.stalls = r.stalls + 1
       r.attempt = math.max(r.attempt - 1, 0)
       if r.stalls > max_stalls then
@@ -65,6 +66,7 @@ local function recover_expired(k, channel, now, limit, base, cap, max_stalls)
         local at = now + backoff_ms(r.stalls, base, cap)
         local key, score = due_entry(k.due, k.prio, r, at)
         redis.call('ZADD', key, score, member(r.seq, id))
+        if r.group then group_add(k.due, r, member(r.seq, id), at, now) end
         emit(k.events, k.cfg, 'recovered', id, 'stalls', r.stalls, 'at', int(at))
         recovered = recovered + 1
       end

@@ -60,6 +60,7 @@ local function remove_job(id, deleting)
     deps = KEYS[14], waiting = KEYS[15], children = KEYS[16], cfg = flow_config(KEYS[3]), channel = ARGV[2] }
   if r.state == WAITING then deps_unlink(d, id, r.seq) end
   drop_entries(id, r.seq, r.finished)
+  if r.group and r.state == SCHEDULED then group_remove(KEYS[1], r, member(r.seq, id), now_ms()) end
   redis.call('HDEL', k_jobs, id)
   drop_overlays(k_jobs, { id })
   dedupe_release(KEYS[6], KEYS[7], r, id, 0, true)

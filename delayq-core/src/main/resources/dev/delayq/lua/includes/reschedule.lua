@@ -21,12 +21,14 @@ local function reschedule_job(id, when, channel)
   local head_before = earliest_due(k_due, k_prio, cfg.prios)
   local key, score = due_entry(k_due, k_prio, r, due)
   redis.call('ZREM', key, member(r.seq, id))
+  if r.group then redis.call('ZREM', group_key(k_due, r.group), member(r.seq, id)) end
   r.seq = next_seqs(k_meta, 1)
   redis.call('HSET', k_jobs, id, encode(r))
   drop_overlays(k_jobs, { id })
   redis.call('ZADD', key, int(score), member(r.seq, id))
   local retry_at = tonumber(redis.call('ZSCORE', KEYS[6], id))
   local now = math.floor(now_us() / 1000)
+  if r.group then group_add(k_due, r, member(r.seq, id), due, now) end
   if retry_at and retry_at > now then
     if due > now then redis.call('ZADD', KEYS[6], int(due), id) else redis.call('ZREM', KEYS[6], id) end
   end

@@ -31,6 +31,7 @@ local function revive(ids, raws, channel)
         drop_overlays(k_jobs, { ids[i] })
         local key, score = due_entry(k_due, k_prio, r, now)
         redis.call('ZADD', key, int(score), member(r.seq, ids[i]))
+        if r.group then group_add(k_due, r, member(r.seq, ids[i]), now, now) end
         dedupe_retake(KEYS[5], KEYS[6], r, ids[i], now)
         emit(KEYS[8], cfg, 'revived', ids[i], 'at', int(now))
         moved = moved + 1

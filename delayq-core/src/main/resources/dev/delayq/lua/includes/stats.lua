@@ -1,6 +1,6 @@
 -- stats: one queue partition's counts per state, running totals and switches (stats.lua's reply, documented there),
 -- shared by the scripts that read them. Uses now_ms and int (record/notify) and flow_config, earliest_due, has_prio,
--- PRIO_BAND (flow): a script lists those includes before this one.
+-- PRIO_BAND (flow) and group_count (groups): a script lists those includes before this one.
 
 -- The stats of the partition whose keys are given: { scheduled, processing, done, dead, now_ms, head_due_ms,
 -- past_retention, ready, delayed, retrying, meta_field_1, value_1, ... } (see stats.lua).
@@ -15,9 +15,10 @@ local function queue_stats(k_due, k_leases, k_done, k_dead, k_meta, k_prio, k_ba
   local cut = int(now)
   local ready = redis.call('ZCOUNT', k_due, '-inf', cut)
   if prios > 0 then
-    for p = 1, 9 do
-      if has_prio(prios, p) then
-        local low = (9 - p) * PRIO_BAND
+    for q = 1, prios % 2 == 1 and 19 or 9 do -- as earliest_due's bands (flow.lua): the grouped ones too
+      local p = q < 10 and q or 19 - q
+      if (q >= 10 and p == 0) or has_prio(prios, p) then
+        local low = (q < 10 and 9 - p or q) * PRIO_BAND
         ready = ready + redis.call('ZCOUNT', k_prio, int(low), int(low + now))
       end
     end
@@ -34,6 +35,10 @@ local function queue_stats(k_due, k_leases, k_done, k_dead, k_meta, k_prio, k_ba
     if meta[i] == 'keep_dead' then keep_dead = tonumber(meta[i + 1]) end
   end
   out[3] = out[3] + batched
+  if prios % 2 == 1 then -- a queue that has had grouped jobs: the groups with scheduled jobs, as a field of its own
+    out[#out + 1] = 'groups'
+    out[#out + 1] = int(group_count(k_due))
+  end
   if keep_done and keep_dead then
     local past = 0
     if keep_done >= 0 then
