@@ -1,0 +1,83 @@
+package dev.delayq;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.delayq.testkit.RedisExtension;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Flows, groups and debounce together, as far as they combine in this version (docs/groups.md): a grouped job may be
+ * a parent; a job with parents or in debounce mode cannot have a group yet (refused at the edge, and by enqueue.lua for
+ * a client that sends it anyway); a debounce enqueue never replaces a grouped holder (the new job is created beside it).
+ */
+class FeatureCombinationsTest {
+    @RegisterExtension
+    static final RedisExtension REDIS = RedisExtension.shared();
+
+    private TestSupport t;
+    private JobQueue q;
+
+    @BeforeEach
+    void open() {
+        t = new TestSupport(Target.of(REDIS.server()), REDIS.prefix());
+        q = t.queue(t.client(), "combined");
+    }
+
+    @AfterEach
+    void close() {
+        t.close();
+    }
+
+    private ClaimedJob claimOne() {
+        List<ClaimedJob> jobs = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs();
+        assertThat(jobs).hasSize(1);
+        return jobs.get(0);
+    }
+
+    @Test
+    void aGroupedParentReleasesItsChildWhenItCompletes() {
+        q.enqueue(Job.builder().id("parent").group("tenant-1").payload("p").build());
+        q.enqueue(Job.builder().id("child").after("parent").payload("c").build());
+        assertThat(q.get("child").orElseThrow().state()).isEqualTo(JobState.WAITING);
+
+        ClaimedJob parent = claimOne();
+        assertThat(parent.id()).isEqualTo("parent");
+        assertThat(parent.group()).isEqualTo("tenant-1");
+        q.leases().complete(parent.lease());
+
+        assertThat(q.get("child").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+        ClaimedJob child = claimOne();
+        assertThat(child.id()).isEqualTo("child");
+        q.leases().complete(child.lease());
+        assertThat(q.inspector().check().clean()).isTrue();
+    }
+
+    @Test
+    void aGroupDoesNotYetCombineWithParentsOrDebounce() {
+        assertThatThrownBy(() -> Job.builder().group("g").after("p").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot have parents");
+        assertThatThrownBy(() -> Job.builder().group("g").dedupe("k", null).dedupeMode(DedupeMode.DEBOUNCE).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DEBOUNCE");
+    }
+
+    @Test
+    void aDebounceEnqueueCreatesItsJobBesideAGroupedHolderInsteadOfReplacingIt() {
+        EnqueueResult first = q.enqueue(Job.builder().id("holder").group("tenant-2").payload("old")
+                .dedupe("key", Duration.ofHours(1)).delay(Duration.ofHours(1)).build());
+        assertThat(first.created()).isTrue();
+        EnqueueResult second = q.enqueue(Job.builder().id("newer").payload("new")
+                .dedupe("key", null).dedupeMode(DedupeMode.DEBOUNCE).build());
+        assertThat(second.replaced()).isFalse();
+        assertThat(second.created()).isTrue();
+        assertThat(second.id()).isEqualTo("newer");
+        assertThat(q.get("holder").orElseThrow().payloadUtf8()).isEqualTo("old");
+        assertThat(q.get("newer").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(q.inspector().check().clean()).isTrue();
+    }
+}
