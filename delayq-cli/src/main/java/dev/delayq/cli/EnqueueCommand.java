@@ -44,7 +44,6 @@ import picocli.CommandLine.ParentCommand;
                 "  delayq enqueue orders --id order-731 --delay 30m --payload '{\"order\":731}'",
                 "  cat mail.eml | delayq enqueue mail --name welcome --at 2026-12-01T09:00:00Z --payload -",
                 "  delayq enqueue reports --id summary --after part-1,part-2,part-3 --on-parent-dead ignore",
-                "  delayq enqueue search --dedupe-key reindex:user-42 --dedupe-mode debounce --delay 30s",
                 "  delayq enqueue orders --jsonl jobs.jsonl   # {\"id\":\"a\",\"delay\":\"5m\",\"payload\":{\"n\":1}} a line"})
 public final class EnqueueCommand implements Callable<Integer> {
     @ParentCommand
