@@ -97,6 +97,36 @@ abstract class OutboxContract {
     }
 
     @Test
+    void aRowCarriesItsGroupParentsPolicyAndTraceContextAndAChildWrittenBeforeItsParentStillWaitsForIt() throws Exception {
+        String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        try (Connection c = db.open()) {
+            // The child's row comes first: the relay's batch is refused for its sake, and it goes again once its
+            // parent is in Redis.
+            outbox.enqueueAll(c, "flows", List.of(
+                    Job.builder().id("summary").after("part-1", "part-2").onParentDead(dev.delayq.OnParentDead.IGNORE)
+                            .build(),
+                    Job.builder().id("part-1").group("tenant-7").build().withTraceContext(traceparent, "vendor=1"),
+                    Job.builder().id("part-2").build()));
+            c.commit();
+        }
+
+        assertThat(relay().relayOnce()).isEqualTo(3);
+
+        JobQueue q = dq.queue("flows");
+        assertThat(db.queryLong("SELECT COUNT(*) FROM delayq_outbox_failed")).isZero();
+        JobInfo child = q.get("summary").orElseThrow();
+        assertThat(child.state()).isEqualTo(JobState.WAITING);
+        dev.delayq.FlowLinks links = q.inspector().links("summary").orElseThrow();
+        assertThat(links.pendingParents()).isEqualTo(2);
+        assertThat(links.onParentDead()).isEqualTo(dev.delayq.OnParentDead.IGNORE);
+        JobInfo parent = q.get("part-1").orElseThrow();
+        assertThat(parent.group()).isEqualTo("tenant-7");
+        assertThat(parent.traceparent()).isEqualTo(traceparent);
+        assertThat(parent.tracestate()).isEqualTo("vendor=1");
+        assertThat(q.get("part-2").orElseThrow().group()).isNull();
+    }
+
+    @Test
     void aCommittedRowBecomesTheSameJobInRedisAndLeavesTheTable() throws Exception {
         Instant before = dq.serverTime();
         write("payments", Job.builder().id("order-1:timeout").name("timeout").payload("{\"order\":1}")

@@ -4,6 +4,7 @@ import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
 import dev.delayq.JobHandler;
 import dev.delayq.JobQueue;
+import java.util.function.Function;
 
 /**
  * Where the starter's enqueues ({@link DelayqTemplate}) and handlers ({@link DelayqListener} methods) are observed:
@@ -14,8 +15,8 @@ interface DelayqObservations {
     /** Observes nothing. */
     DelayqObservations NONE = new DelayqObservations() {
         @Override
-        public EnqueueResult enqueue(JobQueue queue, Job job) {
-            return queue.enqueue(job);
+        public EnqueueResult enqueue(String queue, Job job, Function<Job, EnqueueResult> sink) {
+            return sink.apply(job);
         }
 
         @Override
@@ -25,7 +26,15 @@ interface DelayqObservations {
     };
 
     /** Enqueues {@code job} on {@code queue}, observed; the job sent carries the observation's trace context. */
-    EnqueueResult enqueue(JobQueue queue, Job job);
+    default EnqueueResult enqueue(JobQueue queue, Job job) {
+        return enqueue(queue.name(), job, queue::enqueue);
+    }
+
+    /**
+     * Writes {@code job} for {@code queue} through {@code sink} (Redis, or the transactional outbox's table), observed
+     * as an enqueue; the job written carries the observation's trace context.
+     */
+    EnqueueResult enqueue(String queue, Job job, Function<Job, EnqueueResult> sink);
 
     /** {@code handler}, each run observed, its trace continuing the job's producer's. */
     JobHandler handler(String queue, JobHandler handler);

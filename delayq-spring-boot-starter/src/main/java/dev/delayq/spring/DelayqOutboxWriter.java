@@ -20,4 +20,12 @@ public interface DelayqOutboxWriter {
      * @throws IllegalArgumentException when the queue name or the job is invalid
      */
     EnqueueResult writeInTransaction(String queue, Job job);
+
+    /**
+     * Whether the calling thread has a transaction this writer writes in ({@link #writeInTransaction} then writes),
+     * asked first so that only a write is observed as one. By default true: the write decides.
+     */
+    default boolean inTransaction() {
+        return true;
+    }
 }

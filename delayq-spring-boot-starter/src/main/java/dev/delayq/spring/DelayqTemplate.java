@@ -102,9 +102,10 @@ public class DelayqTemplate {
         if (job == null) {
             throw new IllegalArgumentException("job must not be null");
         }
-        if (outbox != null) {
-            EnqueueResult written = outbox.writeInTransaction(queue, job); // checks the queue name without Redis
-            if (written != null) {
+        if (outbox != null && outbox.inTransaction()) {
+            // Observed as an enqueue: the row carries the trace context, and the job's run continues the trace.
+            EnqueueResult written = observations.enqueue(queue, job, j -> outbox.writeInTransaction(queue, j));
+            if (written != null) { // null: the writer found no transaction of its database after all
                 return written;
             }
         }

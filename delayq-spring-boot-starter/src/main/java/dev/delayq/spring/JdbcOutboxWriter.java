@@ -31,13 +31,18 @@ final class JdbcOutboxWriter implements DelayqOutboxWriter {
     }
 
     @Override
-    public EnqueueResult writeInTransaction(String queue, Job job) {
+    public boolean inTransaction() {
         // A transaction of another resource only (a JMS or Redis transaction manager, say) has no connection of this
         // DataSource: a row written on a connection of its own would commit at once, outside it. The template enqueues
         // after that transaction's commit instead, as without an outbox.
-        if (!TransactionSynchronizationManager.isActualTransactionActive()
-                || !TransactionSynchronizationManager.isSynchronizationActive()
-                || TransactionSynchronizationManager.getResource(dataSource) == null) {
+        return TransactionSynchronizationManager.isActualTransactionActive()
+                && TransactionSynchronizationManager.isSynchronizationActive()
+                && TransactionSynchronizationManager.getResource(dataSource) != null;
+    }
+
+    @Override
+    public EnqueueResult writeInTransaction(String queue, Job job) {
+        if (!inTransaction()) {
             return null;
         }
         Connection c = DataSourceUtils.getConnection(dataSource);

@@ -4,7 +4,6 @@ import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
 import dev.delayq.JobContext;
 import dev.delayq.JobHandler;
-import dev.delayq.JobQueue;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
@@ -14,6 +13,7 @@ import io.micrometer.observation.transport.ReceiverContext;
 import io.micrometer.observation.transport.SenderContext;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Micrometer Observations of enqueues and handler runs, so that Boot's tracing (Micrometer Tracing with the
@@ -45,12 +45,12 @@ final class MicrometerObservations implements DelayqObservations {
     }
 
     @Override
-    public EnqueueResult enqueue(JobQueue queue, Job job) {
-        EnqueueContext context = new EnqueueContext(queue.name(), job);
+    public EnqueueResult enqueue(String queue, Job job, Function<Job, EnqueueResult> sink) {
+        EnqueueContext context = new EnqueueContext(queue, job);
         Observation observation = Observation.createNotStarted(null, EnqueueConvention.INSTANCE, () -> context, registry)
                 .start();
         try (Observation.Scope scope = observation.openScope()) {
-            EnqueueResult result = queue.enqueue(traced(job, context.getCarrier()));
+            EnqueueResult result = sink.apply(traced(job, context.getCarrier()));
             context.outcome = result.created() ? "created" : "duplicate";
             return result;
         } catch (RuntimeException e) {

@@ -3,11 +3,18 @@ package dev.delayq.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.delayq.Job;
+import dev.delayq.JobInfo;
 import dev.delayq.JobQueue;
+import dev.delayq.JobState;
 import dev.delayq.outbox.Outbox;
 import dev.delayq.test.spring.AutoConfigureDelayqRedis;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.transport.SenderContext;
 import java.time.Duration;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -35,6 +42,7 @@ import org.springframework.transaction.annotation.Transactional;
 @AutoConfigureDelayqRedis
 class DelayqOutboxTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
+    static final String TRACEPARENT = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
@@ -61,6 +69,22 @@ class DelayqOutboxTest {
         OrderService orderService(JdbcTemplate jdbc, DelayqTemplate delayq) {
             return new OrderService(jdbc, delayq);
         }
+
+        /** What Micrometer Tracing's propagating handler does with a W3C propagator: the enqueue's context. */
+        @Bean
+        ObservationHandler<SenderContext<Map<String, String>>> tracePropagation() {
+            return new ObservationHandler<>() {
+                @Override
+                public void onStart(SenderContext<Map<String, String>> context) {
+                    context.getSetter().set(context.getCarrier(), "traceparent", TRACEPARENT);
+                }
+
+                @Override
+                public boolean supportsContext(Observation.Context context) {
+                    return context instanceof SenderContext<?>;
+                }
+            };
+        }
     }
 
     /** The application's service: the order and its payment time-out in one transaction. */
@@ -80,6 +104,15 @@ class DelayqOutboxTest {
             if (fail) {
                 throw new IllegalStateException("payment provider refused order " + id);
             }
+        }
+
+        /** A receipt that waits for the charge, written before it in the same transaction; the charge in a group. */
+        @Transactional
+        public void charge(long id) {
+            delayq.enqueue("payments", Job.builder().id("order-" + id + ":receipt").after("order-" + id + ":charge")
+                    .payload(delayq.payload(new Order(id, "receipt"))).build());
+            delayq.enqueue("payments", Job.builder().id("order-" + id + ":charge").group("customer-" + id)
+                    .payload(delayq.payload(new Order(id, "charge"))).delay(Duration.ofMinutes(30)).build());
         }
     }
 
@@ -130,6 +163,20 @@ class DelayqOutboxTest {
         assertThat(payments.get("order-2:timeout")).as("no job for the rolled-back order").isEmpty();
         Awaitility.await().atMost(WAIT).until(() -> outboxRows() == 0);
         assertThat(payments.inspector().stats().scheduled()).as("one job per committed order").isEqualTo(before + 2);
+    }
+
+    @Test
+    void aJobsParentsGroupAndTraceContextGoThroughTheOutbox() {
+        orders.charge(5);
+        JobQueue payments = template.queue("payments");
+        Awaitility.await().atMost(WAIT).until(() -> payments.get("order-5:receipt").isPresent());
+        assertThat(payments.get("order-5:receipt").orElseThrow().state()).as("waits for its parent")
+                .isEqualTo(JobState.WAITING);
+        assertThat(payments.inspector().links("order-5:receipt").orElseThrow().pendingParents()).isOne();
+        JobInfo charge = payments.get("order-5:charge").orElseThrow();
+        assertThat(charge.group()).isEqualTo("customer-5");
+        assertThat(charge.traceparent()).as("the enqueue's trace context, through the outbox row").isEqualTo(TRACEPARENT);
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM " + outbox.table() + "_failed", Long.class)).isZero();
     }
 
     @Test

@@ -1,12 +1,14 @@
 package dev.delayq.outbox.internal;
 
 import dev.delayq.Job;
+import dev.delayq.OnParentDead;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * One row of the outbox: a job's fields as columns (no Java serialization: the payload is the job's bytes, every other
@@ -18,9 +20,12 @@ import java.time.Instant;
  */
 public record OutboxRow(long seq, String queue, String jobId, String name, byte[] payload, Long delayMs, Long runAtMs,
                         int maxAttempts, int priority, Long timeoutMs, String dedupeKey, Long dedupeTtlMs,
+                        String group, String afterIds, String onParentDead, String traceparent, String tracestate,
                         long elapsedMs) {
+    /** Between the parents' ids in {@code after_ids}: a job id holds no control character. */
+    private static final String ID_SEPARATOR = "\n";
 
-    /** Sets parameters {@code first} to {@code first + 10} ({@link Sql#WRITTEN}'s columns) to {@code job} in {@code queue}. */
+    /** Sets parameters {@code first} to {@code first + 15} ({@link Sql#WRITTEN}'s columns) to {@code job} in {@code queue}. */
     public static void bind(PreparedStatement ps, int first, String queue, Job job) throws SQLException {
         int i = first;
         ps.setString(i++, queue);
@@ -33,7 +38,12 @@ public record OutboxRow(long seq, String queue, String jobId, String name, byte[
         ps.setInt(i++, job.priority());
         setLong(ps, i++, job.timeout() == null ? null : job.timeout().toMillis());
         setString(ps, i++, job.dedupeKey());
-        setLong(ps, i, job.dedupeTtl() == null ? null : job.dedupeTtl().toMillis());
+        setLong(ps, i++, job.dedupeTtl() == null ? null : job.dedupeTtl().toMillis());
+        setString(ps, i++, job.group());
+        setString(ps, i++, job.after().isEmpty() ? null : String.join(ID_SEPARATOR, job.after()));
+        setString(ps, i++, job.after().isEmpty() ? null : job.onParentDead().name().toLowerCase(Locale.ROOT));
+        setString(ps, i++, job.traceparent());
+        setString(ps, i, job.tracestate());
     }
 
     /** The row at {@code rs}'s cursor, from {@link Sql#claim()}. */
@@ -41,7 +51,9 @@ public record OutboxRow(long seq, String queue, String jobId, String name, byte[
         return new OutboxRow(rs.getLong("seq"), rs.getString("queue"), rs.getString("job_id"), rs.getString("name"),
                 rs.getBytes("payload"), getLong(rs, "delay_ms"), getLong(rs, "run_at_ms"), rs.getInt("max_attempts"),
                 rs.getInt("priority"), getLong(rs, "timeout_ms"), rs.getString("dedupe_key"),
-                getLong(rs, "dedupe_ttl_ms"), Math.max(0, rs.getLong("elapsed_ms")));
+                getLong(rs, "dedupe_ttl_ms"), rs.getString("group_key"), rs.getString("after_ids"),
+                rs.getString("on_parent_dead"), rs.getString("traceparent"), rs.getString("tracestate"),
+                Math.max(0, rs.getLong("elapsed_ms")));
     }
 
     /**
@@ -73,7 +85,28 @@ public record OutboxRow(long seq, String queue, String jobId, String name, byte[
         if (dedupeKey != null || dedupeTtlMs != null) {
             b.dedupe(dedupeKey, dedupeTtlMs == null ? null : Duration.ofMillis(dedupeTtlMs));
         }
+        if (group != null) {
+            b.group(group);
+        }
+        if (afterIds != null) {
+            b.after(afterIds.split(ID_SEPARATOR, -1));
+        }
+        if (onParentDead != null) {
+            b.onParentDead(parentPolicy(onParentDead));
+        }
+        if (traceparent != null || tracestate != null) {
+            b.traceContext(traceparent, tracestate);
+        }
         return b.build();
+    }
+
+    private static OnParentDead parentPolicy(String column) {
+        for (OnParentDead p : OnParentDead.values()) {
+            if (p.name().equalsIgnoreCase(column)) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("on_parent_dead '" + column + "' is invalid: use dead or ignore (or null)");
     }
 
     private static void setString(PreparedStatement ps, int i, String v) throws SQLException {

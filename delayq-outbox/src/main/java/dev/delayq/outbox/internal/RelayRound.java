@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One round of the relay, in one database transaction: lock up to a batch of committed rows (skipping rows another
@@ -67,8 +68,18 @@ public final class RelayRound {
             }
         }
         long duplicates = 0;
+        Map<Long, Deferred> deferred = new TreeMap<>();
         for (Map.Entry<String, List<Job>> e : jobs.entrySet()) {
-            duplicates += enqueue(e.getKey(), e.getValue(), seqs.get(e.getKey()), invalid);
+            duplicates += enqueue(e.getKey(), e.getValue(), seqs.get(e.getKey()), invalid, deferred);
+        }
+        // A child refused because a parent of its batch was not in Redis yet (a parent in another queue, relayed after
+        // it): its parents are now, so it goes once more, in insert order.
+        for (Map.Entry<Long, Deferred> e : deferred.entrySet()) {
+            try {
+                duplicates += delayq.queue(e.getValue().queue()).enqueue(e.getValue().job()).duplicate() ? 1 : 0;
+            } catch (IllegalArgumentException refused) {
+                invalid.put(e.getKey(), refused.getMessage());
+            }
         }
         afterEnqueue.run();
         moveAside(c, invalid);
@@ -110,22 +121,32 @@ public final class RelayRound {
      *
      * @return how many were already there
      */
-    private long enqueue(String queue, List<Job> jobs, List<Long> seqs, Map<Long, String> invalid) {
+    private long enqueue(String queue, List<Job> jobs, List<Long> seqs, Map<Long, String> invalid,
+                         Map<Long, Deferred> deferred) {
         List<EnqueueResult> results;
         try {
             results = delayq.queue(queue).enqueueAll(jobs);
         } catch (IllegalArgumentException refused) {
+            // One by one, in insert order: a parent enqueued in the same batch as its child exists when the child
+            // comes (a batch is refused whole when a job names a parent of the same batch).
             long duplicates = 0;
             for (int i = 0; i < jobs.size(); i++) {
                 try {
                     duplicates += delayq.queue(queue).enqueue(jobs.get(i)).duplicate() ? 1 : 0;
                 } catch (IllegalArgumentException e) {
-                    invalid.put(seqs.get(i), e.getMessage());
+                    if (jobs.get(i).after().isEmpty()) {
+                        invalid.put(seqs.get(i), e.getMessage());
+                    } else {
+                        deferred.put(seqs.get(i), new Deferred(queue, jobs.get(i)));
+                    }
                 }
             }
             return duplicates;
         }
         return results.stream().filter(EnqueueResult::duplicate).count();
+    }
+
+    private record Deferred(String queue, Job job) {
     }
 
     private void moveAside(Connection c, Map<Long, String> invalid) throws SQLException {

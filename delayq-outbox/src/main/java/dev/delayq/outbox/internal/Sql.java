@@ -1,6 +1,7 @@
 package dev.delayq.outbox.internal;
 
 import dev.delayq.outbox.OutboxDialect;
+import java.util.Collections;
 import java.util.StringJoiner;
 
 /**
@@ -11,7 +12,10 @@ import java.util.StringJoiner;
 public final class Sql {
     /** The columns a writer sets, in the order of {@link #insert()}'s parameters. */
     static final String WRITTEN = "queue, job_id, name, payload, delay_ms, run_at_ms, max_attempts, priority, timeout_ms,"
-            + " dedupe_key, dedupe_ttl_ms";
+            + " dedupe_key, dedupe_ttl_ms, group_key, after_ids, on_parent_dead, traceparent, tracestate";
+
+    /** The number of {@link #WRITTEN} columns. */
+    static final int WRITTEN_COLUMNS = WRITTEN.split(",").length;
 
     private final OutboxDialect dialect;
     private final String table;
@@ -26,18 +30,22 @@ public final class Sql {
         this.dialect = dialect;
         this.table = table;
         this.failedTable = table + "_failed";
-        this.insert = "INSERT INTO " + table + " (" + WRITTEN + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        this.insert = "INSERT INTO " + table + " (" + WRITTEN + ") VALUES (" + parameters() + ")";
         // PostgreSQL delivers a NOTIFY when its transaction commits, and not at all when it rolls back: the relays that
         // LISTEN learn of the row at the moment it becomes visible. In the insert itself, so it costs no round trip;
         // PostgreSQL folds a transaction's identical notifications into one.
         this.insertNotifying = "WITH n AS (SELECT pg_notify(?, '')) INSERT INTO " + table + " (" + WRITTEN
-                + ") SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM n";
+                + ") SELECT " + parameters() + " FROM n";
         // Oldest first; rows another relay holds are skipped, not waited for. The elapsed time since the row was
         // written is measured on the database's clock (one clock for every writer and relay): a job's delay counts
         // from its insert, not from its relay.
         this.claim = "SELECT seq, " + WRITTEN + ", " + elapsedMs() + " AS elapsed_ms FROM " + table
                 + " ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED";
         this.pending = "SELECT COUNT(*), MAX(" + elapsedMs() + ") FROM " + table;
+    }
+
+    private static String parameters() {
+        return String.join(", ", Collections.nCopies(WRITTEN_COLUMNS, "?"));
     }
 
     private String elapsedMs() {
@@ -61,7 +69,7 @@ public final class Sql {
         return failedTable;
     }
 
-    /** One row: the {@link #WRITTEN} columns as parameters 1 to 11. */
+    /** One row: the {@link #WRITTEN} columns as parameters 1 to 16. */
     public String insert() {
         return insert;
     }

@@ -16,6 +16,11 @@ CREATE TABLE delayq_outbox (
     timeout_ms    BIGINT,
     dedupe_key    VARCHAR(512),
     dedupe_ttl_ms BIGINT,
+    group_key     VARCHAR(128),
+    after_ids     MEDIUMTEXT,
+    on_parent_dead VARCHAR(8),
+    traceparent   VARCHAR(55),
+    tracestate    VARCHAR(512),
     created_at    TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
 -- delayq_outbox_failed: rows the relay could not enqueue (invalid), moved aside with the error.
@@ -32,6 +37,11 @@ CREATE TABLE delayq_outbox_failed (
     timeout_ms    BIGINT,
     dedupe_key    VARCHAR(512),
     dedupe_ttl_ms BIGINT,
+    group_key     VARCHAR(128),
+    after_ids     MEDIUMTEXT,
+    on_parent_dead VARCHAR(8),
+    traceparent   VARCHAR(55),
+    tracestate    VARCHAR(512),
     created_at    TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3),
     error         VARCHAR(2048) NOT NULL,
     failed_at     TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3)

@@ -15,6 +15,11 @@ CREATE TABLE delayq_outbox (
     timeout_ms    BIGINT,
     dedupe_key    VARCHAR(512),
     dedupe_ttl_ms BIGINT,
+    group_key     VARCHAR(128),
+    after_ids     TEXT,
+    on_parent_dead VARCHAR(8),
+    traceparent   VARCHAR(55),
+    tracestate    VARCHAR(512),
     created_at    TIMESTAMPTZ(3) NOT NULL DEFAULT statement_timestamp()
 );
 -- delayq_outbox_failed: rows the relay could not enqueue (invalid), moved aside with the error.
@@ -31,6 +36,11 @@ CREATE TABLE delayq_outbox_failed (
     timeout_ms    BIGINT,
     dedupe_key    VARCHAR(512),
     dedupe_ttl_ms BIGINT,
+    group_key     VARCHAR(128),
+    after_ids     TEXT,
+    on_parent_dead VARCHAR(8),
+    traceparent   VARCHAR(55),
+    tracestate    VARCHAR(512),
     created_at    TIMESTAMPTZ(3) NOT NULL,
     error         VARCHAR(2048) NOT NULL,
     failed_at     TIMESTAMPTZ(3) NOT NULL DEFAULT statement_timestamp()
