@@ -8,16 +8,8 @@ executed per job in each phase (as docs/perf/script-cost.py does with INSTR=1; s
 
   INSTR=1 N=5000 python3 docs/perf/debounce-cost.py [LUA_DIR]
 """
-import glob
 import os
-import re
-import socket
-import subprocess
 import sys
-import tempfile
-import time
-
-import redis
 
 LUA = sys.argv[1] if len(sys.argv) > 1 else 'delayq-core/src/main/resources/dev/delayq/lua'
 N = int(os.environ.get('N', 5000))
@@ -25,69 +17,15 @@ B = int(os.environ.get('B', 100))
 PAY = int(os.environ.get('PAY', 100))
 
 
-def definitions(include):  # as script-cost.py (Script.java's split)
-    lines = include.splitlines(keepends=True)
-    starts = [i for i, l in enumerate(lines) if l.startswith('local ')]
-    out = []
-    for k, i in enumerate(starts):
-        while i > 0 and lines[i - 1].startswith('--') and (k == 0 or i - 1 > starts[k - 1]):
-            i -= 1
-        starts[k] = i
-    for k, i in enumerate(starts):
-        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
-        text = ''.join(lines[i:end])
-        head = next(l for l in lines[i:end] if l.startswith('local '))
-        m = re.match(r'local\s+function\s+(\w+)', head) or re.match(r'local\s+([\w\s,]+?)\s*=', head)
-        out.append(([n.strip() for n in m.group(1).split(',')], text))
-    return out
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import luascripts  # noqa: E402  (the scripts as Script.java sends them; the private server)
 
-
-def names(code):
-    return {n for l in code.splitlines() if not l.lstrip().startswith('--') for n in re.findall(r'[A-Za-z_]\w*', l)}
+redis_server = luascripts.Server(True, prefix='debounce-cost-')
+server, r, instructions = redis_server.process, redis_server.redis, redis_server.instructions
 
 
 def expand(name):
-    java = os.path.join(LUA, '../../../../java/dev/delayq/internal/base/ScriptLimits.java')
-    limits = {m.group(1): m.group(2).replace('_', '') for m in
-              re.finditer(r'static final (?:int|long) (\w+) = ([\d_]+)L?;', open(java).read())}
-    text = open(f'{LUA}/{name}.lua').read()
-    inc = re.compile(r'(?m)^-- @include (\w+)[ \t]*\n?')
-    found = list(inc.finditer(text))
-    defs = [d for m in found for d in definitions(open(f'{LUA}/includes/{m.group(1)}.lua').read())]
-    head, tail = text[:found[0].start()], text[found[-1].end():]
-    wanted, kept = names(head + tail), set()
-    while True:
-        more = [i for i, (ns, t) in enumerate(defs) if i not in kept and any(n in wanted for n in ns)]
-        if not more:
-            break
-        for i in more:
-            kept.add(i)
-            wanted |= names(defs[i][1])
-    code = head + ''.join(t for i, (ns, t) in enumerate(defs) if i in kept) + tail
-    return re.sub(r'\{\{(\w+)\}\}', lambda m: limits[m.group(1)], code)
-
-
-s = socket.socket()
-s.bind(('127.0.0.1', 0))
-port = s.getsockname()[1]
-s.close()
-dumps = tempfile.mkdtemp(prefix='debounce-cost-')
-server = subprocess.Popen(['valgrind', '--tool=callgrind', f'--callgrind-out-file={dumps}/cg.%p', 'redis-server',
-                           '--port', str(port), '--save', '', '--appendonly', 'no', '--lua-time-limit', '600000'],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-r = redis.Redis(port=port)
-for _ in range(300):
-    try:
-        r.ping()
-        break
-    except redis.ConnectionError:
-        time.sleep(0.1)
-
-
-def instructions(phase):
-    subprocess.run(['callgrind_control', '-d', phase, str(server.pid)], stdout=subprocess.DEVNULL, check=True)
-    newest = max(glob.glob(f'{dumps}/cg.{server.pid}.*'), key=lambda f: int(f.rsplit('.', 1)[1]))
-    return int(re.search(r'^summary: (\d+)', open(newest).read(), re.M).group(1))
+    return luascripts.expand(LUA, name)
 
 
 Q = 'dq:{q}:'

@@ -9,41 +9,26 @@
                                                     # same with as many ungrouped jobs beside it
   BIG=100000 SMALL=10 B=10 NGROUPS=10000 JOBS=100 CLAIMS=20000   (not GROUPS: bash drops assignments to it)
 
-Scripts are expanded as Script.java sends them (the include code of docs/perf/script-cost.py). No JVM involved.
+Scripts are expanded as Script.java sends them (docs/perf/luascripts.py). No JVM involved.
 """
 import os
-import re
-import socket
-import subprocess
 import sys
-import time
-
-import redis
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else 'fair'
 LUA = sys.argv[2] if len(sys.argv) > 2 else 'delayq-core/src/main/resources/dev/delayq/lua'
-SHAKE = True
-LIMITS = None
 BIG, SMALL, B = int(os.environ.get('BIG', 100000)), int(os.environ.get('SMALL', 10)), int(os.environ.get('B', 10))
 GROUPS, JOBS, CLAIMS = int(os.environ.get('NGROUPS', 10000)), int(os.environ.get('JOBS', 100)), int(os.environ.get('CLAIMS', 20000))
 
-# definitions, names, limits, expand, expand_includes: as script-cost.py has them
-src = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'script-cost.py')).read()
-exec(src[src.index('def definitions('):src.index('s = socket.socket()')])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import luascripts  # noqa: E402  (the scripts as Script.java sends them; the private server)
 
-s = socket.socket()
-s.bind(('127.0.0.1', 0))
-port = s.getsockname()[1]
-s.close()
-server = subprocess.Popen(['redis-server', '--port', str(port), '--save', '', '--appendonly', 'no'],
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-r = redis.Redis(port=port)
-for _ in range(100):
-    try:
-        r.ping()
-        break
-    except redis.ConnectionError:
-        time.sleep(0.1)
+redis_server = luascripts.Server(prefix='group-cost-')
+server, r = redis_server.process, redis_server.redis
+
+
+def expand(name):
+    return luascripts.expand(LUA, name)
+
 
 enqueue = r.register_script(expand('enqueue'))
 claim = r.register_script(expand('claim'))

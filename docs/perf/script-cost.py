@@ -33,15 +33,9 @@ writing replies). CPU time on a shared machine varies by tens of percent from ru
 are the same to a few parts in a thousand for the same binary and inputs, whatever else the machine does. They
 do not see cache misses or memory stalls, so they show what a change does to the work, and time still decides.
 """
-import glob
 import os
-import re
 import shutil
-import socket
-import subprocess
 import sys
-import tempfile
-import time
 
 import redis
 
@@ -62,96 +56,18 @@ HELD = int(os.environ.get('HELD', 0))  # > 0: claims and completes interleaved, 
 SHAKE = os.environ.get('SHAKE', '1') == '1'  # only the include definitions a script uses, as Script.java sends it
 
 
-def definitions(include):
-    """An include's top-level definitions (Script.java's split): [(names, text)], each from its 'local' line, with the
-    comment lines right above it, to the next one's."""
-    lines = include.splitlines(keepends=True)
-    starts = [i for i, l in enumerate(lines) if l.startswith('local ')]
-    out = []
-    for k, i in enumerate(starts):
-        while i > 0 and lines[i - 1].startswith('--') and (k == 0 or i - 1 > starts[k - 1]):
-            i -= 1
-        starts[k] = i
-    for k, i in enumerate(starts):
-        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
-        text = ''.join(lines[i:end])
-        head = next(l for l in lines[i:end] if l.startswith('local '))
-        m = re.match(r'local\s+function\s+(\w+)', head) or re.match(r'local\s+([\w\s,]+?)\s*=', head)
-        out.append(([n.strip() for n in m.group(1).split(',')], text))
-    return out
-
-
-def names(code):
-    return {n for l in code.splitlines() if not l.lstrip().startswith('--') for n in re.findall(r'[A-Za-z_]\w*', l)}
-
-
-def limits():
-    """The limits Script.java writes in place of {{NAME}} (ScriptLimits.java of the same checkout, when LUA_DIR is in one)."""
-    java = os.path.join(LUA, '../../../../java/dev/delayq/internal/base/ScriptLimits.java')
-    if not os.path.exists(java):
-        return {}
-    text = open(java).read()
-    return {m.group(1): m.group(2).replace('_', '') for m in
-            re.finditer(r'static final (?:int|long) (\w+) = ([\d_]+)L?;', text)}
-
-
-LIMITS = None
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import luascripts  # noqa: E402  (the scripts as Script.java sends them; the private server)
 
 
 def expand(name):
     """The script as Redis runs it (Script.java), its {{NAME}} limits written in: with SHAKE=1 (the default) only the
     include definitions it uses, with SHAKE=0 the includes whole (what delayq sent before 2026-12-01 23:00 UTC)."""
-    global LIMITS
-    if LIMITS is None:
-        LIMITS = limits()
-    return re.sub(r'\{\{(\w+)\}\}', lambda m: LIMITS[m.group(1)], expand_includes(name))
+    return luascripts.expand(LUA, name, SHAKE)
 
 
-def expand_includes(name):
-    text = open(f'{LUA}/{name}.lua').read()
-    inc = re.compile(r'(?m)^-- @include (\w+)[ \t]*\n?')
-    found = list(inc.finditer(text))
-    if not found:
-        return text
-    if not SHAKE:
-        return inc.sub(lambda m: open(f'{LUA}/includes/{m.group(1)}.lua').read(), text)
-    defs = [d for m in found for d in definitions(open(f'{LUA}/includes/{m.group(1)}.lua').read())]
-    head, tail = text[:found[0].start()], text[found[-1].end():]
-    wanted, kept = names(head + tail), set()
-    while True:
-        more = [i for i, (ns, t) in enumerate(defs) if i not in kept and any(n in wanted for n in ns)]
-        if not more:
-            break
-        for i in more:
-            kept.add(i)
-            wanted |= names(defs[i][1])
-    return head + ''.join(t for i, (ns, t) in enumerate(defs) if i in kept) + tail
-
-
-s = socket.socket()
-s.bind(('127.0.0.1', 0))
-port = s.getsockname()[1]
-s.close()
-dumps = tempfile.mkdtemp(prefix='script-cost-')
-valgrind = ['valgrind', '--tool=callgrind', '--compress-strings=no', '--compress-pos=no',
-            f'--callgrind-out-file={dumps}/cg.%p'] if INSTR else []
-slow = ['--lua-time-limit', '600000'] if INSTR else []  # seeding takes seconds under valgrind: no BUSY replies
-server = subprocess.Popen(valgrind + [REDIS, '--port', str(port), '--save', '', '--appendonly', 'no'] + slow,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-r = redis.Redis(port=port)
-for _ in range(300):  # under valgrind the server takes seconds to start
-    try:
-        r.ping()
-        break
-    except redis.ConnectionError:
-        time.sleep(0.1)
-
-
-def instructions(phase):
-    """Instructions the server ran since the last call (callgrind dumps and zeroes its counters)."""
-    subprocess.run(['callgrind_control', '-d', phase, str(server.pid)], stdout=subprocess.DEVNULL, check=True)
-    newest = max(glob.glob(f'{dumps}/cg.{server.pid}.*'), key=lambda f: int(f.rsplit('.', 1)[1]))
-    return int(re.search(r'^summary: (\d+)', open(newest).read(), re.M).group(1))
+redis_server = luascripts.Server(INSTR, REDIS, 'script-cost-')
+server, dumps, r, instructions = redis_server.process, redis_server.dumps, redis_server.redis, redis_server.instructions
 
 
 def cpu():
