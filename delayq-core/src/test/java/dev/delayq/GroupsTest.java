@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.delayq.testkit.RedisExtension;
+import dev.delayq.testkit.Resp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -181,6 +182,30 @@ class GroupsTest {
         assertThat(q.inspector().delete("d").changed()).isTrue();
         assertThat(q.inspector().stats().groups()).isZero();
         assertThat(q.inspector().stats().scheduled()).isZero();
+        assertThat(q.inspector().check().problems()).isEmpty();
+    }
+
+    @Test
+    void checkReportsAGroupClaimsCannotReachAndAStaleMemberOfTheRing() throws Exception {
+        q.enqueueAll(List.of(job("a", "t1"), job("b", "t2"), Job.builder().id("later").group("t3")
+                .delay(Duration.ofHours(1)).build()));
+        assertThat(q.inspector().check().problems()).isEmpty();
+        String due = REDIS.prefix() + ":{groups}:due";
+        try (Resp raw = REDIS.server().connect()) {
+            raw.callRaw("ZREM", due + ":groups:ring", "t1");   // t1's job: claims would never reach it
+            raw.callRaw("ZREM", due + ":groups", "t1");
+            raw.callRaw("ZADD", due + ":groups:ring", "99", "gone");   // a group without jobs in the ring
+            raw.callRaw("ZADD", due + ":groups", "1", "left");   // and among the waiting groups
+        }
+        assertThat(q.inspector().check().problems()).containsExactlyInAnyOrder(
+                "a: of group t1, which is neither in the ring nor among the waiting groups: claims never reach it",
+                "group gone: in the ring without a scheduled job",
+                "group left: among the waiting groups without a scheduled job");
+        try (Resp raw = REDIS.server().connect()) { // mended: the test's own check after it finds nothing
+            raw.callRaw("ZADD", due + ":groups", "0", "t1");
+            raw.callRaw("ZREM", due + ":groups:ring", "gone");
+            raw.callRaw("ZREM", due + ":groups", "left");
+        }
         assertThat(q.inspector().check().problems()).isEmpty();
     }
 

@@ -9,7 +9,9 @@
 --   that time; entries already past count for nothing and are left to fail.lua's trim) or "waiting" (every entry of
 --   the waiting index against its job, waiting; and, on its first page, the index against meta's count). A waiting job
 --   is judged by the "jobs" phase against its flow links (deps.lua): its counters, its entry in each pending parent's
---   children set, and that some parent is still pending.
+--   children set, and that some parent is still pending. "ring" and "groups" (groups.lua): every member of the groups'
+--   ring and of the waiting groups has scheduled jobs in its lane (the ring's member '' is the ungrouped jobs' lane);
+--   the "prio" phase checks that each grouped job's group is in one of the two, so that claims reach it.
 -- ARGV[2] scan cursor   ARGV[3] entries to scan   ARGV[4] most record bytes to read in this call
 -- Returns { next_cursor, scanned, problem_1, ... } with each problem as "<id or key>: <what is wrong>".
 -- @include record
@@ -167,6 +169,18 @@ elseif phase == 'dedupe' then
       problem(key, 'dedupe key names job ' .. id .. ', which has ended (' .. names[r.state] .. '), and holds without an end')
     end
   end
+elseif phase == 'ring' or phase == 'groups' then
+  -- groups.lua's keys, named after the due set's (same hash tag)
+  local reply = redis.call('ZSCAN', k_due .. (phase == 'ring' and ':groups:ring' or ':groups'), cursor, 'COUNT', want)
+  cursor = reply[1]
+  local ms = reply[2]
+  for i = 1, #ms, 2 do
+    scanned = scanned + 1
+    local g = ms[i]
+    if g ~= '' and redis.call('EXISTS', k_due .. ':g:' .. g) == 0 then
+      problem('group ' .. g, (phase == 'ring' and 'in the ring' or 'among the waiting groups') .. ' without a scheduled job')
+    end
+  end
 else
   local index = { due = k_due, prio = KEYS[8], leases = k_leases, done = k_done, dead = k_dead, waiting = KEYS[12] }
   local state = { due = SCHEDULED, prio = SCHEDULED, leases = PROCESSING, done = DONE, dead = DEAD, waiting = WAITING }
@@ -196,6 +210,9 @@ else
         problem(id, 'priority ' .. r.priority .. ' but in the ' .. phase .. ' index')
       elseif phase == 'prio' and r.group and not redis.call('ZSCORE', k_due .. ':g:' .. r.group, ms[i]) then -- groups.lua's lane
         problem(id, 'of group ' .. r.group .. ' but not in its lane')
+      elseif phase == 'prio' and r.group and not redis.call('ZSCORE', k_due .. ':groups:ring', r.group)
+          and not redis.call('ZSCORE', k_due .. ':groups', r.group) then
+        problem(id, 'of group ' .. r.group .. ', which is neither in the ring nor among the waiting groups: claims never reach it')
       end
     end
   end

@@ -16,9 +16,9 @@ public final class CheckStep {
     public static final int PAGE = 500;
     /** Record bytes one call reads at most. */
     static final long MAX_BYTES = 16L * 1024 * 1024;
-    /** The phases: every record against the indexes, every index against the records, every dedupe key. */
+    /** The phases: every record against the indexes, every index against the records, every dedupe key, the groups' turns. */
     public static final List<String> PHASES = List.of("jobs", "due", "prio", "leases", "done", "batches", "dead",
-            "dedupe", "retrying", "waiting");
+            "dedupe", "retrying", "waiting", "ring", "groups");
 
     private static final ScriptKey[] KEYS = {ScriptKey.JOBS, ScriptKey.DUE, ScriptKey.LEASES, ScriptKey.DONE, ScriptKey.DEAD,
         ScriptKey.DEDUPE, ScriptKey.DEDUPE_HOLDS, ScriptKey.PRIORITY_DUE, ScriptKey.DONE_BATCHES,
