@@ -59,9 +59,41 @@ class FeatureCombinationsTest {
     }
 
     @Test
-    void aGroupDoesNotYetCombineWithParentsOrDebounce() {
-        assertThatThrownBy(() -> Job.builder().group("g").after("p").build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot have parents");
+    void aGroupedChildWaitsOutsideItsGroupAndItsReleaseTakesItsTurnInIt() {
+        q.enqueue(Job.builder().id("parent").payload("p").build());
+        q.enqueue(Job.builder().id("other").group("tenant-8").payload("o").delay(Duration.ofHours(1)).build());
+        q.enqueue(Job.builder().id("child").after("parent").group("tenant-9").payload("c").build());
+        assertThat(q.get("child").orElseThrow().state()).isEqualTo(JobState.WAITING);
+        assertThat(q.get("child").orElseThrow().group()).isEqualTo("tenant-9");
+        assertThat(q.inspector().stats().groups()).as("a waiting child is in no group's lane yet").isEqualTo(1);
+
+        ClaimedJob parent = claimOne();
+        assertThat(parent.id()).isEqualTo("parent");
+        q.leases().complete(parent.lease());
+
+        assertThat(q.get("child").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
+        assertThat(q.inspector().stats().groups()).isEqualTo(2);
+        assertThat(q.inspector().check().clean()).as("released into its lane, its group in the turns").isTrue();
+        ClaimedJob child = claimOne();
+        assertThat(child.id()).isEqualTo("child");
+        assertThat(child.group()).isEqualTo("tenant-9");
+        q.leases().complete(child.lease());
+
+        // A dead parent: the grouped child is dead, and a retry puts it back in its group.
+        q.enqueue(Job.builder().id("doomed").payload("d").build());
+        q.enqueue(Job.builder().id("orphan").after("doomed").group("tenant-9").payload("x").build());
+        q.leases().fail(claimOne().lease(), "fatal", false, Duration.ZERO);
+        assertThat(q.get("orphan").orElseThrow().state()).isEqualTo(JobState.DEAD);
+        assertThat(q.inspector().retryDead("orphan").changed()).isTrue();
+        ClaimedJob retried = claimOne();
+        assertThat(retried.id()).isEqualTo("orphan");
+        assertThat(retried.group()).isEqualTo("tenant-9");
+        q.leases().complete(retried.lease());
+        assertThat(q.inspector().check().clean()).isTrue();
+    }
+
+    @Test
+    void aGroupDoesNotYetCombineWithDebounce() {
         assertThatThrownBy(() -> Job.builder().group("g").dedupe("k", null).dedupeMode(DedupeMode.DEBOUNCE).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DEBOUNCE");
     }

@@ -10,7 +10,7 @@
 --     a W3C trace context: traceparent 55 characters, tracestate at most 512, both empty for a job with none and
 --     tagged fields; tags (read by option_tags, deps.lua): after = parent ids separated by \1 (see deps.lua), opd =
 --     ignore, mode = debounce or throttle (see includes/debounce.lua; debounce allows a dedupe key without TTL),
---     group = the job's group key (see groups.lua; not with after or mode=debounce)).
+--     group = the job's group key (see groups.lua; not with mode=debounce)).
 --     A generated id found again can only be this very call
 --     replayed after a lost reply (71 random bits do not collide), so it counts as created, as the first execution did.
 -- Returns the duplicates and replaced jobs only, as { i_1, owner_id_1, hold_until_1, owner_state_1, ... } (every job

@@ -389,10 +389,10 @@ public final class Validation {
     }
 
     /** A job's group ({@code null}: none), not yet combined with parents or debounce. */
-    public static void group(String group, boolean hasParents, boolean debounce) {
-        if (group != null && group(group) != null && (hasParents || debounce)) {
-            throw new IllegalArgumentException("a job with a group cannot have parents (after) or dedupe mode "
-                    + "DEBOUNCE yet: give it a group, or parents or debounce (docs/groups.md)");
+    public static void group(String group, boolean debounce) {
+        if (group != null && group(group) != null && debounce) {
+            throw new IllegalArgumentException("a job with a group cannot have dedupe mode DEBOUNCE yet: give it a "
+                    + "group, or debounce (docs/groups.md)");
         }
     }
 }

@@ -16,7 +16,7 @@
 local DEPS_MAX = {{MAX_PARENTS}} -- parents of one job
 
 -- The tagged option fields (after the nine positional ones, see enqueue.lua) this version knows; nil and what was
--- wrong on any other. after: parent ids separated by \1; opd: 'ignore'; mode: 'debounce' or 'throttle' (debounce.lua); group: a group key (groups.lua; not yet with parents or
+-- wrong on any other. after: parent ids separated by \1; opd: 'ignore'; mode: 'debounce' or 'throttle' (debounce.lua); group: a group key (groups.lua; not yet with
 -- debounce).
 local function option_tags(f, from)
   local t = {}
@@ -29,7 +29,7 @@ local function option_tags(f, from)
   end
   if t.mode and t.mode ~= 'debounce' and t.mode ~= 'throttle' then return nil, 'malformed dedupe mode' end
   if t.opd and t.opd ~= 'ignore' then return nil, 'malformed on-parent-dead policy' end
-  if t.group and (not group_valid(t.group) or t.after or t.mode == 'debounce') then return nil, 'malformed group' end
+  if t.group and (not group_valid(t.group) or t.mode == 'debounce') then return nil, 'malformed group' end
   if t.opd and not t.after then return nil, 'on-parent-dead without parents' end
   if t.after then
     local ps, seen = {}, {}
@@ -126,7 +126,7 @@ end
 local function deps_record(payload, seq, created, o, fate, due, x)
   local r = { state = fate == 'dead' and DEAD or WAITING, seq = seq, created = created, due = due, attempt = 0,
     max = o.max or 0, stalls = 0, name = o.name, dedupe = o.dedupe, hold = o.hold, priority = o.priority or 0,
-    timeout = o.timeout, trace = o.trace, err = fate == 'dead' and ('parent ' .. x .. ' is dead') or nil }
+    timeout = o.timeout, trace = o.trace, group = o.group, err = fate == 'dead' and ('parent ' .. x .. ' is dead') or nil }
   return encode_with_body(r, payload)
 end
 
@@ -161,7 +161,9 @@ local function deps_release(d, child, r, n, now_micros)
   r.due = nil
   redis.call('HSET', d.jobs, child, encode(r))
   local key, score = due_entry(d.due, d.prio, r, due)
-  redis.call('ZADD', key, int(score), member(r.seq, child))
+  local m = member(r.seq, child)
+  redis.call('ZADD', key, int(score), m)
+  if r.group then group_add(d.due, r, m, due, math.floor(now_micros / 1000)) end -- into its lane (groups.lua)
   count(d.meta, 'released', 1)
   emit(d.events, d.cfg, 'released', child, 'at', int(due))
 end
