@@ -392,6 +392,7 @@ public final class Job {
             Validation.dedupe(dedupeKey, dedupeTtl, debounce, Bounds.MAX_DEDUPE_TTL);
             Validation.parents(after, id, Bounds.MAX_PARENTS, onParentDead != OnParentDead.DEAD);
             Validation.group(group, debounce);
+            Validation.debounceParents(debounce, !after.isEmpty());
             return new Job(this, id != null ? id : Ids.generate(), id == null);
         }
     }

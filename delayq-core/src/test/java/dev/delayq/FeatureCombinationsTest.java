@@ -93,6 +93,24 @@ class FeatureCombinationsTest {
     }
 
     @Test
+    void aJobWithParentsIsNeverDebouncedPastThem() {
+        q.enqueue(Job.builder().id("parent").payload("p").delay(Duration.ofHours(1)).build());
+        q.enqueue(Job.builder().id("holder").payload("old").dedupe("key", null).dedupeMode(DedupeMode.DEBOUNCE)
+                .delay(Duration.ofHours(1)).build());
+        // A replace would write the holder scheduled, past the new job's parents: refused until it can wait.
+        assertThatThrownBy(() -> Job.builder().id("child").payload("new").after("parent").dedupe("key", null)
+                .dedupeMode(DedupeMode.DEBOUNCE).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a job with parents (after) cannot have dedupe mode DEBOUNCE yet: give it parents, or "
+                        + "debounce (docs/flows.md)");
+        // In throttle mode the held key makes it a duplicate, as for any job.
+        EnqueueResult r = q.enqueue(Job.builder().id("child").payload("new").after("parent").dedupe("key", Duration.ofHours(1))
+                .build());
+        assertThat(r.duplicate()).isTrue();
+        assertThat(q.get("child")).isEmpty();
+        assertThat(q.get("holder").orElseThrow().payloadUtf8()).isEqualTo("old");
+    }
+
+    @Test
     void aGroupDoesNotYetCombineWithDebounce() {
         assertThatThrownBy(() -> Job.builder().group("g").dedupe("k", null).dedupeMode(DedupeMode.DEBOUNCE).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DEBOUNCE");

@@ -151,6 +151,8 @@ class ScriptArgumentsTest {
         refusedWithoutWriting(Script.ENQUEUE, keys, ch, "1", "h3", "b", "d0", "0\0\0\0\0\0\0\0\0\0mode=debounce"); // no key
         refusedWithoutWriting(Script.ENQUEUE, keys, ch, "1", "h3", "b", "d0", "0\0\0\0dk4\0\0\0\0\0"); // a key without TTL
         refusedWithoutWriting(Script.ENQUEUE, keys, ch, "1", "h3", "b", "d0", "0\0\0\0dk4\0\0\0\0x\0\0mode=debounce");
+        // Parents with debounce (a replace would schedule the job past its parents), h1 being a job that exists.
+        refusedWithoutWriting(Script.ENQUEUE, keys, ch, "1", "h3", "b", "d0", debounce + "\0after=h1");
     }
 
     @Test

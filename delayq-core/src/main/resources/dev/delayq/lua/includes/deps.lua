@@ -31,6 +31,7 @@ local function option_tags(f, from)
   if t.opd and t.opd ~= 'ignore' then return nil, 'malformed on-parent-dead policy' end
   if t.group and (not group_valid(t.group) or t.mode == 'debounce') then return nil, 'malformed group' end
   if t.opd and not t.after then return nil, 'on-parent-dead without parents' end
+  if t.after and t.mode == 'debounce' then return nil, 'parents with debounce' end
   if t.after then
     local ps, seen = {}, {}
     for p in string.gmatch(t.after, '[^\1]+') do
