@@ -391,7 +391,9 @@ public final class Job {
             boolean debounce = dedupeMode == DedupeMode.DEBOUNCE;
             Validation.dedupe(dedupeKey, dedupeTtl, debounce, Bounds.MAX_DEDUPE_TTL);
             Validation.parents(after, id, Bounds.MAX_PARENTS, onParentDead != OnParentDead.DEAD);
-            Validation.group(group, debounce);
+            if (group != null) {
+                Validation.group(group);
+            }
             Validation.debounceParents(debounce, !after.isEmpty());
             return new Job(this, id != null ? id : Ids.generate(), id == null);
         }

@@ -111,23 +111,44 @@ class FeatureCombinationsTest {
     }
 
     @Test
-    void aGroupDoesNotYetCombineWithDebounce() {
-        assertThatThrownBy(() -> Job.builder().group("g").dedupe("k", null).dedupeMode(DedupeMode.DEBOUNCE).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DEBOUNCE");
-    }
-
-    @Test
-    void aDebounceEnqueueCreatesItsJobBesideAGroupedHolderInsteadOfReplacingIt() {
+    void aDebounceEnqueueReplacesAGroupedHolderMovingItBetweenLanes() {
         EnqueueResult first = q.enqueue(Job.builder().id("holder").group("tenant-2").payload("old")
-                .dedupe("key", Duration.ofHours(1)).delay(Duration.ofHours(1)).build());
+                .dedupe("key", null).dedupeMode(DedupeMode.DEBOUNCE).delay(Duration.ofHours(1)).build());
         assertThat(first.created()).isTrue();
-        EnqueueResult second = q.enqueue(Job.builder().id("newer").payload("new")
+        assertThat(q.inspector().stats().groups()).isEqualTo(1);
+
+        // Into another group, due now: the holder keeps its id, leaves tenant-2's lane and enters tenant-3's.
+        EnqueueResult second = q.enqueue(Job.builder().id("newer").group("tenant-3").payload("new")
                 .dedupe("key", null).dedupeMode(DedupeMode.DEBOUNCE).build());
-        assertThat(second.replaced()).isFalse();
-        assertThat(second.created()).isTrue();
-        assertThat(second.id()).isEqualTo("newer");
-        assertThat(q.get("holder").orElseThrow().payloadUtf8()).isEqualTo("old");
-        assertThat(q.get("newer").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
-        assertThat(q.inspector().check().clean()).isTrue();
+        assertThat(second.replaced()).isTrue();
+        assertThat(second.id()).isEqualTo("holder");
+        assertThat(q.get("newer")).isEmpty();
+        JobInfo holder = q.get("holder").orElseThrow();
+        assertThat(holder.payloadUtf8()).isEqualTo("new");
+        assertThat(holder.group()).isEqualTo("tenant-3");
+        assertThat(q.inspector().stats().groups()).as("tenant-2 has nothing left").isEqualTo(1);
+        assertThat(q.inspector().check().problems()).isEmpty();
+
+        // Out of any group: an ungrouped replacement.
+        assertThat(q.enqueue(Job.builder().id("third").payload("plain").dedupe("key", null)
+                .dedupeMode(DedupeMode.DEBOUNCE).build()).replaced()).isTrue();
+        assertThat(q.get("holder").orElseThrow().group()).isNull();
+        assertThat(q.inspector().stats().groups()).isZero();
+        assertThat(q.inspector().check().problems()).isEmpty();
+        ClaimedJob claimed = claimOne();
+        assertThat(claimed.id()).isEqualTo("holder");
+        assertThat(claimed.payloadUtf8()).isEqualTo("plain");
+        q.leases().complete(claimed.lease());
+
+        // Into a group from no group, and claimed from its lane.
+        q.enqueue(Job.builder().id("h2").payload("a").dedupe("key2", null).dedupeMode(DedupeMode.DEBOUNCE)
+                .delay(Duration.ofHours(1)).build());
+        assertThat(q.enqueue(Job.builder().id("x").group("tenant-4").payload("b").dedupe("key2", null)
+                .dedupeMode(DedupeMode.DEBOUNCE).build()).replaced()).isTrue();
+        ClaimedJob grouped = claimOne();
+        assertThat(grouped.id()).isEqualTo("h2");
+        assertThat(grouped.group()).isEqualTo("tenant-4");
+        q.leases().complete(grouped.lease());
+        assertThat(q.inspector().check().problems()).isEmpty();
     }
 }

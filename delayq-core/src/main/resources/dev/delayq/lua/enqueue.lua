@@ -10,7 +10,7 @@
 --     a W3C trace context: traceparent 55 characters, tracestate at most 512, both empty for a job with none and
 --     tagged fields; tags (read by option_tags, deps.lua): after = parent ids separated by \1 (see deps.lua), opd =
 --     ignore, mode = debounce or throttle (see includes/debounce.lua; debounce allows a dedupe key without TTL),
---     group = the job's group key (see groups.lua; not with mode=debounce)).
+--     group = the job's group key (see groups.lua)).
 --     A generated id found again can only be this very call
 --     replayed after a lost reply (71 random bits do not collide), so it counts as created, as the first execution did.
 -- Returns the duplicates and replaced jobs only, as { i_1, owner_id_1, hold_until_1, owner_state_1, ... } (every job
@@ -152,7 +152,8 @@ for i = 1, n do
     end
   end
   if owner and dk and o.debounce and hold == -1 and not (o.generated and owner == id) then
-    if debounce_replace(k_jobs, k_due, k_prio, owner, ARGV[a + 1], dues[i], o, s, created_at, members, prio_members) then
+    if debounce_replace(k_jobs, k_due, k_prio, owner, ARGV[a + 1], dues[i], o, s, created_at, members, prio_members,
+        grouped) then
       local o_n = #out
       out[o_n + 1], out[o_n + 2], out[o_n + 3], out[o_n + 4] = i, owner, -2, SCHEDULED
       if cfg.events then emit(k_events, cfg, 'replaced', owner, 'at', int(dues[i])) end

@@ -388,20 +388,12 @@ public final class Validation {
         }
     }
 
-    /** A job's group ({@code null}: none), not yet combined with parents or debounce. */
+    /** Debounce does not combine with parents yet ({@code hasParents}: the job has some). */
     public static void debounceParents(boolean debounce, boolean hasParents) {
         if (debounce && hasParents) {
             // A replace writes the holder scheduled: it would run before the new job's parents.
             throw new IllegalArgumentException("a job with parents (after) cannot have dedupe mode DEBOUNCE yet: give "
                     + "it parents, or debounce (docs/flows.md)");
-        }
-    }
-
-    /** A group, checked, and what it does not combine with yet: debounce. */
-    public static void group(String group, boolean debounce) {
-        if (group != null && group(group) != null && debounce) {
-            throw new IllegalArgumentException("a job with a group cannot have dedupe mode DEBOUNCE yet: give it a "
-                    + "group, or debounce (docs/groups.md)");
         }
     }
 }

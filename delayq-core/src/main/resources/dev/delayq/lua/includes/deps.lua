@@ -16,8 +16,7 @@
 local DEPS_MAX = {{MAX_PARENTS}} -- parents of one job
 
 -- The tagged option fields (after the nine positional ones, see enqueue.lua) this version knows; nil and what was
--- wrong on any other. after: parent ids separated by \1; opd: 'ignore'; mode: 'debounce' or 'throttle' (debounce.lua); group: a group key (groups.lua; not yet with
--- debounce).
+-- wrong on any other. after: parent ids separated by \1; opd: 'ignore'; mode: 'debounce' or 'throttle' (debounce.lua); group: a group key (groups.lua).
 local function option_tags(f, from)
   local t = {}
   for i = from, #f do
@@ -29,7 +28,7 @@ local function option_tags(f, from)
   end
   if t.mode and t.mode ~= 'debounce' and t.mode ~= 'throttle' then return nil, 'malformed dedupe mode' end
   if t.opd and t.opd ~= 'ignore' then return nil, 'malformed on-parent-dead policy' end
-  if t.group and (not group_valid(t.group) or t.mode == 'debounce') then return nil, 'malformed group' end
+  if t.group and not group_valid(t.group) then return nil, 'malformed group' end
   if t.opd and not t.after then return nil, 'on-parent-dead without parents' end
   if t.after and t.mode == 'debounce' then return nil, 'parents with debounce' end
   if t.after then
