@@ -229,6 +229,19 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Runs the jobs named {@code name} with {@code handler}, whose return value, encoded by {@code resultCodec}
+         * ({@link PayloadCodec#utf8()} for text), is the job's result ({@link JobContext#result(byte[])}): e.g.
+         * {@code handleReturning("part", PayloadCodec.utf8(), ctx -> "rows=" + count(ctx))}.
+         *
+         * @throws IllegalArgumentException when the name is not a valid job name, already has a handler, or the codec
+         *                                  or handler is null
+         */
+        public <R> Builder handleReturning(String name, PayloadCodec<R> resultCodec, ResultHandler<R> handler) {
+            routes.addReturning(name, resultCodec, handler);
+            return this;
+        }
+
         /** Most handlers running at once (default 10, at most 10,000). */
         public Builder concurrency(int concurrency) {
             this.concurrency = concurrency;
