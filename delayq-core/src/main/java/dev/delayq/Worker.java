@@ -229,14 +229,7 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
-        /**
-         * Runs the jobs named {@code name} with {@code handler}, whose return value, encoded by {@code resultCodec}
-         * ({@link PayloadCodec#utf8()} for text), is the job's result ({@link JobContext#result(byte[])}): e.g.
-         * {@code handleReturning("part", PayloadCodec.utf8(), ctx -> "rows=" + count(ctx))}.
-         *
-         * @throws IllegalArgumentException when the name is not a valid job name, already has a handler, or the codec
-         *                                  or handler is null
-         */
+        /** Runs the jobs named {@code name} with {@code handler}, its value (by {@code resultCodec}) their result. */
         public <R> Builder handleReturning(String name, PayloadCodec<R> resultCodec, ResultHandler<R> handler) {
             routes.addReturning(name, resultCodec, handler);
             return this;

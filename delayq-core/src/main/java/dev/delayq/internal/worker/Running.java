@@ -1,8 +1,8 @@
 package dev.delayq.internal.worker;
 
 import dev.delayq.ClaimedJob;
-import dev.delayq.Bounds;
 import dev.delayq.JobContext;
+import dev.delayq.internal.base.ResultLimit;
 import dev.delayq.Lease;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -74,11 +74,7 @@ final class Running implements JobContext {
 
     @Override
     public void result(byte[] result) {
-        if (result != null && result.length > Bounds.MAX_RESULT_BYTES) {
-            throw new IllegalArgumentException("result of job '" + job.id() + "' is " + result.length
-                    + " bytes: at most " + Bounds.MAX_RESULT_BYTES + " bytes (64 KiB) are kept");
-        }
-        this.result = result == null ? null : result.clone();
+        this.result = result == null ? null : ResultLimit.checked(job.id(), result).clone();
     }
 
     /** The result the handler left, or null. */
