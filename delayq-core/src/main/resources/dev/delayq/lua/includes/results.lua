@@ -9,7 +9,7 @@
 --                        deleted with the child's record (purge, delete, cancel, completion without retention).
 -- Meta field `results` is present once a parent list was written: a completion without retention deletes the lists
 -- of the jobs it finishes only then, so a queue without flows pays one more field of the meta read it makes anyway.
-local RESULT_MAX = {{MAX_RESULT}}
+local RESULT_MAX = {{MAX_RESULT_BYTES}}
 
 -- Records the parents of the child just created.
 local function results_parents(k_results, k_meta, child, parents)
