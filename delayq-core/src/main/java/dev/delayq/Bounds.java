@@ -18,6 +18,8 @@ public final class Bounds {
     public static final int MAX_PARTITIONS = 256;
     /** Most parents one job may wait for ({@link Job.Builder#after(String...)}). */
     public static final int MAX_PARENTS = dev.delayq.internal.base.ScriptLimits.MAX_PARENTS;
+    /** Largest result a handler may leave with its done job ({@link JobContext#result(byte[])}), in bytes: 64 KiB. */
+    public static final int MAX_RESULT_BYTES = dev.delayq.internal.base.ScriptLimits.MAX_RESULT_BYTES;
     /** Largest max-attempts value. */
     public static final int MAX_ATTEMPTS = Validation.MAX_ATTEMPTS;
     /** Largest payload limit a client may configure (Redis's own bulk limit is 512 MiB). */

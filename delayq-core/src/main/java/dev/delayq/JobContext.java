@@ -82,6 +82,49 @@ public interface JobContext {
     java.util.concurrent.CompletableFuture<Ack> progress(String progress);
 
     /**
+     * Leaves {@code result} with the job when this attempt completes (the handler returns normally): kept with the done
+     * job for the done retention, shown by {@code QueueInspector.get} ({@link JobInfo#result()}), {@code delayq job} and
+     * the job's children ({@link #parentResults()}). The last call of the attempt wins; {@code null} takes an earlier one
+     * back. An attempt that fails leaves nothing, and a worker without done retention keeps no result (docs/flows.md).
+     *
+     * @throws IllegalArgumentException when it is longer than {@link Bounds#MAX_RESULT_BYTES} (64 KiB)
+     */
+    default void result(byte[] result) {
+        throw new UnsupportedOperationException("this JobContext keeps no result");
+    }
+
+    /**
+     * Leaves {@code result}, as UTF-8, with the job when this attempt completes: see {@link #result(byte[])}.
+     *
+     * @throws IllegalArgumentException when its UTF-8 form is longer than {@link Bounds#MAX_RESULT_BYTES} (64 KiB)
+     */
+    default void result(String result) {
+        result(result == null ? null : result.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Leaves {@code value}, encoded by {@code codec} (e.g. JSON), with the job when this attempt completes: see
+     * {@link #result(byte[])}.
+     *
+     * @throws IllegalArgumentException when its encoding is longer than {@link Bounds#MAX_RESULT_BYTES} (64 KiB)
+     */
+    default <T> void result(PayloadCodec<T> codec, T value) {
+        result(value == null ? null : codec.encode(value));
+    }
+
+    /**
+     * The results of this job's parents ({@link Job.Builder#after}) that are still kept: parent id to the bytes its
+     * handler left, in the order the job named its parents; a parent that left none, or whose done job is no longer kept,
+     * is absent. Empty for a job without parents. Read from Redis on the first call of the attempt (one script call), then
+     * the same map; the arrays are this attempt's own.
+     *
+     * @throws DelayQException when Redis cannot be read
+     */
+    default java.util.Map<String, byte[]> parentResults() {
+        return java.util.Map.of();
+    }
+
+    /**
      * Throws when {@link #leaseLost()}; call it at safe points of long work.
      *
      * @throws LeaseLostException when the lease is lost

@@ -30,11 +30,24 @@ import java.time.Instant;
  * @param tracestate       the W3C tracestate that goes with it, or {@code null}
  * @param payloadBytes     the whole payload's size (more than {@code payload.length} when that is a preview)
  * @param group            the job's group ({@link Job#group()}), or {@code null}
+ * @param result           what its handler left with it when it completed ({@link JobContext#result(byte[])}), kept
+ *                         with the done job for the done retention; {@code null} when it has none (or is not done)
  */
 public record JobInfo(String id, JobState state, int attempt, int maxAttempts, long dueAtMillis, long leaseUntilMillis,
                       long finishedAtMillis, long token, String lastError, byte[] payload, String name, long enqueuedAtMillis,
                       int stalls, String dedupeKey, long dedupeHeldUntilMillis, boolean corrupt, int priority,
-                      String progress, String traceparent, String tracestate, long payloadBytes, String group) {
+                      String progress, String traceparent, String tracestate, long payloadBytes, String group,
+                      byte[] result) {
+
+    /** A job without a result (the form before jobs had one). */
+    public JobInfo(String id, JobState state, int attempt, int maxAttempts, long dueAtMillis, long leaseUntilMillis,
+                   long finishedAtMillis, long token, String lastError, byte[] payload, String name, long enqueuedAtMillis,
+                   int stalls, String dedupeKey, long dedupeHeldUntilMillis, boolean corrupt, int priority,
+                   String progress, String traceparent, String tracestate, long payloadBytes, String group) {
+        this(id, state, attempt, maxAttempts, dueAtMillis, leaseUntilMillis, finishedAtMillis, token, lastError, payload, name,
+                enqueuedAtMillis, stalls, dedupeKey, dedupeHeldUntilMillis, corrupt, priority, progress, traceparent,
+                tracestate, payloadBytes, group, null);
+    }
 
     /** A job without a group (the form before jobs carried one). */
     public JobInfo(String id, JobState state, int attempt, int maxAttempts, long dueAtMillis, long leaseUntilMillis,
@@ -43,7 +56,7 @@ public record JobInfo(String id, JobState state, int attempt, int maxAttempts, l
                    String progress, String traceparent, String tracestate, long payloadBytes) {
         this(id, state, attempt, maxAttempts, dueAtMillis, leaseUntilMillis, finishedAtMillis, token, lastError, payload, name,
                 enqueuedAtMillis, stalls, dedupeKey, dedupeHeldUntilMillis, corrupt, priority, progress, traceparent,
-                tracestate, payloadBytes, null);
+                tracestate, payloadBytes, null, null);
     }
 
     /** A job whose {@link #payload()} is whole, without a trace context (the form before jobs carried one). */
@@ -52,7 +65,7 @@ public record JobInfo(String id, JobState state, int attempt, int maxAttempts, l
                    int stalls, String dedupeKey, long dedupeHeldUntilMillis, boolean corrupt, int priority, String progress) {
         this(id, state, attempt, maxAttempts, dueAtMillis, leaseUntilMillis, finishedAtMillis, token, lastError, payload, name,
                 enqueuedAtMillis, stalls, dedupeKey, dedupeHeldUntilMillis, corrupt, priority, progress, null, null,
-                payload.length, null);
+                payload.length, null, null);
     }
 
     /** Whether {@link #payload()} holds only the first {@code payload().length} of {@link #payloadBytes()} bytes. */

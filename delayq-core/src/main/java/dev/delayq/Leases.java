@@ -22,7 +22,17 @@ public interface Leases {
     CompletableFuture<ClaimBatch> claimAsync(ClaimOptions options);
 
     /** Completes one job; refused ({@link Ack#STALE}) unless {@code lease} is the job's current lease. */
-    Ack complete(Lease lease);
+    default Ack complete(Lease lease) {
+        return complete(lease, null);
+    }
+
+    /**
+     * Completes one job and leaves {@code result} with it, in the same script ({@link JobContext#result(byte[])}: kept
+     * with the done job for the client's done retention, none without it); refused as {@link #complete(Lease)} is.
+     *
+     * @throws IllegalArgumentException when {@code result} is longer than {@link Bounds#MAX_RESULT_BYTES} (64 KiB)
+     */
+    Ack complete(Lease lease, byte[] result);
 
     /** Completes many jobs in one script; one answer per lease, each fenced by its own token. */
     CompletableFuture<List<Ack>> completeAllAsync(List<Lease> leases);

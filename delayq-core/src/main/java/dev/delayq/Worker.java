@@ -229,6 +229,12 @@ public final class Worker implements AutoCloseable {
             return this;
         }
 
+        /** Runs the jobs named {@code name} with {@code handler}, its value (by {@code resultCodec}) their result. */
+        public <R> Builder handleReturning(String name, PayloadCodec<R> resultCodec, ResultHandler<R> handler) {
+            routes.addReturning(name, resultCodec, handler);
+            return this;
+        }
+
         /** Most handlers running at once (default 10, at most 10,000). */
         public Builder concurrency(int concurrency) {
             this.concurrency = concurrency;

@@ -1586,4 +1586,30 @@ abstract class QueueContract {
         assertThat(q.get("g").orElseThrow().lastError()).isEqualTo("parent c is dead");
         assertThat(q.inspector().stats().waiting()).isZero();
     }
+
+    @Test
+    void aResultIsKeptWithTheDoneJobAndItsChildReadsIt() {
+        q.enqueue(due("p1"));
+        q.enqueue(due("p2"));
+        List<ClaimedJob> parents = q.leases().claim(claimOf(10)).jobs();
+        for (ClaimedJob p : parents) {
+            byte[] result = p.id().equals("p1") ? "r1".getBytes(StandardCharsets.UTF_8) : null;
+            assertThat(q.leases().complete(p.lease(), result)).isEqualTo(Ack.OK);
+        }
+        assertThat(q.get("p1").orElseThrow().result()).isEqualTo("r1".getBytes(StandardCharsets.UTF_8));
+        assertThat(q.get("p2").orElseThrow().result()).isNull();
+        if (partitions() > 1) {
+            return; // flows are refused on a partitioned queue (the case above)
+        }
+        q.enqueue(Job.builder().id("c").after("p1", "p2").build());
+        java.util.concurrent.ConcurrentHashMap<String, java.util.Map<String, byte[]>> seen =
+                new java.util.concurrent.ConcurrentHashMap<>();
+        try (Worker w = Worker.builder(q, ctx -> seen.put(ctx.id(), ctx.parentResults())).build().start()) {
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> seen.containsKey("c"));
+        }
+        assertThat(seen.get("c")).containsOnlyKeys("p1");
+        assertThat(seen.get("c").get("p1")).isEqualTo("r1".getBytes(StandardCharsets.UTF_8));
+        assertThat(q.inspector().delete("p1").changed()).isTrue();
+        assertThat(q.get("p1")).isEmpty();
+    }
 }

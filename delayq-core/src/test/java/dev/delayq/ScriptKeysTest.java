@@ -285,8 +285,11 @@ class ScriptKeysTest {
         q.enqueue(Job.builder().id("p").build());
         q.enqueue(Job.builder().id("c").after("p").delay(Duration.ofSeconds(60)).build());
         assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "children:p", p + "deps", p + "due", p + "history",
-                p + "jobs", p + "meta", p + "waiting");
+                p + "jobs", p + "meta", p + "results", p + "waiting");
         assertThat(stored("c").state()).isEqualTo(JobState.WAITING);
+        // Its parents, kept past its release for its handler's parentResults() (results.lua).
+        assertThat(s(call("HGET", p + "results", "\0c"))).isEqualTo("p");
+        assertThat(meta("results")).isEqualTo("1");
         assertThat(s(call("HGET", p + "deps", "n\0c"))).isEqualTo("1:0:0:0:d60000");
         assertThat(s(call("HGET", p + "deps", "p\0c"))).isEqualTo("p");
         assertThat((List<?>) call("SMEMBERS", p + "children:p")).extracting(ScriptKeysTest::s).containsExactly(member(2, "c"));
@@ -297,7 +300,7 @@ class ScriptKeysTest {
         long before = t.redisNow();
         q.leases().complete(parent.lease());
         assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "done:batches", p + "due", p + "history", p + "jobs",
-                p + "meta");
+                p + "meta", p + "results");
         assertThat(stored("c").state()).isEqualTo(JobState.SCHEDULED);
         List<?> due = zrange("due");
         assertThat(s(due.get(0))).isEqualTo(member(2, "c"));

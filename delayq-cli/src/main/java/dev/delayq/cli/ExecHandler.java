@@ -149,10 +149,13 @@ final class ExecHandler implements JobHandler {
         }
         ProcessBuilder pb = new ProcessBuilder(processes.command(script));
         environment(pb.environment(), job);
+        ResultFiles files = ResultFiles.create(job);
+        files.environment(pb.environment());
         Process p;
         try {
             p = pb.start();
         } catch (IOException e) {
+            files.delete();
             throw new Failed("cannot start " + pb.command().get(0) + ": " + e.getMessage());
         }
         children.add(p);
@@ -172,9 +175,13 @@ final class ExecHandler implements JobHandler {
             drain(stdin);
             drain(stdout);
             drain(stderr);
+            if (exit == 0) {
+                files.keepResult(job);
+            }
             return new Run(exit, tail.text());
         } finally {
             children.remove(p);
+            files.delete();
         }
     }
 

@@ -38,6 +38,9 @@ public final class JobCommand implements Callable<Integer> {
     @Option(names = "--dedupe-key", paramLabel = "KEY", description = "Show the job that holds this dedupe key.")
     String dedupeKey;
 
+    /** The characters of a result the text output shows. */
+    private static final int RESULT_PREVIEW = 200;
+
     @Override
     public Integer call() {
         Jobs.idOrKey(id, dedupeKey, "show");
@@ -76,6 +79,14 @@ public final class JobCommand implements Callable<Integer> {
                     main.out().printf("%-13s attempt %s at %s: %s%n", "errors", e.get("attempt"), e.get("at"),
                             Text.field((String) e.get("error")));
                 }
+                continue;
+            }
+            if (f.getKey().equals("result")) {
+                // A preview: a result may take 64 KiB; --json shows it whole.
+                String r = (String) f.getValue();
+                boolean cut = r.length() > RESULT_PREVIEW;
+                main.out().printf("%-13s %s%s%n", "result", Text.field(cut ? r.substring(0, RESULT_PREVIEW) : r),
+                        cut ? " ... (" + job.result().length + " bytes: 'job --json' shows it whole)" : "");
                 continue;
             }
             Object v = f.getValue();

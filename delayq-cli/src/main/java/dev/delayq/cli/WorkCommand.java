@@ -18,6 +18,10 @@ import picocli.CommandLine.ParentCommand;
                 + "and the job in the environment: DELAYQ_QUEUE, DELAYQ_JOB_ID, DELAYQ_JOB_NAME (empty when the job has "
                 + "no name), DELAYQ_JOB_GROUP (empty when it has no group), DELAYQ_ATTEMPT, DELAYQ_MAX_ATTEMPTS, DELAYQ_STALLS (expired leases so far), DELAYQ_TOKEN, "
                 + "DELAYQ_DUE_AT (ISO-8601).",
+                "Results (docs/flows.md): DELAYQ_RESULT_FILE names a fresh empty file; what it holds after exit 0 is "
+                        + "the job's result (at most 64 KiB, else the attempt fails), kept with the done job. A job "
+                        + "whose parents left results gets DELAYQ_PARENT_RESULTS_FILE: a JSON object of parent id to "
+                        + "its result as text, or {\"base64\": \"...\"} for binary. Both files are deleted after the attempt.",
                 "Tracing: any OTEL_* variable turns on OpenTelemetry (the SDK configured from the standard OTEL_* "
                         + "variables) and each attempt runs in a span; the command gets TRACEPARENT (and TRACESTATE) of "
                         + "that span, or without tracing the context the job carries (docs/tracing.md).",

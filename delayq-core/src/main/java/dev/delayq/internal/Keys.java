@@ -35,6 +35,8 @@ import java.nio.charset.StandardCharsets;
  * &lt;prefix&gt;:{&lt;queue&gt;}:waiting   ZSET  jobs waiting for their parents; score = enqueue ms
  * &lt;prefix&gt;:{&lt;queue&gt;}:children:&lt;parent id&gt; SET the members (6-byte seq + id) of the jobs waiting for that
  *                                  parent; the scripts append the id to {@link #childrenPrefix()} (same slot)
+ * &lt;prefix&gt;:{&lt;queue&gt;}:results   HASH  job id -&gt; the result its handler left (done jobs, while kept), "\0" + child
+ *                                  -&gt; the ids of its parents (jobs with parents; see lua/includes/results.lua)
  * &lt;prefix&gt;:{&lt;queue&gt;}:lock:&lt;n&gt;  STRING short maintenance lock
  * &lt;prefix&gt;:{&lt;queue&gt;}:schedules HASH  schedule name -&gt; its definition and next/last tick (see ops.ScheduleRecord)
  * &lt;prefix&gt;:{&lt;queue&gt;}:schedules:paused HASH  name of a paused schedule -&gt; when it was paused (Redis ms); only
@@ -78,6 +80,7 @@ public final class Keys {
     private final byte[] deps;
     private final byte[] waiting;
     private final byte[] children;
+    private final byte[] results;
 
     /**
      * Keys of one queue. Names are validated by the caller ({@link Validation}).
@@ -109,6 +112,7 @@ public final class Keys {
         this.deps = bytes(base + "deps");
         this.waiting = bytes(base + "waiting");
         this.children = bytes(base + "children:");
+        this.results = bytes(base + "results");
     }
 
     /** The keys of partition {@code i} of this queue. */
@@ -221,6 +225,13 @@ public final class Keys {
      */
     public byte[] childrenPrefix() {
         return children;
+    }
+
+    /**
+     * Results: job id -&gt; the result its handler left (done jobs, while kept), and NUL + child id -&gt; its parents' ids.
+     */
+    public byte[] results() {
+        return results;
     }
 
     /** The event stream (while events are on). */

@@ -2,8 +2,10 @@
 -- KEYS[1] leases zset   KEYS[2] jobs hash   KEYS[3] done batches zset   KEYS[4] meta hash   KEYS[5] dedupe hash
 -- KEYS[6] dedupe holds zset   KEYS[7] history hash   KEYS[8] dead zset   KEYS[9] events stream
 -- KEYS[10] progress hash   KEYS[11] errors hash   KEYS[12] due zset   KEYS[13] priority due zset   KEYS[14] deps hash
--- KEYS[15] waiting zset   KEYS[16] children key prefix
+-- KEYS[15] waiting zset   KEYS[16] children key prefix   KEYS[17] results hash
 -- ARGV[1] done retention ms (0: delete the record at once)   ARGV[2] wake channel   ARGV[3..] per lease: id, token
+--   (a lease whose handler left a result sends its token followed by 'r', then the result as a third argument:
+--   kept with the done job, results.lua; a job without one sends nothing more)
 -- Returns { code_1, ... }: one code per job, 1 completed; 2 already completed with this token (a replayed call);
 --   -1 no such job; -2 stale: the token is not the job's current lease (it was recovered, re-leased
 --   or finished by someone else), nothing changed; -7 the record cannot be decoded (moved to dead).
@@ -23,18 +25,31 @@
 -- @include groups
 -- @include jobs
 -- @include deps
+-- @include results
 redis.replicate_commands()
 local k_leases, k_jobs, k_batches, k_meta = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local k_dedupe, k_holds, k_history = KEYS[5], KEYS[6], KEYS[7]
 local k_events, k_progress = KEYS[9], KEYS[10]
 local retention = whole(ARGV[1], 0, 2 ^ 50)
-local n = (#ARGV - 2) / 2
-if not retention or n ~= math.floor(n) then return { -6, 'malformed complete arguments' } end
+if not retention then return { -6, 'malformed complete arguments' } end
 local ids, tokens = {}, {}
-for i = 1, n do
-  ids[i] = ARGV[2 * i + 1]
-  tokens[i] = whole(ARGV[2 * i + 2], 0, 2 ^ 53)
-  if not tokens[i] then return { -6, 'malformed token of job ' .. i } end
+local results -- results[i]: the result of job i, when one was sent (results.lua)
+local n, a, argc = 0, 3, #ARGV
+while a <= argc do
+  n = n + 1
+  ids[n] = ARGV[a]
+  local t = ARGV[a + 1]
+  if not t then return { -6, 'malformed complete arguments' } end
+  tokens[n] = whole(t, 0, 2 ^ 53)
+  if not tokens[n] then
+    t = string.match(t, '^(%d+)r$')
+    tokens[n] = t and whole(t, 0, 2 ^ 53)
+    if not tokens[n] or not ARGV[a + 2] or #ARGV[a + 2] > RESULT_MAX then return { -6, 'malformed token of job ' .. n } end
+    results = results or {}
+    results[n] = ARGV[a + 2]
+    a = a + 1
+  end
+  a = a + 2
 end
 if n == 0 then return {} end
 local now = now_ms()
@@ -43,7 +58,9 @@ local now = now_ms()
 local fin = finish_bytes(now)
 local done_rep = string.gsub(string.char(LEASED - PROCESSING + DONE_AT) .. fin, '%%', '%%%%')
 local done_ov_rep = string.gsub(string.char(DONE_AT) .. fin, '%%', '%%%%')
-local cfg = flow_config(k_meta)
+-- Without retention, the parent lists of finished children go with their records (results.lua): meta says if any exist.
+local cfg, lists
+if retention > 0 then cfg = flow_config(k_meta) else cfg, lists = flow_config(k_meta, 'results') end
 history_known(k_meta, cfg)
 -- The lease overlays first (see record.lua), on a queue where claim has written any: a job claim leased without
 -- rewriting its record is judged by its overlay alone, and its payload is never read.
@@ -55,7 +72,8 @@ end
 local out, fields, finished, dels, overlaid, erred = {}, {}, {}, {}, {}, {}
 local nf, nh = 0, 0 -- jobs finished so far, and entries in fields (own counts: # on a table is a search)
 local parents = nil -- finished jobs with children (deps.lua)
-local tag -- the done batch entry's tag: the token of its first job, as the worker sent it
+local tag -- the done batch entry's tag: the token of its first job
+local kept, nk = nil, 0 -- the results to write: id, result, ...
 -- done_record: the job's record or overlay as done, written when retention > 0; field: where it goes (the job's own
 -- field, or its overlay's); i: the job's place in the call.
 local function finish(i, field, done_record)
@@ -66,7 +84,12 @@ local function finish(i, field, done_record)
     fields[nh + 1] = field
     fields[nh + 2] = done_record
     nh = nh + 2
-    if nf == 1 then tag = ARGV[2 * i + 2] end
+    if nf == 1 then tag = int(tokens[i]) end
+    if results and results[i] then
+      kept = kept or {}
+      kept[nk + 1], kept[nk + 2] = id, results[i]
+      nk = nk + 2
+    end
   else
     dels[nf] = id
   end
@@ -144,11 +167,13 @@ if nf > 0 then
     redis.call('HSET', k_jobs, unpack(fields))
     redis.call('ZADD', k_batches, int(now), tag .. '\0' .. table.concat(finished, '\0'))
     redis.call('HINCRBY', k_meta, 'done_batched', int(nf))
+    if kept then redis.call('HSET', KEYS[17], unpack(kept)) end
   end
   if retention == 0 then
     redis.call('HDEL', k_jobs, unpack(dels))
     drop_overlays(k_jobs, overlaid)
     if #erred > 0 then redis.call('HDEL', KEYS[11], unpack(erred)) end
+    if lists then results_drop(KEYS[17], dels) end
   end
   count(k_meta, 'completed', nf)
   history_add(k_history, now, 'c', nf)

@@ -4,7 +4,7 @@
 -- KEYS[1] due zset   KEYS[2] jobs hash   KEYS[3] meta hash   KEYS[4] done zset   KEYS[5] dead zset
 -- KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] leases zset   KEYS[9] priority due zset
 -- KEYS[10] events stream   KEYS[11] done batches zset   KEYS[12] retrying zset   KEYS[13] errors hash   KEYS[14] deps hash
--- KEYS[15] waiting zset   KEYS[16] children key prefix
+-- KEYS[15] waiting zset   KEYS[16] children key prefix   KEYS[17] results hash
 -- ARGV[1] id   ARGV[2] wake channel
 -- Returns { code, id }: code 1 removed; { -1 } no such job; { -3, state } the job is running (not changed).
 -- @include record

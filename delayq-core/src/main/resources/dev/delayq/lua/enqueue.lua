@@ -1,7 +1,7 @@
 -- enqueue: create a batch of jobs, each with an optional dedupe key, in one atomic step.
 -- KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] meta hash   KEYS[4] dedupe hash   KEYS[5] dedupe holds zset
 -- KEYS[6] history hash   KEYS[7] priority due zset   KEYS[8] events stream   KEYS[9] dead zset   KEYS[10] deps hash
--- KEYS[11] waiting zset   KEYS[12] children key prefix
+-- KEYS[11] waiting zset   KEYS[12] children key prefix   KEYS[13] results hash
 -- ARGV[1] wake channel   ARGV[2] n (jobs in this call)
 -- ARGV[3..] per job: id, payload, when, options
 --   when: "d<ms>" delay on Redis's clock, "a<ms>" absolute due ms; options: "" (none), "g" (none, and the client made the id up), or fields separated by NUL bytes:
@@ -27,6 +27,7 @@
 -- @include jobs
 -- @include deps
 -- @include debounce
+-- @include results
 redis.replicate_commands()
 local k_jobs, k_due, k_meta, k_dedupe, k_holds, k_history = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local k_prio, k_events = KEYS[7], KEYS[8]
@@ -176,6 +177,7 @@ for i = 1, n do
     d = d or { jobs = k_jobs, due = k_due, prio = k_prio, dead = KEYS[9], meta = k_meta, dedupe = k_dedupe,
       holds = k_holds, events = k_events, deps = KEYS[10], waiting = KEYS[11], children = KEYS[12], channel = channel }
     deps_created(d, id, s, fate, node, pending, now)
+    results_parents(KEYS[13], k_meta, id, o.after)
     if dk and fate == 'wait' then
       dedupe_take(k_dedupe, k_holds, dk, id)
       taken[dk] = id
@@ -196,6 +198,7 @@ for i = 1, n do
       members[#members + 1] = member(s, id)
     end
     if cfg.events then emit(k_events, cfg, 'enqueued', id, 'at', int(dues[i])) end
+    if fate then results_parents(KEYS[13], k_meta, id, o.after) end -- its parents had all finished
     if dk then
       dedupe_take(k_dedupe, k_holds, dk, id)
       taken[dk] = id

@@ -1,14 +1,15 @@
 -- get: one job with its full state, read atomically.
 -- KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] leases zset   KEYS[4] done zset   KEYS[5] dead zset
--- KEYS[6] dedupe holds zset   KEYS[7] priority due zset   KEYS[8] progress hash
+-- KEYS[6] dedupe holds zset   KEYS[7] priority due zset   KEYS[8] progress hash   KEYS[9] results hash
 -- ARGV[1] id   ARGV[2] most payload bytes (-1: whole; a preview: the rest is only counted)
--- Returns { record, time, state, hold, progress, payload_bytes }, or {} when there is no such job; time is the due ms
+-- Returns { record, time, state, hold, progress, payload_bytes, result }, or {} when there is no such job; time is the due ms
 --   (scheduled, and the due time asked for by a job waiting for its parents), the lease expiry (processing) or the time it finished (done, dead: a done batch's job carries it
 --   in its record), -1 when the index lacks it; state is the record's state, or for a record that cannot be
 --   decoded the index it was found in (0: none);
 --   hold is until when the job's dedupe key holds after it ended (-1: no hold); progress is what its handler last
---   reported (false: nothing); payload_bytes the whole payload's size when the record was cut to a preview, else -1.
+--   reported (false: nothing); payload_bytes the whole payload's size when the record was cut to a preview, else -1;
+--   result what its handler left with it (a done job only, see includes/results.lua; false: nothing).
 -- @include record
 -- @include page
 -- @include get
-return get_job(ARGV[1], ARGV[2])
+return get_job(ARGV[1], ARGV[2], KEYS[9])

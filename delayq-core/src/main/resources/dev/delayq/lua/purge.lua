@@ -5,13 +5,14 @@
 -- pass holds it at most one lock time. A pass also records the retention it purges by (meta fields keep_done and
 -- keep_dead, ms; -1 keeps all), from which stats counts the jobs kept past it.
 -- KEYS[1] done zset   KEYS[2] dead zset   KEYS[3] jobs hash   KEYS[4] lock key   KEYS[5] dedupe hash
--- KEYS[6] dedupe holds zset   KEYS[7] done batches zset   KEYS[8] meta hash   KEYS[9] errors hash
+-- KEYS[6] dedupe holds zset   KEYS[7] done batches zset   KEYS[8] meta hash   KEYS[9] errors hash   KEYS[10] results hash
 -- ARGV[1] done max age ms (-1: keep all)   ARGV[2] dead max age ms (-1: keep all)
 -- ARGV[3] most jobs to delete in this call   ARGV[4] lock ms (0: no lock, nothing recorded)   ARGV[5] lock owner
 -- Returns { done_deleted, dead_deleted, more (1 when a limit was hit), lock_ttl_ms, holds_released }
 --   lock_ttl_ms is > 0 (and nothing was deleted) when another caller holds the lock;
 --   { -6, what } malformed arguments (nothing written).
 -- @include record
+-- @include results
 redis.replicate_commands()
 local k_done, k_dead, k_jobs, k_lock, k_dedupe, k_holds = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local k_batches, k_meta = KEYS[7], KEYS[8]
@@ -32,6 +33,8 @@ local now = now_ms()
 local budget = 64 * 1024 * 1024
 -- Error histories go with their records; a queue none of whose jobs ever failed has no errors hash and pays one EXISTS.
 local histories = redis.call('EXISTS', KEYS[9]) == 1
+-- Results and parent lists too (results.lua): a queue whose handlers leave none and that has no flows pays one EXISTS.
+local kept = redis.call('EXISTS', KEYS[10]) == 1
 local function sweep(k_index, max_age)
   if max_age < 0 or limit <= 0 or budget <= 0 then return 0 end
   local ids = redis.call('ZRANGEBYSCORE', k_index, '-inf', int(now - max_age), 'LIMIT', 0, limit)
@@ -47,6 +50,7 @@ local function sweep(k_index, max_age)
     redis.call('HDEL', k_jobs, unpack(ids))
     drop_overlays(k_jobs, ids)
     if histories then redis.call('HDEL', KEYS[9], unpack(ids)) end
+    if kept then results_drop(KEYS[10], ids) end
     redis.call('ZREM', k_index, unpack(ids))
     if limit > 0 then limit = limit - #ids end
   end
@@ -85,6 +89,7 @@ local function sweep_batches(max_age)
       redis.call('HDEL', k_jobs, unpack(gone))
       drop_overlays(k_jobs, gone)
       if histories then redis.call('HDEL', KEYS[9], unpack(gone)) end
+      if kept then results_drop(KEYS[10], gone) end
     end
     redis.call('ZREM', k_batches, m)
     if take < #ids then

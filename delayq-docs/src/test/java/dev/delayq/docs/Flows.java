@@ -5,7 +5,11 @@ import dev.delayq.FlowLinks;
 import dev.delayq.Job;
 import dev.delayq.JobQueue;
 import dev.delayq.OnParentDead;
+import dev.delayq.PayloadCodec;
+import dev.delayq.Worker;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 
 /** docs/flows.md: jobs that wait for other jobs. */
 final class Flows {
@@ -25,5 +29,29 @@ final class Flows {
         FlowLinks links = reports.inspector().links("summary").orElseThrow();
         System.out.println(links.doneParents() + " done, " + links.pendingParents() + " pending");
         // end::fan-in[]
+    }
+
+    /** The results example: three parts each return a count, the total adds them up; returns the started worker. */
+    static Worker results(DelayQ dq) {
+        // tag::results[]
+        JobQueue reports = dq.queue("totals");
+        Worker worker = Worker.builder(reports)
+                // A part returns its result: kept with the done job (64 KiB at most) for the done retention.
+                .handleReturning("count", PayloadCodec.utf8(), ctx -> Integer.toString(ctx.payloadUtf8().length()))
+                .handle("total", ctx -> {
+                    int sum = 0;
+                    for (Map.Entry<String, byte[]> part : ctx.parentResults().entrySet()) { // id -> result
+                        sum += Integer.parseInt(new String(part.getValue(), StandardCharsets.UTF_8));
+                    }
+                    ctx.result(Integer.toString(sum)); // or ctx.result(bytes), ctx.result(codec, value)
+                })
+                .build().start();
+        for (String part : new String[] {"a", "bb", "ccc"}) {
+            reports.enqueue(Job.builder().id("count-" + part).name("count").payload(part).build());
+        }
+        reports.enqueue(Job.builder().id("total").name("total").after("count-a", "count-bb", "count-ccc").build());
+        // Later: reports.get("total").orElseThrow().result() is "6" in UTF-8 (delayq job totals total --json: "result")
+        // end::results[]
+        return worker;
     }
 }

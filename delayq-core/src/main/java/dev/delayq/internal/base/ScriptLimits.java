@@ -33,6 +33,8 @@ public final class ScriptLimits {
     public static final int MAX_STATS_MANY = 250;
     /** Parents one job may wait for (a flow: see lua/includes/deps.lua). */
     public static final int MAX_PARENTS = 1000;
+    /** The largest result a handler may leave with its done job, in bytes (64 KiB: see lua/includes/results.lua). */
+    public static final int MAX_RESULT_BYTES = 65536;
 
     /** The placeholders the scripts may name, and their values. */
     public static final Map<String, Long> PLACEHOLDERS = Map.of(
@@ -44,7 +46,8 @@ public final class ScriptLimits {
             "MAX_TICKS", (long) MAX_CATCH_UP + 1,
             "MAX_ERRORS", (long) MAX_ERRORS,
             "MAX_STATS_MANY", (long) MAX_STATS_MANY,
-            "MAX_PARENTS", (long) MAX_PARENTS);
+            "MAX_PARENTS", (long) MAX_PARENTS,
+            "MAX_RESULT_BYTES", (long) MAX_RESULT_BYTES);
 
     private ScriptLimits() {
     }

@@ -25,7 +25,8 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class Cancel {
     private static final ScriptKey[] KEYS = {DUE, JOBS, META, DONE, DEAD, DEDUPE, DEDUPE_HOLDS, LEASES, PRIORITY_DUE, EVENTS,
-        DONE_BATCHES, ScriptKey.RETRYING, ScriptKey.ERRORS, ScriptKey.DEPS, ScriptKey.WAITING, ScriptKey.CHILDREN};
+        DONE_BATCHES, ScriptKey.RETRYING, ScriptKey.ERRORS, ScriptKey.DEPS, ScriptKey.WAITING, ScriptKey.CHILDREN,
+        ScriptKey.RESULTS};
 
     /** cancel.lua's and delete.lua's ARGV. */
     enum ById { ID, WAKE_CHANNEL }

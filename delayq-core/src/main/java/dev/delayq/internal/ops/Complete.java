@@ -18,6 +18,7 @@ import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.redis.Script;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,7 +29,8 @@ import java.util.concurrent.CompletableFuture;
 /** {@code complete.lua}: acknowledge finished jobs, each fenced by its lease's token. */
 public final class Complete {
     private static final ScriptKey[] KEYS = {LEASES, JOBS, DONE_BATCHES, META, DEDUPE, DEDUPE_HOLDS, HISTORY, DEAD, EVENTS,
-        PROGRESS, ScriptKey.ERRORS, ScriptKey.DUE, ScriptKey.PRIORITY_DUE, ScriptKey.DEPS, ScriptKey.WAITING, ScriptKey.CHILDREN};
+        PROGRESS, ScriptKey.ERRORS, ScriptKey.DUE, ScriptKey.PRIORITY_DUE, ScriptKey.DEPS, ScriptKey.WAITING, ScriptKey.CHILDREN,
+        ScriptKey.RESULTS};
 
     /** ARGV, in order, before the leases ({@link LeaseBatches.Each}). */
     enum Arg { DONE_RETENTION_MS, WAKE_CHANNEL }
@@ -44,6 +46,15 @@ public final class Complete {
 
     /** Completes the jobs of {@code leases}; done jobs are kept for {@code retention} (zero: deleted at once). */
     public static CompletableFuture<List<Ack>> call(RedisBackend redis, Keys keys, Duration retention, List<Lease> leases) {
+        return call(redis, keys, retention, leases, null);
+    }
+
+    /**
+     * As {@link #call(RedisBackend, Keys, Duration, List)}, where {@code results} (or {@code null}: none) maps a lease to
+     * the result its handler left, written with the done job when done jobs are kept (see lua/includes/results.lua).
+     */
+    public static CompletableFuture<List<Ack>> call(RedisBackend redis, Keys keys, Duration retention, List<Lease> leases,
+                                                    Map<Lease, byte[]> results) {
         byte[][] k = ScriptKey.of(KEYS, keys);
         byte[][] head = new byte[PROTOCOL.argCount()][];
         head[Arg.DONE_RETENTION_MS.ordinal()] = Args.num(retention.toMillis());
@@ -51,7 +62,7 @@ public final class Complete {
         Set<Lease> distinct = new LinkedHashSet<>(leases);
         List<Lease> once = distinct.size() == leases.size() ? leases : new ArrayList<>(distinct);
         CompletableFuture<List<Ack>> acks = LeaseBatches.chunked(once, chunk -> Reply.eval(redis, Script.COMPLETE, k,
-                LeaseBatches.args(chunk, head)).thenApply(LeaseBatches::acks));
+                results == null ? LeaseBatches.args(chunk, head) : args(chunk, head, results)).thenApply(LeaseBatches::acks));
         if (once == leases) {
             return acks;
         }
@@ -73,5 +84,25 @@ public final class Complete {
             }
             return out;
         });
+    }
+
+    /**
+     * {@code head..., id, token, ...} where a lease with a result sends its token followed by 'r', then the result: a job
+     * without one costs no byte more than in {@link LeaseBatches#args}.
+     */
+    private static byte[][] args(List<Lease> leases, byte[][] head, Map<Lease, byte[]> results) {
+        List<byte[]> a = new ArrayList<>(head.length + 2 * leases.size() + results.size());
+        a.addAll(Arrays.asList(head));
+        for (Lease l : leases) {
+            byte[] result = results.get(l);
+            a.add(Args.utf8(l.id()));
+            if (result == null) {
+                a.add(Args.num(l.token()));
+            } else {
+                a.add(Args.utf8(l.token() + "r"));
+                a.add(result);
+            }
+        }
+        return a.toArray(new byte[0][]);
     }
 }

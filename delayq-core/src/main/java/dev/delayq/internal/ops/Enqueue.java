@@ -32,7 +32,8 @@ public final class Enqueue {
     private static final byte[] GENERATED = {'g'};
 
     private static final ScriptKey[] KEYS = {JOBS, DUE, META, DEDUPE, DEDUPE_HOLDS, HISTORY, PRIORITY_DUE, EVENTS,
-        ScriptKey.DEAD, ScriptKey.DEPS, ScriptKey.WAITING, ScriptKey.CHILDREN};
+        ScriptKey.DEAD, ScriptKey.DEPS, ScriptKey.WAITING, ScriptKey.CHILDREN,
+        ScriptKey.RESULTS};
 
     /** ARGV, in order, before the jobs. */
     enum Arg { WAKE_CHANNEL, N }

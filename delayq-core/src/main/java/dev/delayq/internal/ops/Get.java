@@ -23,22 +23,23 @@ import java.util.concurrent.CompletableFuture;
  * id or by the dedupe key it holds, with its full state, read atomically.
  */
 public final class Get {
-    private static final ScriptKey[] KEYS = {JOBS, DUE, LEASES, DONE, DEAD, DEDUPE_HOLDS, PRIORITY_DUE, PROGRESS};
+    private static final ScriptKey[] KEYS = {JOBS, DUE, LEASES, DONE, DEAD, DEDUPE_HOLDS, PRIORITY_DUE, PROGRESS,
+        ScriptKey.RESULTS};
 
     /** ARGV. */
     enum Arg { ID, MOST_PAYLOAD_BYTES }
 
     /** The reply ({} when there is no such job). */
-    enum Out { RECORD, TIME, STATE, HOLD, PROGRESS, PAYLOAD_BYTES }
+    enum Out { RECORD, TIME, STATE, HOLD, PROGRESS, PAYLOAD_BYTES, RESULT }
 
     private static final ScriptKey[] BY_DEDUPE_KEYS = {JOBS, DUE, LEASES, DONE, DEAD, DEDUPE_HOLDS, PRIORITY_DUE, PROGRESS,
-        ScriptKey.DEDUPE};
+        ScriptKey.DEDUPE, ScriptKey.RESULTS};
 
     /** get_by_dedupe.lua's ARGV. */
     enum ByDedupe { DEDUPE_KEY, MOST_PAYLOAD_BYTES }
 
     /** get_by_dedupe.lua's reply: get.lua's and the job's id. */
-    enum ByDedupeOut { RECORD, TIME, STATE, HOLD, PROGRESS, PAYLOAD_BYTES, ID }
+    enum ByDedupeOut { RECORD, TIME, STATE, HOLD, PROGRESS, PAYLOAD_BYTES, RESULT, ID }
 
     static final Protocol PROTOCOL = Protocol.of(Script.GET, KEYS, Arg.values(), Out.values());
     static final Protocol BY_DEDUPE = Protocol.of(Script.GET_BY_DEDUPE, BY_DEDUPE_KEYS, ByDedupe.values(),
@@ -77,6 +78,7 @@ public final class Get {
         JobState index = state == 0 ? JobState.SCHEDULED : JobState.ofCode(state);
         return Optional.of(JobInfos.of(id, (byte[]) Reply.at(r, Out.RECORD), Reply.longAt(r, Out.TIME), index,
                 Reply.longAt(r, Out.HOLD), r.size() > Out.PROGRESS.ordinal() ? Reply.str(Reply.at(r, Out.PROGRESS)) : null,
-                r.size() > Out.PAYLOAD_BYTES.ordinal() ? Reply.longAt(r, Out.PAYLOAD_BYTES) : -1));
+                r.size() > Out.PAYLOAD_BYTES.ordinal() ? Reply.longAt(r, Out.PAYLOAD_BYTES) : -1,
+                r.size() > Out.RESULT.ordinal() ? (byte[]) Reply.at(r, Out.RESULT) : null));
     }
 }

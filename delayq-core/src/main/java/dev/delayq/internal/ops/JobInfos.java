@@ -15,7 +15,7 @@ final class JobInfos {
      * the raw bytes.
      */
     static JobInfo of(String id, byte[] raw, long score, JobState indexState, long holdUntil, String progress) {
-        return of(id, raw, score, indexState, holdUntil, progress, -1);
+        return of(id, raw, score, indexState, holdUntil, progress, -1, null);
     }
 
     /**
@@ -25,6 +25,12 @@ final class JobInfos {
      */
     static JobInfo of(String id, byte[] raw, long score, JobState indexState, long holdUntil, String progress,
                       long wholePayload) {
+        return of(id, raw, score, indexState, holdUntil, progress, wholePayload, null);
+    }
+
+    /** As {@link #of(String, byte[], long, JobState, long, String, long)} with the result the job's handler left. */
+    static JobInfo of(String id, byte[] raw, long score, JobState indexState, long holdUntil, String progress,
+                      long wholePayload, byte[] result) {
         Record rec;
         try {
             rec = Record.decode(raw);
@@ -32,7 +38,7 @@ final class JobInfos {
             return new JobInfo(id, indexState, 0, 0, indexState == JobState.SCHEDULED ? score : -1,
                     indexState == JobState.PROCESSING ? score : -1,
                     indexState == JobState.DONE || indexState == JobState.DEAD ? score : -1, 0, e.getMessage(), raw, null, -1,
-                    0, null, -1, true, 0, progress, null, null, wholePayload >= 0 ? wholePayload : raw.length);
+                    0, null, -1, true, 0, progress, null, null, wholePayload >= 0 ? wholePayload : raw.length, null, result);
         }
         JobState s = rec.state();
         long due = s == JobState.SCHEDULED ? score : rec.due();
@@ -41,6 +47,6 @@ final class JobInfos {
         return new JobInfo(id, s, rec.attempt(), rec.maxAttempts(), due, lease, finished, rec.token(), rec.error(),
                 rec.payload(), rec.name(), rec.createdMillis(), rec.stalls(), rec.dedupeKey(), holdUntil, false, rec.priority(),
                 progress, rec.traceparent(), rec.tracestate(), wholePayload >= 0 ? wholePayload : rec.payload().length,
-                rec.group());
+                rec.group(), result);
     }
 }

@@ -77,6 +77,7 @@ final class Protocol {
             case FAIL -> Fail.PROTOCOL;
             case ERRORS -> ErrorHistory.PROTOCOL;
             case LINKS -> Links.PROTOCOL;
+            case PARENT_RESULTS -> ParentResults.PROTOCOL;
             case RENEW -> Renew.PROTOCOL;
             case RELEASE -> Release.PROTOCOL;
             case RECOVER -> Recover.PROTOCOL;

@@ -22,7 +22,7 @@ public final class Purge {
     public static final int STEP = ScriptLimits.MAX_BATCH;
 
     private static final ScriptKey[] KEYS = {DONE, DEAD, JOBS, PURGE_LOCK, DEDUPE, DEDUPE_HOLDS, DONE_BATCHES, META,
-        ScriptKey.ERRORS};
+        ScriptKey.ERRORS, ScriptKey.RESULTS};
 
     /** ARGV, in order. */
     enum Arg { DONE_MAX_AGE_MS, DEAD_MAX_AGE_MS, MOST_JOBS, LOCK_MS, LOCK_OWNER }

@@ -42,7 +42,8 @@ public final class JobFields {
      * payload holds its raw bytes, the state is the index it was found in), {@code priority} (0-9),
      * {@code progress} (what a running handler last reported, else null), {@code allowed} (the operations its
      * state allows, {@link JobActions}: {@code ["cancel", "delete", "reschedule", "run-now"]} for a scheduled job),
-     * and only for a job enqueued with a W3C trace context: {@code traceparent} and, when it has one,
+     * {@code result} only for a done job whose handler left one (UTF-8 text, or when the bytes are not valid UTF-8
+     * their base64 with {@code resultEncoding: "base64"}), and only for a job enqueued with a W3C trace context: {@code traceparent} and, when it has one,
      * {@code tracestate} (a job without pays for no keys it does not have).
      *
      * @param previewBytes the most payload bytes to include; {@link #WHOLE_PAYLOAD} for all of it
@@ -109,6 +110,13 @@ public final class JobFields {
         m.put("allowed", allowed(j));
         if (j.group() != null) {
             m.put("group", j.group());
+        }
+        if (j.result() != null) {
+            String text = utf8OrNull(j.result());
+            m.put("result", text != null ? text : Base64.getEncoder().encodeToString(j.result()));
+            if (text == null) {
+                m.put("resultEncoding", "base64");
+            }
         }
         if (j.traceparent() != null) {
             m.put("traceparent", j.traceparent());

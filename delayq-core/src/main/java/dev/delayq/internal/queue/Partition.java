@@ -141,6 +141,16 @@ public final class Partition {
         return Complete.call(redis, keys, settings.doneRetention(), leases);
     }
 
+    /** Completes leases of this partition, with the results (or {@code null}: none) their handlers left. */
+    public CompletableFuture<List<Ack>> completeAllAsync(List<Lease> leases, java.util.Map<Lease, byte[]> results) {
+        return Complete.call(redis, keys, settings.doneRetention(), leases, results);
+    }
+
+    /** The results of job {@code id}'s parents that are still kept. */
+    public CompletableFuture<java.util.Map<String, byte[]>> parentResultsAsync(String id) {
+        return dev.delayq.internal.ops.ParentResults.call(redis, keys, id);
+    }
+
     /** Fails a lease of this partition, where jobs without their own max attempts use {@code defaultMax}. */
     public CompletableFuture<FailResult> failAsync(Lease lease, String error, boolean retryable, Duration backoff, int defaultMax) {
         return Fail.call(redis, keys, lease, error, retryable, backoff, defaultMax);

@@ -1,5 +1,6 @@
 package dev.delayq.internal.queue;
 
+import dev.delayq.Ack;
 import dev.delayq.CheckReport;
 import dev.delayq.JobInfo;
 import dev.delayq.JobState;
@@ -107,6 +108,11 @@ final class Partitions {
                     + ": queue '" + name + "' has partitions 0 to " + (parts.size() - 1));
         }
         return parts.get(lease.partition());
+    }
+
+    /** Completes the job of {@code lease}, leaving {@code result} (or {@code null}: none) with it. */
+    CompletableFuture<List<Ack>> complete(Lease lease, byte[] result) {
+        return of(lease).completeAllAsync(List.of(lease), result == null ? null : Map.of(lease, result.clone()));
     }
 
     /**

@@ -293,8 +293,9 @@ public final class RedisQueue implements JobQueue, Leases {
     }
 
     @Override
-    public Ack complete(Lease lease) {
-        return redis.await(completeAllAsync(Collections.singletonList(lease)), "complete").get(0);
+    public Ack complete(Lease lease, byte[] result) {
+        byte[] r = dev.delayq.internal.base.ResultLimit.checked(lease.id(), result);
+        return redis.await(guard(() -> parts.complete(checkLeases(Collections.singletonList(lease)).get(0), r)), "complete").get(0);
     }
 
     @Override

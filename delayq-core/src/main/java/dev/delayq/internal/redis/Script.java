@@ -55,6 +55,7 @@ public enum Script {
     GET_BY_DEDUPE("get_by_dedupe"),
     ERRORS("errors"),
     LINKS("links"),
+    PARENT_RESULTS("parent_results"),
     LIST("list"),
     LIST_DUE("list_due"),
     LIST_BATCHES("list_batches"),

@@ -8,6 +8,8 @@ import dev.delayq.Lease;
 import dev.delayq.WorkerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -98,10 +100,22 @@ final class Acker {
             return;
         }
         List<Lease> leases = new ArrayList<>(batch.size());
-        batch.forEach(j -> leases.add(j.lease()));
+        Map<Lease, byte[]> results = null; // the results handlers left (most batches have none: nothing more is sent)
+        for (Running j : batch) {
+            leases.add(j.lease());
+            byte[] result = j.resultBytes();
+            if (result != null) {
+                if (results == null) {
+                    results = new HashMap<>();
+                }
+                results.put(j.lease(), result);
+            }
+        }
+        Map<Lease, byte[]> kept = results;
         CompletableFuture<List<Ack>> call;
         try {
-            call = ByPartition.call(ctx.parts(), leases, WorkerPartition::complete);
+            call = ByPartition.call(ctx.parts(), leases, kept == null ? WorkerPartition::complete
+                    : (part, ls) -> part.complete(ls, kept));
         } catch (Throwable e) { // async methods fail their future; this is only a guard against a stuck "busy"
             call = CompletableFuture.failedFuture(e);
         }

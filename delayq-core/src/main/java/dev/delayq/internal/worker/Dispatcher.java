@@ -41,6 +41,7 @@ final class Dispatcher {
     private final String worker;
     private final Deadlines deadlines;
     private final Running.ProgressSink progressSink;
+    private final Running.ParentReader parentReader;
     private final JobTracing tracing;
 
     /**
@@ -64,11 +65,12 @@ final class Dispatcher {
         this.worker = config.name();
         this.deadlines = deadlines;
         this.progressSink = (lease, text) -> ctx.part(lease.partition()).progress(lease, text);
+        this.parentReader = (lease, id) -> ctx.part(lease.partition()).parentResults(id);
         this.tracing = ctx.part(0).tracing();
     }
 
     void dispatch(ClaimedJob job) {
-        Running r = new Running(queue, job, ticker.nanos(), progressSink);
+        Running r = new Running(queue, job, ticker.nanos(), progressSink, parentReader);
         inFlight.add(r);
         try {
             executor.execute(() -> run(r));

@@ -65,6 +65,16 @@ public final class QueuePartition implements WorkerPartition {
     }
 
     @Override
+    public CompletableFuture<List<Ack>> complete(List<Lease> leases, java.util.Map<Lease, byte[]> results) {
+        return part.completeAllAsync(leases, results);
+    }
+
+    @Override
+    public CompletableFuture<java.util.Map<String, byte[]>> parentResults(String id) {
+        return part.parentResultsAsync(id);
+    }
+
+    @Override
     public CompletableFuture<FailResult> fail(Lease lease, String error, boolean retryable, Duration backoff,
                                               int defaultMaxAttempts) {
         return part.failAsync(lease, error, retryable, backoff, defaultMaxAttempts);

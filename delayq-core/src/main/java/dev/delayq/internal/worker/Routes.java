@@ -3,6 +3,7 @@ package dev.delayq.internal.worker;
 import dev.delayq.JobContext;
 import dev.delayq.JobHandler;
 import dev.delayq.PayloadCodec;
+import dev.delayq.ResultHandler;
 import dev.delayq.TypedHandler;
 import dev.delayq.internal.base.Validation;
 import java.util.Collections;
@@ -85,6 +86,14 @@ public final class Routes {
                 }
                 handler.handle(ctx, payload);
             });
+        }
+
+        /** {@code handler} runs the jobs named {@code name}; what it returns, encoded by {@code codec}, is their result. */
+        public <R> Builder addReturning(String name, PayloadCodec<R> codec, ResultHandler<R> handler) {
+            if (codec == null || handler == null) {
+                throw new IllegalArgumentException("result codec and handler of job name '" + name + "' must not be null");
+            }
+            return put(name, ctx -> ctx.result(codec, handler.handle(ctx)));
         }
 
         private Builder put(String name, Route route) {

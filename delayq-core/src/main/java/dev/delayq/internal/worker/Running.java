@@ -2,6 +2,7 @@ package dev.delayq.internal.worker;
 
 import dev.delayq.ClaimedJob;
 import dev.delayq.JobContext;
+import dev.delayq.internal.base.ResultLimit;
 import dev.delayq.Lease;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -46,12 +47,56 @@ final class Running implements JobContext {
 
     private final ProgressSink progressSink;
 
+    /** Reads the results of a job's parents (one script call). */
+    interface ParentReader {
+        java.util.concurrent.CompletableFuture<java.util.Map<String, byte[]>> read(Lease lease, String id);
+    }
+
+    private final ParentReader parentReader;
+    /** What the handler left for its job ({@link #result(byte[])}), sent with the completion. */
+    private volatile byte[] result;
+    /** The parents' results, read on the first {@link #parentResults()} of this attempt. */
+    private volatile java.util.Map<String, byte[]> parentResults;
+
     Running(String queue, ClaimedJob job, long claimedNanos, ProgressSink progressSink) {
+        this(queue, job, claimedNanos, progressSink, (lease, id) -> java.util.concurrent.CompletableFuture.completedFuture(
+                java.util.Map.of()));
+    }
+
+    Running(String queue, ClaimedJob job, long claimedNanos, ProgressSink progressSink, ParentReader parentReader) {
         this.queue = queue;
         this.job = job;
         this.claimedNanos = claimedNanos;
         this.leaseUntilMillis = job.leaseUntilMillis();
         this.progressSink = progressSink;
+        this.parentReader = parentReader;
+    }
+
+    @Override
+    public void result(byte[] result) {
+        this.result = result == null ? null : ResultLimit.checked(job.id(), result).clone();
+    }
+
+    /** The result the handler left, or null. */
+    byte[] resultBytes() {
+        return result;
+    }
+
+    @Override
+    public java.util.Map<String, byte[]> parentResults() {
+        java.util.Map<String, byte[]> got = parentResults;
+        if (got == null) {
+            try {
+                got = parentReader.read(lease(), job.id()).join();
+            } catch (java.util.concurrent.CompletionException e) {
+                if (e.getCause() instanceof RuntimeException re) {
+                    throw re;
+                }
+                throw e;
+            }
+            parentResults = got;
+        }
+        return got;
     }
 
     @Override

@@ -34,6 +34,21 @@ public interface WorkerPartition {
     /** Completes jobs of this partition, each checked against its fencing token; one answer per lease, in order. */
     CompletableFuture<List<Ack>> complete(List<Lease> leases);
 
+    /**
+     * As {@link #complete(List)}, where {@code results} (or {@code null}: none) maps a lease to the result its handler left.
+     */
+    default CompletableFuture<List<Ack>> complete(List<Lease> leases, java.util.Map<Lease, byte[]> results) {
+        if (results != null) {
+            return CompletableFuture.failedFuture(new UnsupportedOperationException("this partition keeps no results"));
+        }
+        return complete(leases);
+    }
+
+    /** The results of job {@code id}'s parents that are still kept: parent id to result, in the order it named them. */
+    default CompletableFuture<java.util.Map<String, byte[]>> parentResults(String id) {
+        return CompletableFuture.completedFuture(java.util.Map.of());
+    }
+
     /** Records a failed run (retried or dead); jobs without max attempts of their own use {@code defaultMaxAttempts}. */
     CompletableFuture<FailResult> fail(Lease lease, String error, boolean retryable, Duration backoff, int defaultMaxAttempts);
 

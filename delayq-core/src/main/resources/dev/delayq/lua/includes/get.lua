@@ -1,9 +1,10 @@
 -- get: one job with its full state, for get and get_by_dedupe (one script per operation, this their common part).
 -- KEYS as theirs: KEYS[1] jobs hash   KEYS[2] due zset   KEYS[3] leases zset   KEYS[4] done zset   KEYS[5] dead zset
--- KEYS[6] dedupe holds zset   KEYS[7] priority due zset   KEYS[8] progress hash; most: most payload bytes (-1: whole).
+-- KEYS[6] dedupe holds zset   KEYS[7] priority due zset   KEYS[8] progress hash; most: most payload bytes (-1: whole);
+-- k_results: the results hash (results.lua).
 
 -- The reply of get.lua (see there) for job id.
-local function get_job(id, most)
+local function get_job(id, most, k_results)
   local raw = record_of(KEYS[1], id)
   if not raw then return {} end
   local r = safe_decode(raw)
@@ -37,5 +38,6 @@ local function get_job(id, most)
   local hold = -1
   if r and r.dedupe then hold = tonumber(redis.call('ZSCORE', KEYS[6], r.dedupe)) or -1 end
   local cut, size = preview_cut(raw, tonumber(most) or -1)
-  return { cut, score and tonumber(score) or -1, state, hold, redis.call('HGET', KEYS[8], id), size }
+  local result = state == DONE and redis.call('HGET', k_results, id)
+  return { cut, score and tonumber(score) or -1, state, hold, redis.call('HGET', KEYS[8], id), size, result }
 end

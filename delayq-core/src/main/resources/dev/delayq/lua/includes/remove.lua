@@ -2,7 +2,7 @@
 -- operation, this their common part). KEYS as theirs: KEYS[1] due zset   KEYS[2] jobs hash   KEYS[3] meta hash
 -- KEYS[4] done zset   KEYS[5] dead zset   KEYS[6] dedupe hash   KEYS[7] dedupe holds zset   KEYS[8] leases zset
 -- KEYS[9] priority due zset   KEYS[10] events stream   KEYS[11] done batches zset   KEYS[12] retrying zset
--- KEYS[13] errors hash   KEYS[14] deps hash   KEYS[15] waiting zset   KEYS[16] children key prefix
+-- KEYS[13] errors hash   KEYS[14] deps hash   KEYS[15] waiting zset   KEYS[16] children key prefix   KEYS[17] results hash
 -- ARGV[2] wake channel
 
 -- The sequence of a record that cannot be decoded, when its first bytes still hold it (nil otherwise); a readable
@@ -18,7 +18,8 @@ end
 -- Every index entry of the id goes with its record, whatever the state the record is in (an entry the record does
 -- not account for, left by a bug or a hand, would otherwise outlive it and act on a job enqueued later with the same
 -- id): its due entry (in either due set), its done, dead and lease entries, its done batch entry, its retrying entry
--- (one scored in the future would count the job as retrying in stats until that time), and its error history.
+-- (one scored in the future would count the job as retrying in stats until that time), its error history, and its
+-- result and parent list (results.lua).
 local function drop_entries(id, seq, finished)
   if seq then
     local m = member(seq, id)
@@ -31,6 +32,7 @@ local function drop_entries(id, seq, finished)
   redis.call('ZREM', KEYS[8], id)
   redis.call('ZREM', KEYS[12], id)
   redis.call('HDEL', KEYS[13], id)
+  redis.call('HDEL', KEYS[17], id, '\0' .. id)
 end
 
 -- Removes the job id: a scheduled or waiting one only (deleting false: cancel), or one scheduled, waiting, done or dead

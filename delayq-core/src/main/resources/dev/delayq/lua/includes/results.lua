@@ -1,0 +1,45 @@
+-- results: what handlers return, for the job's own done record and for its children (docs/flows.md, "Results").
+--
+-- The results hash of the queue (all in its slot) holds two kinds of fields:
+--   job id            -> the result of a done job (at most RESULT_MAX bytes), written by complete.lua in the same step
+--                        that writes the job done, only while done jobs are kept (done retention > 0); deleted with
+--                        the done record (purge, delete). A job without a result writes nothing.
+--   NUL child id      -> the ids of every parent the child named (separated by byte 1), written by enqueue.lua for a
+--                        job with parents (the deps hash forgets them at the release); read by parent_results.lua,
+--                        deleted with the child's record (purge, delete, cancel, completion without retention).
+-- Meta field `results` is present once a parent list was written: a completion without retention deletes the lists
+-- of the jobs it finishes only then, so a queue without flows pays one more field of the meta read it makes anyway.
+local RESULT_MAX = {{MAX_RESULT_BYTES}}
+
+-- Records the parents of the child just created.
+local function results_parents(k_results, k_meta, child, parents)
+  redis.call('HSET', k_results, '\0' .. child, table.concat(parents, '\1'))
+  redis.call('HSET', k_meta, 'results', '1')
+end
+
+-- Deletes the results and parent lists of ids (jobs whose records are deleted).
+local function results_drop(k_results, ids)
+  local f, n = {}, 0
+  for i = 1, #ids do
+    f[n + 1], f[n + 2] = ids[i], '\0' .. ids[i]
+    n = n + 2
+  end
+  if n > 0 then redis.call('HDEL', k_results, unpack(f)) end
+end
+
+-- The results of the parents of child that are still kept: { parent_1, result_1, ... } in the order it named them.
+local function results_of_parents(k_results, child)
+  local list = redis.call('HGET', k_results, '\0' .. child)
+  if not list then return {} end
+  local ps = {}
+  for p in string.gmatch(list, '[^\1]+') do ps[#ps + 1] = p end
+  local got = redis.call('HMGET', k_results, unpack(ps))
+  local out = {}
+  for i = 1, #ps do
+    if got[i] then
+      out[#out + 1] = ps[i]
+      out[#out + 1] = got[i]
+    end
+  end
+  return out
+end
