@@ -20,8 +20,11 @@ import org.springframework.core.annotation.AliasFor;
  *
  * <p>Parameters, in any order: {@link dev.delayq.JobContext} (id, attempt, lease), and at most one payload
  * parameter: {@code String} (UTF-8), {@code byte[]}, or any other type, read from JSON with the application's
- * {@code ObjectMapper} (a payload that is not valid JSON of that type sends the job to dead at once). Returning
- * normally completes the job; throwing fails the attempt, retried with backoff while attempts remain;
+ * {@code ObjectMapper} (a payload that is not valid JSON of that type sends the job to dead at once), and a
+ * {@code Map<String, T>} marked {@link DelayqParentResults}: the results of the job's parents (docs/flows.md). Returning
+ * normally completes the job; a value returned (not {@code null}) is the job's result, written as a payload is (at most
+ * 64 KiB: a longer one fails the attempt), kept with the done job and given to its children; throwing fails the
+ * attempt, retried with backoff while attempts remain;
  * {@link dev.delayq.NonRetryableException} sends it to dead at once; {@link dev.delayq.RetryLaterException} picks
  * the retry delay.
  *

@@ -132,6 +132,16 @@ public class DelayqTemplate {
         return client.get().queue(queue).cancel(id);
     }
 
+    /**
+     * A job builder with {@code payload} written as the template writes payloads, for the options the other methods do
+     * not take: {@code template.enqueue("reports", template.job(summary).id("summary").after("part-1", "part-2").build())}.
+     *
+     * @throws IllegalArgumentException when the payload is null
+     */
+    public Job.Builder job(Object payload) {
+        return Job.builder().payload(payload(payload));
+    }
+
     /** The payload bytes of {@code payload}, for building a {@link Job} by hand. */
     public byte[] payload(Object payload) {
         if (payload == null) {

@@ -223,6 +223,11 @@ class DelayqAutoConfigurationTest {
                                 + "or ISO-8601 (PT30S)"));
         onTestRedis().withUserConfiguration(TwoPayloads.class)
                 .run(ctx -> assertThat(ctx).getFailure().rootCause().hasMessageContaining("more than one payload"));
+        onTestRedis().withUserConfiguration(ParentResultsAsList.class)
+                .run(ctx -> assertThat(ctx).getFailure().rootCause().hasMessageStartingWith(
+                        "@DelayqListener ParentResultsAsList.on has a @DelayqParentResults parameter of type "
+                                + "java.util.List<java.lang.String>").hasMessageEndingWith(
+                        ": take a Map<String, T> (parent id to its result)"));
     }
 
     @Test
@@ -313,6 +318,13 @@ class DelayqAutoConfigurationTest {
     static class TwoPayloads {
         @DelayqListener(queue = "text")
         void on(String text, byte[] bytes) {
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ParentResultsAsList {
+        @DelayqListener(queue = "text")
+        void on(String text, @DelayqParentResults java.util.List<String> results) {
         }
     }
 

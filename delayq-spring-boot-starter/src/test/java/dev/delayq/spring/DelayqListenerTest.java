@@ -96,6 +96,19 @@ class DelayqListenerTest {
             this.received = received;
         }
 
+        /** A flow's parent: its returned value is its result. */
+        @DelayqListener(queue = "reports", name = "part")
+        Order part(Order order) {
+            return new Order(order.id() * 10, "total of " + order.item());
+        }
+
+        /** A flow's child: its parents' results, read as their type; its own result as text. */
+        @DelayqListener(queue = "reports", name = "summary")
+        String summary(JobContext job, @DelayqParentResults Map<String, Order> parts) {
+            received.add("reports", new java.util.TreeMap<>(parts));
+            return "sum=" + parts.values().stream().mapToLong(Order::id).sum();
+        }
+
         @DelayqListener(queue = "texts")
         void text(String text) {
             received.add("texts", text);
@@ -178,6 +191,21 @@ class DelayqListenerTest {
     }
 
     @Test
+    void aListenerReturnsItsJobsResultAndAChildReadsItsParentsResults() {
+        template.enqueue("reports", template.job(new Order(1, "pens")).id("part-1").name("part").build());
+        template.enqueue("reports", template.job(new Order(2, "ink")).id("part-2").name("part")
+                .delay(Duration.ofMillis(200)).build());
+        template.enqueue("reports", template.job("all").id("summary").name("summary").after("part-1", "part-2").build());
+
+        JobInfo summary = awaitState("reports", "summary", JobState.DONE);
+        assertThat(received.of("reports")).containsExactly(Map.of(
+                "part-1", new Order(10, "total of pens"), "part-2", new Order(20, "total of ink")));
+        assertThat(summary.result()).asString(StandardCharsets.UTF_8).isEqualTo("sum=30");
+        assertThat(awaitState("reports", "part-1", JobState.DONE).result()).asString(StandardCharsets.UTF_8)
+                .isEqualTo("{\"id\":10,\"item\":\"total of pens\"}");
+    }
+
+    @Test
     void aThrowingListenerIsRetriedWithBackoffThenDiesWithItsOwnError() {
         template.enqueue("flaky", "f-1", "x", Duration.ZERO);
         JobInfo dead = awaitState("flaky", "f-1", JobState.DEAD);
@@ -207,6 +235,7 @@ class DelayqListenerTest {
     @Test
     void everyListenerRunsAsAWorkerOnItsQueueWithPlaceholdersResolved() {
         assertThat(workers.workers()).allMatch(Worker::isRunning).extracting(Worker::queue).containsExactlyInAnyOrder(
-                "texts", "bytes", "contexts", "orders", "orders-with-context", "lists", "flaky", "poison", "typed");
+                "texts", "bytes", "contexts", "orders", "orders-with-context", "lists", "flaky", "poison", "typed",
+                "reports");
     }
 }

@@ -78,8 +78,8 @@ public final class DelayqTestJobs {
     }
 
     /**
-     * Waits until {@code queue} has no job scheduled and none running (every job done or dead), checking its counts
-     * every few milliseconds.
+     * Waits until {@code queue} has no job scheduled, none running and none waiting for its parents (every job done or
+     * dead), checking its counts every few milliseconds.
      *
      * @return the queue's counts when drained
      * @throws AssertionError with the counts, when it is not drained within {@code timeout}
@@ -89,8 +89,9 @@ public final class DelayqTestJobs {
     }
 
     /**
-     * Runs every job of {@code queue} now, again and again, until the queue has no job scheduled and none running:
-     * jobs the handlers enqueue and retries after a failure run at once too.
+     * Runs every job of {@code queue} now, again and again, until the queue has no job scheduled, none running and
+     * none waiting for its parents: jobs the handlers enqueue, children released and retries after a failure run at
+     * once too.
      *
      * @return the queue's counts when drained
      * @throws AssertionError with the counts, when it is not drained within {@code timeout}
@@ -115,13 +116,14 @@ public final class DelayqTestJobs {
                 runDueNow(queue);
             }
             QueueStats s = stats(queue);
-            if (s.scheduled() == 0 && s.processing() == 0) {
+            if (s.scheduled() == 0 && s.processing() == 0 && s.waiting() == 0) {
                 return s;
             }
             if (System.nanoTime() - deadline >= 0) {
                 throw new AssertionError("queue '" + queue + "' was not drained within " + timeout + ": "
-                        + s.scheduled() + " scheduled, " + s.processing() + " processing, " + s.done() + " done, "
-                        + s.dead() + " dead" + (s.paused() ? " (the queue is paused)" : ""));
+                        + s.scheduled() + " scheduled, " + s.processing() + " processing, " + s.waiting()
+                        + " waiting for their parents, " + s.done() + " done, " + s.dead() + " dead"
+                        + (s.paused() ? " (the queue is paused)" : ""));
             }
             // The counts live in Redis, changed by other processes' workers too: nothing here can be woken by them.
             sleep(pause);

@@ -65,7 +65,7 @@ class DelayqExtensionTest {
         delayQ.queue("idle").enqueue(Job.builder().payload("x").delay(Duration.ofMinutes(30)).build());
         assertThatThrownBy(() -> jobs.awaitDrained("idle", Duration.ofMillis(200)))
                 .isInstanceOf(AssertionError.class)
-                .hasMessage("queue 'idle' was not drained within PT0.2S: 1 scheduled, 0 processing, 0 done, 0 dead");
+                .hasMessage("queue 'idle' was not drained within PT0.2S: 1 scheduled, 0 processing, 0 waiting for their parents, 0 done, 0 dead");
     }
 
     @Test

@@ -7,6 +7,6 @@ import org.springframework.context.annotation.Import;
 /** The application the examples of docs/spring-boot.md belong to, run by {@link PaymentTimeoutTest}. */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({InMemoryOrders.class, OrderService.class, PaymentTimeoutListener.class})
+@Import({InMemoryOrders.class, OrderService.class, PaymentTimeoutListener.class, ReportFlow.class})
 class ShopApplication {
 }
