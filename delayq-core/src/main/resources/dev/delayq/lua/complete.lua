@@ -32,24 +32,24 @@ local k_dedupe, k_holds, k_history = KEYS[5], KEYS[6], KEYS[7]
 local k_events, k_progress = KEYS[9], KEYS[10]
 local retention = whole(ARGV[1], 0, 2 ^ 50)
 if not retention then return { -6, 'malformed complete arguments' } end
+local n = (#ARGV - 2) / 2
 local ids, tokens = {}, {}
-local results -- results[i]: the result of job i, when one was sent (results.lua)
-local n, a, argc = 0, 3, #ARGV
-while a <= argc do
-  n = n + 1
-  ids[n] = ARGV[a]
-  local t = ARGV[a + 1]
-  if not t then return { -6, 'malformed complete arguments' } end
-  tokens[n] = whole(t, 0, 2 ^ 53)
-  if not tokens[n] then
-    t = string.match(t, '^(%d+)r$')
-    tokens[n] = t and whole(t, 0, 2 ^ 53)
-    if not tokens[n] or not ARGV[a + 2] or #ARGV[a + 2] > RESULT_MAX then return { -6, 'malformed token of job ' .. n } end
-    results = results or {}
-    results[n] = ARGV[a + 2]
-    a = a + 1
+local results -- results[i]: the result of job i, when the call sent any (results.lua)
+local plain = n == math.floor(n)
+if plain then
+  for i = 1, n do
+    ids[i] = ARGV[2 * i + 1]
+    tokens[i] = whole(ARGV[2 * i + 2], 0, 2 ^ 53)
+    if not tokens[i] then
+      plain = false
+      break
+    end
   end
-  a = a + 2
+end
+if not plain then -- a call with results, or malformed: read lease by lease
+  ids, tokens, results = results_args(3)
+  if not ids then return { -6, tokens } end
+  n = #ids
 end
 if n == 0 then return {} end
 local now = now_ms()
@@ -84,7 +84,7 @@ local function finish(i, field, done_record)
     fields[nh + 1] = field
     fields[nh + 2] = done_record
     nh = nh + 2
-    if nf == 1 then tag = int(tokens[i]) end
+    if nf == 1 then tag = results and int(tokens[i]) or ARGV[2 * i + 2] end
     if results and results[i] then
       kept = kept or {}
       kept[nk + 1], kept[nk + 2] = id, results[i]

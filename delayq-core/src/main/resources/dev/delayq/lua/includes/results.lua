@@ -11,6 +11,29 @@
 -- of the jobs it finishes only then, so a queue without flows pays one more field of the meta read it makes anyway.
 local RESULT_MAX = {{MAX_RESULT_BYTES}}
 
+-- complete.lua's leases from ARGV[first] on, where a lease whose handler left a result sends its token followed by 'r'
+-- and then the result: the ids, tokens and results (by position), or nil and what is malformed.
+local function results_args(first)
+  local ids, tokens, results = {}, {}, {}
+  local n, a, argc = 0, first, #ARGV
+  while a <= argc do
+    n = n + 1
+    ids[n] = ARGV[a]
+    local t = ARGV[a + 1]
+    if not t then return nil, 'malformed complete arguments' end
+    tokens[n] = whole(t, 0, 2 ^ 53)
+    if not tokens[n] then
+      t = string.match(t, '^(%d+)r$')
+      tokens[n] = t and whole(t, 0, 2 ^ 53)
+      if not tokens[n] or not ARGV[a + 2] or #ARGV[a + 2] > RESULT_MAX then return nil, 'malformed token of job ' .. n end
+      results[n] = ARGV[a + 2]
+      a = a + 1
+    end
+    a = a + 2
+  end
+  return ids, tokens, results
+end
+
 -- Records the parents of the child just created.
 local function results_parents(k_results, k_meta, child, parents)
   redis.call('HSET', k_results, '\0' .. child, table.concat(parents, '\1'))
