@@ -72,8 +72,7 @@ end
 local out, fields, finished, dels, overlaid, erred = {}, {}, {}, {}, {}, {}
 local nf, nh = 0, 0 -- jobs finished so far, and entries in fields (own counts: # on a table is a search)
 local parents = nil -- finished jobs with children (deps.lua)
-local tag -- the done batch entry's tag: the token of its first job
-local kept, nk = nil, 0 -- the results to write: id, result, ...
+local tag -- the done batch entry's tag: the token of its first job, as the worker sent it
 -- done_record: the job's record or overlay as done, written when retention > 0; field: where it goes (the job's own
 -- field, or its overlay's); i: the job's place in the call.
 local function finish(i, field, done_record)
@@ -85,11 +84,6 @@ local function finish(i, field, done_record)
     fields[nh + 2] = done_record
     nh = nh + 2
     if nf == 1 then tag = results and int(tokens[i]) or ARGV[2 * i + 2] end
-    if results and results[i] then
-      kept = kept or {}
-      kept[nk + 1], kept[nk + 2] = id, results[i]
-      nk = nk + 2
-    end
   else
     dels[nf] = id
   end
@@ -167,7 +161,7 @@ if nf > 0 then
     redis.call('HSET', k_jobs, unpack(fields))
     redis.call('ZADD', k_batches, int(now), tag .. '\0' .. table.concat(finished, '\0'))
     redis.call('HINCRBY', k_meta, 'done_batched', int(nf))
-    if kept then redis.call('HSET', KEYS[17], unpack(kept)) end
+    if results then results_keep(KEYS[17], ids, results, out) end
   end
   if retention == 0 then
     redis.call('HDEL', k_jobs, unpack(dels))

@@ -34,6 +34,18 @@ local function results_args(first)
   return ids, tokens, results
 end
 
+-- Writes the results of the jobs complete.lua has just written done (out[i] == 1) with retention.
+local function results_keep(k_results, ids, results, out)
+  local f, n = {}, 0
+  for i, v in pairs(results) do
+    if out[i] == 1 then
+      f[n + 1], f[n + 2] = ids[i], v
+      n = n + 2
+    end
+  end
+  if n > 0 then redis.call('HSET', k_results, unpack(f)) end
+end
+
 -- Records the parents of the child just created.
 local function results_parents(k_results, k_meta, child, parents)
   redis.call('HSET', k_results, '\0' .. child, table.concat(parents, '\1'))
