@@ -193,6 +193,15 @@ class ResultsTest {
     }
 
     @Test
+    void aCancelledChildTakesItsParentListWithIt() {
+        enqueue("p", "x");
+        enqueue("c", "x", "p");
+        assertThat(call("HEXISTS", p + "results", "\0c")).isEqualTo(1L);
+        assertThat(q.cancel("c").changed()).isTrue();
+        assertThat(call("EXISTS", p + "results")).isEqualTo(0L);
+    }
+
+    @Test
     void aParentNoLongerKeptIsAbsentFromItsChildsResults() {
         List<String> seen = new CopyOnWriteArrayList<>();
         CountDownLatch deleted = new CountDownLatch(1);
