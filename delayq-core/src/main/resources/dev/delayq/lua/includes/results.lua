@@ -8,7 +8,8 @@
 --                        job with parents (the deps hash forgets them at the release); read by parent_results.lua,
 --                        deleted with the child's record (purge, delete, cancel, completion without retention).
 -- Meta field `results` is present once a parent list was written: a completion without retention deletes the lists
--- of the jobs it finishes only then, so a queue without flows pays one more field of the meta read it makes anyway.
+-- of the jobs it finishes only then (it reads the field with the flow configuration, in the meta read it makes
+-- anyway). A completion call without results parses its leases as before, and purge pays one EXISTS per call.
 local RESULT_MAX = {{MAX_RESULT_BYTES}}
 
 -- complete.lua's leases from ARGV[first] on, where a lease whose handler left a result sends its token followed by 'r'
