@@ -1,6 +1,7 @@
 package dev.delayq;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.delayq.testkit.RedisExtension;
 import dev.delayq.testkit.Resp;
@@ -140,6 +141,24 @@ class ResultsTest {
     }
 
     @Test
+    void theLeaseApiRefusesAResultOverTheLimitAndKeepsOneAtTheLimit() {
+        enqueue("l1", "x");
+        enqueue("l2", "x");
+        List<ClaimedJob> jobs = q.leases().claim(ClaimOptions.of(2, Duration.ofSeconds(30))).jobs();
+        assertThatThrownBy(() -> q.leases().complete(jobs.get(0).lease(), new byte[Bounds.MAX_RESULT_BYTES + 1]))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("result of job '" + jobs.get(0).id() + "' is 65537 bytes: at most 65536 bytes (64 KiB) are kept");
+        assertThat(q.get(jobs.get(0).id()).orElseThrow().state()).isEqualTo(JobState.PROCESSING);
+        for (ClaimedJob j : jobs) {
+            assertThat(q.leases().complete(j.lease(), new byte[Bounds.MAX_RESULT_BYTES])).isEqualTo(Ack.OK);
+            assertThat(q.get(j.id()).orElseThrow().result()).hasSize(Bounds.MAX_RESULT_BYTES);
+        }
+        // A replayed completion changes nothing.
+        assertThat(q.leases().complete(jobs.get(0).lease(), new byte[] {1})).isEqualTo(Ack.ALREADY_APPLIED);
+        assertThat(q.get(jobs.get(0).id()).orElseThrow().result()).hasSize(Bounds.MAX_RESULT_BYTES);
+    }
+
+    @Test
     void theResultOfTheAttemptThatCompletesIsTheOneKept() {
         AtomicInteger attempts = new AtomicInteger();
         start(Worker.builder(q, ctx -> {
@@ -170,6 +189,15 @@ class ResultsTest {
         assertThat(call("HLEN", p + "results")).isEqualTo(1L);
         q.inspector().purge(Duration.ZERO);
         assertThat(q.get("p2")).isEmpty();
+        assertThat(call("EXISTS", p + "results")).isEqualTo(0L);
+    }
+
+    @Test
+    void aCancelledChildTakesItsParentListWithIt() {
+        enqueue("p", "x");
+        enqueue("c", "x", "p");
+        assertThat(call("HEXISTS", p + "results", "\0c")).isEqualTo(1L);
+        assertThat(q.cancel("c").changed()).isTrue();
         assertThat(call("EXISTS", p + "results")).isEqualTo(0L);
     }
 

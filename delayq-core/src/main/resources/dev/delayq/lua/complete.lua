@@ -32,24 +32,24 @@ local k_dedupe, k_holds, k_history = KEYS[5], KEYS[6], KEYS[7]
 local k_events, k_progress = KEYS[9], KEYS[10]
 local retention = whole(ARGV[1], 0, 2 ^ 50)
 if not retention then return { -6, 'malformed complete arguments' } end
+local n = (#ARGV - 2) / 2
 local ids, tokens = {}, {}
-local results -- results[i]: the result of job i, when one was sent (results.lua)
-local n, a, argc = 0, 3, #ARGV
-while a <= argc do
-  n = n + 1
-  ids[n] = ARGV[a]
-  local t = ARGV[a + 1]
-  if not t then return { -6, 'malformed complete arguments' } end
-  tokens[n] = whole(t, 0, 2 ^ 53)
-  if not tokens[n] then
-    t = string.match(t, '^(%d+)r$')
-    tokens[n] = t and whole(t, 0, 2 ^ 53)
-    if not tokens[n] or not ARGV[a + 2] or #ARGV[a + 2] > RESULT_MAX then return { -6, 'malformed token of job ' .. n } end
-    results = results or {}
-    results[n] = ARGV[a + 2]
-    a = a + 1
+local results -- results[i]: the result of job i, when the call sent any (results.lua)
+local plain = n == math.floor(n)
+if plain then
+  for i = 1, n do
+    ids[i] = ARGV[2 * i + 1]
+    tokens[i] = whole(ARGV[2 * i + 2], 0, 2 ^ 53)
+    if not tokens[i] then
+      plain = false
+      break
+    end
   end
-  a = a + 2
+end
+if not plain then -- a call with results, or malformed: read lease by lease
+  ids, tokens, results = results_args(3)
+  if not ids then return { -6, tokens } end
+  n = #ids
 end
 if n == 0 then return {} end
 local now = now_ms()
@@ -72,8 +72,7 @@ end
 local out, fields, finished, dels, overlaid, erred = {}, {}, {}, {}, {}, {}
 local nf, nh = 0, 0 -- jobs finished so far, and entries in fields (own counts: # on a table is a search)
 local parents = nil -- finished jobs with children (deps.lua)
-local tag -- the done batch entry's tag: the token of its first job
-local kept, nk = nil, 0 -- the results to write: id, result, ...
+local tag -- the done batch entry's tag: the token of its first job, as the worker sent it
 -- done_record: the job's record or overlay as done, written when retention > 0; field: where it goes (the job's own
 -- field, or its overlay's); i: the job's place in the call.
 local function finish(i, field, done_record)
@@ -84,12 +83,7 @@ local function finish(i, field, done_record)
     fields[nh + 1] = field
     fields[nh + 2] = done_record
     nh = nh + 2
-    if nf == 1 then tag = int(tokens[i]) end
-    if results and results[i] then
-      kept = kept or {}
-      kept[nk + 1], kept[nk + 2] = id, results[i]
-      nk = nk + 2
-    end
+    if nf == 1 then tag = results and int(tokens[i]) or ARGV[2 * i + 2] end
   else
     dels[nf] = id
   end
@@ -167,7 +161,7 @@ if nf > 0 then
     redis.call('HSET', k_jobs, unpack(fields))
     redis.call('ZADD', k_batches, int(now), tag .. '\0' .. table.concat(finished, '\0'))
     redis.call('HINCRBY', k_meta, 'done_batched', int(nf))
-    if kept then redis.call('HSET', KEYS[17], unpack(kept)) end
+    if results then results_keep(KEYS[17], ids, results, out) end
   end
   if retention == 0 then
     redis.call('HDEL', k_jobs, unpack(dels))

@@ -8,8 +8,44 @@
 --                        job with parents (the deps hash forgets them at the release); read by parent_results.lua,
 --                        deleted with the child's record (purge, delete, cancel, completion without retention).
 -- Meta field `results` is present once a parent list was written: a completion without retention deletes the lists
--- of the jobs it finishes only then, so a queue without flows pays one more field of the meta read it makes anyway.
+-- of the jobs it finishes only then (it reads the field with the flow configuration, in the meta read it makes
+-- anyway). A completion call without results parses its leases as before, and purge pays one EXISTS per call.
 local RESULT_MAX = {{MAX_RESULT_BYTES}}
+
+-- complete.lua's leases from ARGV[first] on, where a lease whose handler left a result sends its token followed by 'r'
+-- and then the result: the ids, tokens and results (by position), or nil and what is malformed.
+local function results_args(first)
+  local ids, tokens, results = {}, {}, {}
+  local n, a, argc = 0, first, #ARGV
+  while a <= argc do
+    n = n + 1
+    ids[n] = ARGV[a]
+    local t = ARGV[a + 1]
+    if not t then return nil, 'malformed complete arguments' end
+    tokens[n] = whole(t, 0, 2 ^ 53)
+    if not tokens[n] then
+      t = string.match(t, '^(%d+)r$')
+      tokens[n] = t and whole(t, 0, 2 ^ 53)
+      if not tokens[n] or not ARGV[a + 2] or #ARGV[a + 2] > RESULT_MAX then return nil, 'malformed token of job ' .. n end
+      results[n] = ARGV[a + 2]
+      a = a + 1
+    end
+    a = a + 2
+  end
+  return ids, tokens, results
+end
+
+-- Writes the results of the jobs complete.lua has just written done (out[i] == 1) with retention.
+local function results_keep(k_results, ids, results, out)
+  local f, n = {}, 0
+  for i, v in pairs(results) do
+    if out[i] == 1 then
+      f[n + 1], f[n + 2] = ids[i], v
+      n = n + 2
+    end
+  end
+  if n > 0 then redis.call('HSET', k_results, unpack(f)) end
+end
 
 -- Records the parents of the child just created.
 local function results_parents(k_results, k_meta, child, parents)

@@ -48,6 +48,20 @@ class JobFieldsTest {
     }
 
     @Test
+    void aResultIsTextWhenItIsUtf8ElseBase64WithItsEncoding() {
+        JobInfo j = job(JobState.DONE, new byte[0], false);
+        JobInfo text = new JobInfo(j.id(), j.state(), j.attempt(), j.maxAttempts(), j.dueAtMillis(), -1, 1, j.token(), null,
+                j.payload(), null, -1, 0, null, -1, false, 0, null, null, null, 0, null, "rows: 42".getBytes(StandardCharsets.UTF_8));
+        assertThat(JobFields.job(text, JobFields.WHOLE_PAYLOAD)).containsEntry("result", "rows: 42")
+                .doesNotContainKey("resultEncoding");
+        JobInfo binary = new JobInfo(j.id(), j.state(), j.attempt(), j.maxAttempts(), j.dueAtMillis(), -1, 1, j.token(), null,
+                j.payload(), null, -1, 0, null, -1, false, 0, null, null, null, 0, null, new byte[] {0, (byte) 0xff});
+        assertThat(JobFields.job(binary, JobFields.WHOLE_PAYLOAD)).containsEntry("result", "AP8=")
+                .containsEntry("resultEncoding", "base64");
+        assertThat(JobFields.job(j, JobFields.WHOLE_PAYLOAD)).doesNotContainKeys("result", "resultEncoding");
+    }
+
+    @Test
     void aPreviewNeverSplitsACharacterAndSaysItIsShort() {
         byte[] payload = "ab\u00e9\u00e9".getBytes(StandardCharsets.UTF_8); // 6 bytes: a b (c3 a9) (c3 a9)
         Map<String, Object> m = JobFields.job(job(JobState.DONE, payload, false), 3);
