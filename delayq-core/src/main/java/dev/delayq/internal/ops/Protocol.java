@@ -77,6 +77,7 @@ final class Protocol {
             case FAIL -> Fail.PROTOCOL;
             case ERRORS -> ErrorHistory.PROTOCOL;
             case LINKS -> Links.PROTOCOL;
+            case FLOW_IDS -> FlowIdsRead.PROTOCOL;
             case RENEW -> Renew.PROTOCOL;
             case RELEASE -> Release.PROTOCOL;
             case RECOVER -> Recover.PROTOCOL;

@@ -55,6 +55,7 @@ public enum Script {
     GET_BY_DEDUPE("get_by_dedupe"),
     ERRORS("errors"),
     LINKS("links"),
+    FLOW_IDS("flow_ids"),
     LIST("list"),
     LIST_DUE("list_due"),
     LIST_BATCHES("list_batches"),
