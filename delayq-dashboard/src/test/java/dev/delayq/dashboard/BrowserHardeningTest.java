@@ -6,16 +6,11 @@ import static org.awaitility.Awaitility.await;
 import dev.delayq.JobQueue;
 import dev.delayq.JobState;
 import dev.delayq.internal.Keys;
-import dev.delayq.testkit.RedisExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriver;
 
 /**
  * Issue 43 in a real headless Chromium: a dashboard under a base path (/delayq) works page to page; a queue named
@@ -23,25 +18,7 @@ import org.openqa.selenium.WebDriver;
  * segments, so the pages name them in the query); a queue whose keys cannot be read is flagged on the overview while
  * the others are shown.
  */
-class BrowserHardeningTest {
-    @RegisterExtension
-    static final RedisExtension REDIS = RedisExtension.shared();
-
-    @RegisterExtension
-    static final BrowserSession BROWSER = new BrowserSession();
-    private Browser browser;
-    private WebDriver d;
-
-    @BeforeEach
-    void driver() {
-        browser = BROWSER.browser();
-        d = browser.driver;
-    }
-
-    private static ConditionFactory waiting() {
-        return BrowserSession.waiting();
-    }
-
+class BrowserHardeningTest extends BrowserPages {
     /** Whether the button still shows its armed confirmation (false once it was replaced or disarmed). */
     private static boolean armed(org.openqa.selenium.WebElement button) {
         try {
@@ -62,7 +39,7 @@ class BrowserHardeningTest {
      */
     @Test
     void theLiveRefreshPausesAndHoldsWhileAConfirmationIsArmed() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             Seed.dead(orders, "boom", "d1", "d2");
             d.get(s.dashboard.url() + "login");
@@ -124,7 +101,7 @@ class BrowserHardeningTest {
     /** Search by error text, then the matches retried together with "select all" and "Retry selected". */
     @Test
     void aSearchFindsJobsAndTheMatchesAreRetriedTogether() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             Seed.dead(orders, "card declined", "pay-1", "pay-2");
             Seed.dead(orders, "connect timeout", "mail-1", "mail-2");
@@ -152,7 +129,7 @@ class BrowserHardeningTest {
 
     @Test
     void underABasePathDotNamesAreReachableAndAnUnreadableQueueIsFlagged() {
-        try (Served s = Served.start(REDIS.uri(), REDIS.prefix(), b -> b.token(Served.TOKEN).basePath("/delayq"), Served.TOKEN)) {
+        try (Served s = serve(b -> b.basePath("/delayq"))) {
             JobQueue dots = s.dq.queue("..");
             Seed.dead(dots, "dot failed", ".", "..");
             JobQueue orders = s.dq.queue("orders");

@@ -8,19 +8,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.delayq.Job;
 import dev.delayq.JobQueue;
 import dev.delayq.JobState;
-import dev.delayq.testkit.RedisExtension;
 import java.text.NumberFormat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.NoAlertPresentException;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
 /**
@@ -28,30 +23,8 @@ import org.openqa.selenium.WebElement;
  * refreshes by itself, a dead job's Retry button moves it to scheduled, markup in a payload is shown as text and runs
  * nothing, and without the token the page asks for it. Screenshots go to {@code target/screenshots}.
  */
-class BrowserTest {
-    @RegisterExtension
-    static final RedisExtension REDIS = RedisExtension.shared();
-
+class BrowserTest extends BrowserPages {
     private static final String EVIL = "<img src=x onerror=alert(1)>";
-
-    @RegisterExtension
-    static final BrowserSession BROWSER = new BrowserSession();
-    private Browser browser;
-    private WebDriver d;
-
-    @BeforeEach
-    void driver() {
-        browser = BROWSER.browser();
-        d = browser.driver;
-    }
-
-    private static ConditionFactory waiting() {
-        return BrowserSession.waiting();
-    }
-
-    private void login(Served s) {
-        BROWSER.login(s);
-    }
 
     private String cell(String queue, String state) {
         return d.findElement(By.cssSelector("#queues tr[data-queue='" + queue + "'] td[data-state='" + state + "']")).getText();
@@ -63,7 +36,7 @@ class BrowserTest {
 
     @Test
     void theOverviewShowsTheCountsTheApiReturnsAndRefreshesWithoutReloading() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             JobQueue mail = s.dq.queue("mail");
             runAWorker(orders, 40);
@@ -119,7 +92,7 @@ class BrowserTest {
 
     @Test
     void aDeadJobIsRetriedWithItsButtonAndMovesToScheduled() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             Seed.dead(orders, "card declined", "pay-17", "pay-18");
             login(s);
@@ -145,7 +118,7 @@ class BrowserTest {
 
     @Test
     void selectedDeadJobsAreRetriedTogetherAndAScheduledJobIsRescheduledFromItsPage() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             Seed.dead(orders, "card declined", "b1", "b2", "b3");
             login(s);
@@ -175,7 +148,7 @@ class BrowserTest {
 
     @Test
     void deleteTakesASecondClickAndPauseShowsOnTheQueue() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             Seed.dead(orders, "card declined", "gone-1");
             login(s);
@@ -200,7 +173,7 @@ class BrowserTest {
 
     @Test
     void markupInAPayloadAnIdAndAnErrorIsShownAsTextAndRunsNothing() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             String id = "xss-" + EVIL;
             orders.enqueue(Job.builder().id(id).payload(EVIL).delay(Duration.ofHours(1)).build());
@@ -246,7 +219,7 @@ class BrowserTest {
      */
     @Test
     void aPageOfAnotherPortOnTheSameHostCannotMakeTheLoggedInBrowserChangeAnything() throws java.io.IOException {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             Seed.dead(orders, "card declined", "forged");
             login(s);
@@ -282,7 +255,7 @@ class BrowserTest {
 
     @Test
     void withoutTheTokenThePageAsksForIt() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             Seed.dead(s.dq.queue("orders"), "secret error", "secret-job");
             d.get(s.dashboard.url() + "queues/orders/jobs/secret-job");
             waiting().until(() -> d.findElement(By.name("token")).isDisplayed());

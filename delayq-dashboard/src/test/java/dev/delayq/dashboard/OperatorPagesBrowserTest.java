@@ -9,17 +9,12 @@ import dev.delayq.Job;
 import dev.delayq.JobQueue;
 import dev.delayq.Schedule;
 import dev.delayq.Worker;
-import dev.delayq.testkit.RedisExtension;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
 /**
@@ -28,36 +23,14 @@ import org.openqa.selenium.WebElement;
  * row names its worker, an error is shown whole on click, the schedules page runs a schedule's tick now and removes it,
  * and limits set from the page hold in the next claim. Screenshots go to {@code target/screenshots}.
  */
-class OperatorPagesBrowserTest {
-    @RegisterExtension
-    static final RedisExtension REDIS = RedisExtension.shared();
-
-    @RegisterExtension
-    static final BrowserSession BROWSER = new BrowserSession();
-    private Browser browser;
-    private WebDriver d;
-
-    @BeforeEach
-    void driver() {
-        browser = BROWSER.browser();
-        d = browser.driver;
-    }
-
-    private static ConditionFactory waiting() {
-        return BrowserSession.waiting();
-    }
-
-    private void login(Served s) {
-        BROWSER.login(s);
-    }
-
+class OperatorPagesBrowserTest extends BrowserPages {
     private String text(String css) {
         return d.findElement(By.cssSelector(css)).getText();
     }
 
     @Test
     void theWorkersPageListsARunningWorkerAndTheProcessingRowNamesIt() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("busy");
             CountDownLatch release = new CountDownLatch(1);
             Worker w = Worker.builder(q, ctx -> release.await()).name("page-worker").concurrency(3)
@@ -92,7 +65,7 @@ class OperatorPagesBrowserTest {
 
     @Test
     void theOverviewShowsReadyDelayedRetryingAndFlagsAQueueWithoutWorkers() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("orders");
             String longError = "payment gateway timed out after 30 s; " + "x".repeat(300) + " END-OF-ERROR";
             q.enqueue(Job.builder().id("flaky").build());
@@ -123,7 +96,7 @@ class OperatorPagesBrowserTest {
 
     @Test
     void deadJobsSortNewestFirstWithTheToggle() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("sorted");
             for (String id : List.of("d1", "d2", "d3")) {
                 Seed.dead(q, "boom", id); // one at a time: each dies after the one before
@@ -143,7 +116,7 @@ class OperatorPagesBrowserTest {
 
     @Test
     void theSchedulesPageRunsATickNowAndRemovesASchedule() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("reports");
             q.schedules().upsert(Schedule.cron("nightly", "0 3 * * *", ZoneId.of("Europe/Paris")));
             q.schedules().upsert(Schedule.every("often", Duration.ofHours(6)));
@@ -174,7 +147,7 @@ class OperatorPagesBrowserTest {
 
     @Test
     void theSchedulesPagePausesAndResumesASchedule() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("pausable");
             q.schedules().upsert(Schedule.every("hourly", Duration.ofHours(1)));
             login(s);
@@ -200,7 +173,7 @@ class OperatorPagesBrowserTest {
 
     @Test
     void theJobPageListsTheErrorHistory() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("flaky");
             q.enqueue(dev.delayq.Job.builder().id("f").maxAttempts(5).build());
             for (int i = 1; i <= 3; i++) {
@@ -221,7 +194,7 @@ class OperatorPagesBrowserTest {
 
     @Test
     void limitsSetFromThePageHoldInTheNextClaim() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("mail");
             Seed.scheduled(q, "m0");
             q.inspector().events(true);

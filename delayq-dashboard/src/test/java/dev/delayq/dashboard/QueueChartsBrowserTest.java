@@ -5,17 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import dev.delayq.Job;
 import dev.delayq.JobQueue;
-import dev.delayq.testkit.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.interactions.Actions;
 
@@ -23,25 +18,7 @@ import org.openqa.selenium.interactions.Actions;
  * The queue page's charts in a real headless Chromium (issue 43): the window buttons switch between 1 h, 24 h and 7 d
  * (kept in the address), the titles say the point's length, and moving over a chart shows the point's time and values.
  */
-class QueueChartsBrowserTest {
-    @RegisterExtension
-    static final RedisExtension REDIS = RedisExtension.shared();
-
-    @RegisterExtension
-    static final BrowserSession BROWSER = new BrowserSession();
-    private Browser browser;
-    private WebDriver d;
-
-    @BeforeEach
-    void driver() {
-        browser = BROWSER.browser();
-        d = browser.driver;
-    }
-
-    private static ConditionFactory waiting() {
-        return BrowserSession.waiting();
-    }
-
+class QueueChartsBrowserTest extends BrowserPages {
     private String text(String id) {
         return d.findElement(By.id(id)).getText();
     }
@@ -63,7 +40,7 @@ class QueueChartsBrowserTest {
 
     @Test
     void theWindowButtonsSwitchTheChartsAndHoverShowsThePointsValues() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             List<Job> jobs = new ArrayList<>();
             for (int i = 0; i < 8; i++) {

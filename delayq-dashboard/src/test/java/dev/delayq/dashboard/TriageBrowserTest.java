@@ -7,16 +7,11 @@ import dev.delayq.ClaimedJob;
 import dev.delayq.Job;
 import dev.delayq.JobQueue;
 import dev.delayq.JobState;
-import dev.delayq.testkit.RedisExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
-import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriver;
 
 /**
  * Triage in a real headless Chromium (issue 43): the queue page's ready, delayed and retrying tabs list what the counts
@@ -24,31 +19,14 @@ import org.openqa.selenium.WebDriver;
  * count, and the retry moves exactly those; the overview's chart window (1 h, 24 h, 7 d) is kept in the links to the
  * queues and in the queue page's paging links. Screenshots go to {@code target/screenshots}.
  */
-class TriageBrowserTest {
-    @RegisterExtension
-    static final RedisExtension REDIS = RedisExtension.shared();
-    @RegisterExtension
-    static final BrowserSession BROWSER = new BrowserSession();
-    private Browser browser;
-    private WebDriver d;
-
-    @BeforeEach
-    void driver() {
-        browser = BROWSER.browser();
-        d = browser.driver;
-    }
-
-    private static ConditionFactory waiting() {
-        return BrowserSession.waiting();
-    }
-
+class TriageBrowserTest extends BrowserPages {
     private List<String> rows() {
         return d.findElements(By.cssSelector("#jobs tbody tr")).stream().map(r -> r.getDomAttribute("data-id")).toList();
     }
 
     @Test
     void theReadyDelayedAndRetryingTabsListTheScheduledJobsByState() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("orders");
             q.enqueue(Job.builder().id("flaky").build());
             ClaimedJob c = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs().get(0);
@@ -56,7 +34,7 @@ class TriageBrowserTest {
             q.enqueue(Job.builder().id("now1").build());
             q.enqueue(Job.builder().id("now2").build());
             Seed.scheduled(q, "later");
-            BROWSER.login(s);
+            login(s);
 
             d.get(s.dashboard.url() + "queues/orders");
             waiting().until(() -> rows().size() == 4);
@@ -78,11 +56,11 @@ class TriageBrowserTest {
 
     @Test
     void retryAllMatchingASearchSelectsEveryPageAndConfirmsWithTheCount() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("orders");
             Seed.dead(q, "timeout talking to bank", IntStream.range(0, 90).mapToObj(i -> "t" + i).toArray(String[]::new));
             Seed.dead(q, "card declined", IntStream.range(0, 30).mapToObj(i -> "c" + i).toArray(String[]::new));
-            BROWSER.login(s);
+            login(s);
 
             d.get(s.dashboard.url() + "queues/orders?state=dead&q=timeout");
             waiting().until(() -> rows().size() == 50); // a search answers 50 matches at a time
@@ -108,10 +86,10 @@ class TriageBrowserTest {
 
     @Test
     void theOverviewsChartWindowIsKeptInTheQueueLinksAndThePagingLinks() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("orders");
             Seed.scheduled(q, IntStream.range(0, 60).mapToObj(i -> "s" + i).toArray(String[]::new));
-            BROWSER.login(s);
+            login(s);
 
             waiting().until(() -> "1h".equals(d.findElement(By.id("chart-throughput")).getDomAttribute("data-window")));
             assertThat(d.findElement(By.id("chart-title-throughput")).getText())
