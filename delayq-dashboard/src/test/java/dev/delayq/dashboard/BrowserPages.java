@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 
 /**
@@ -43,6 +44,28 @@ abstract class BrowserPages {
     /** {@link #serve()} with more settings. */
     Served serve(Consumer<Dashboard.Builder> config) {
         return Served.start(REDIS.uri(), REDIS.prefix(), b -> config.accept(b.token(Served.TOKEN).refresh(REFRESH)), Served.TOKEN);
+    }
+
+    /**
+     * The text of the first element {@code css} matches, read again when a refresh replaced the element between finding
+     * and reading it (a page refreshing every 250 ms re-renders its counts often).
+     */
+    String textOf(String css) {
+        return waiting().until(() -> d.findElement(By.cssSelector(css)).getText(), t -> true);
+    }
+
+    /** An attribute of the first element {@code css} matches (null when absent), read as {@link #textOf} reads text. */
+    String attrOf(String css, String attribute) {
+        return waiting().until(() -> java.util.Optional.ofNullable(d.findElement(By.cssSelector(css)).getDomAttribute(attribute)),
+                a -> true).orElse(null);
+    }
+
+    /** Clicks the first element {@code css} matches, found again when a refresh replaced it before the click. */
+    void clickOn(String css) {
+        waiting().until(() -> {
+            d.findElement(By.cssSelector(css)).click();
+            return true;
+        });
     }
 
     /** Logs in to {@code s}'s dashboard with the test token and waits for the overview. */

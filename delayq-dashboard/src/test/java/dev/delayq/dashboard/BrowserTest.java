@@ -27,7 +27,7 @@ class BrowserTest extends BrowserPages {
     private static final String EVIL = "<img src=x onerror=alert(1)>";
 
     private String cell(String queue, String state) {
-        return d.findElement(By.cssSelector("#queues tr[data-queue='" + queue + "'] td[data-state='" + state + "']")).getText();
+        return textOf("#queues tr[data-queue='" + queue + "'] td[data-state='" + state + "']");
     }
 
     private static String fmt(long n) {
@@ -59,7 +59,7 @@ class BrowserTest extends BrowserPages {
             assertThat(cell("orders", "done")).isEqualTo("36");
             assertThat(cell("mail", "scheduled")).isEqualTo("4");
             String version = s.dq.serverInfo().version();
-            waiting().until(() -> d.findElement(By.id("mode")).getText().contains("Redis " + version));
+            waiting().until(() -> textOf("#mode").contains("Redis " + version));
             browser.screenshot("overview");
 
             // A change in Redis shows up by itself, in the same page (no reload: the marker survives).
@@ -98,20 +98,20 @@ class BrowserTest extends BrowserPages {
             login(s);
             d.get(s.dashboard.url() + "queues/orders?state=dead");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='pay-17']")).size() == 1);
-            assertThat(d.findElement(By.cssSelector("dd[data-state='dead']")).getText()).isEqualTo("2");
+            assertThat(textOf("dd[data-state='dead']")).isEqualTo("2");
             browser.screenshot("queue");
 
-            d.findElement(By.cssSelector("#jobs tr[data-id='pay-17'] button[data-action='retry']")).click();
+            clickOn("#jobs tr[data-id='pay-17'] button[data-action='retry']");
 
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("pay-17").orElseThrow().state() == JobState.SCHEDULED);
             assertThat(orders.get("pay-18").orElseThrow().state()).isEqualTo(JobState.DEAD);
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='pay-17']")).isEmpty()
-                    && d.findElement(By.cssSelector("dd[data-state='dead']")).getText().equals("1")
-                    && d.findElement(By.cssSelector("dd[data-state='scheduled']")).getText().equals("1"));
+                    && textOf("dd[data-state='dead']").equals("1")
+                    && textOf("dd[data-state='scheduled']").equals("1"));
             assertThat(d.findElement(By.id("toast")).getDomProperty("textContent")).isEqualTo("retried pay-17");
 
             // The scheduled tab now lists it.
-            d.findElement(By.cssSelector(".tabs a[data-state='scheduled']")).click();
+            clickOn(".tabs a[data-state='scheduled']");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='pay-17']")).size() == 1);
         }
     }
@@ -125,10 +125,10 @@ class BrowserTest extends BrowserPages {
             d.get(s.dashboard.url() + "queues/orders?state=dead");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 3);
             for (String id : List.of("b1", "b3")) {
-                d.findElement(By.cssSelector("#jobs tr[data-id='" + id + "'] input[type=checkbox]")).click();
+                clickOn("#jobs tr[data-id='" + id + "'] input[type=checkbox]");
             }
             waiting().until(() -> d.findElement(By.cssSelector("button[data-action='retry-selected']")).isDisplayed());
-            d.findElement(By.cssSelector("button[data-action='retry-selected']")).click();
+            clickOn("button[data-action='retry-selected']");
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("b1").orElseThrow().state() == JobState.SCHEDULED
                     && orders.get("b3").orElseThrow().state() == JobState.SCHEDULED);
             assertThat(orders.get("b2").orElseThrow().state()).isEqualTo(JobState.DEAD);
@@ -140,7 +140,7 @@ class BrowserTest extends BrowserPages {
             delay.clear();
             delay.sendKeys("2h");
             java.time.Instant before = s.dq.serverTime();
-            d.findElement(By.cssSelector("button[data-action='reschedule']")).click();
+            clickOn("button[data-action='reschedule']");
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> orders.get("b1").orElseThrow().dueAt().isAfter(before.plus(Duration.ofMinutes(119))));
         }
@@ -162,10 +162,10 @@ class BrowserTest extends BrowserPages {
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("gone-1").isEmpty());
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='gone-1']")).isEmpty());
 
-            d.findElement(By.cssSelector("button[data-action='pause']")).click();
+            clickOn("button[data-action='pause']");
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.inspector().stats().paused());
-            waiting().until(() -> d.findElement(By.cssSelector("h1 .badge.paused")).getText().equals("paused"));
-            d.findElement(By.cssSelector("button[data-action='resume']")).click();
+            waiting().until(() -> textOf("h1 .badge.paused").equals("paused"));
+            clickOn("button[data-action='resume']");
             await().atMost(Duration.ofSeconds(30)).until(() -> !orders.inspector().stats().paused());
             waiting().until(() -> d.findElements(By.cssSelector("h1 .badge.paused")).isEmpty());
         }
@@ -181,8 +181,8 @@ class BrowserTest extends BrowserPages {
             login(s);
 
             d.get(s.dashboard.url() + "queues/orders/jobs/" + ApiReadTest.encode(id));
-            waiting().until(() -> d.findElement(By.id("job-payload")).getText().equals(EVIL));
-            assertThat(d.findElement(By.id("job-id")).getText()).isEqualTo(id);
+            waiting().until(() -> textOf("#job-payload").equals(EVIL));
+            assertThat(textOf("#job-id")).isEqualTo(id);
             assertThat(d.getTitle()).startsWith(id);
             assertNothingRan();
             browser.screenshot("job");
@@ -195,7 +195,7 @@ class BrowserTest extends BrowserPages {
             assertNothingRan();
 
             d.get(s.dashboard.url() + "queues/orders/jobs/xss-dead");
-            waiting().until(() -> d.findElement(By.id("job-error")).getText().equals(EVIL));
+            waiting().until(() -> textOf("#job-error").equals(EVIL));
             assertNothingRan();
             browser.screenshot("job-dead");
         }
@@ -248,7 +248,7 @@ class BrowserTest extends BrowserPages {
             // The browser is still logged in, and the dashboard's own Retry button works.
             d.get(s.dashboard.url() + "queues/orders?state=dead");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='forged']")).size() == 1);
-            d.findElement(By.cssSelector("#jobs tr[data-id='forged'] button[data-action='retry']")).click();
+            clickOn("#jobs tr[data-id='forged'] button[data-action='retry']");
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("forged").orElseThrow().state() == JobState.SCHEDULED);
         }
     }
@@ -264,16 +264,16 @@ class BrowserTest extends BrowserPages {
             browser.screenshot("login");
 
             d.findElement(By.name("token")).sendKeys("not-the-token-0123456789");
-            d.findElement(By.cssSelector("form button[type=submit]")).click();
-            waiting().until(() -> d.findElement(By.cssSelector(".error")).getText().equals("That token is not right."));
+            clickOn("form button[type=submit]");
+            waiting().until(() -> textOf(".error").equals("That token is not right."));
 
             d.findElement(By.name("token")).sendKeys(Served.TOKEN);
-            d.findElement(By.cssSelector("form button[type=submit]")).click();
+            clickOn("form button[type=submit]");
             waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Overview"));
             waiting().until(() -> d.findElements(By.cssSelector("#queues tr[data-queue='orders']")).size() == 1);
 
             // Logging out asks for it again.
-            d.findElement(By.cssSelector("#logout button")).click();
+            clickOn("#logout button");
             waiting().until(() -> d.findElement(By.name("token")).isDisplayed());
             d.get(s.dashboard.url());
             waiting().until(() -> d.findElement(By.name("token")).isDisplayed());

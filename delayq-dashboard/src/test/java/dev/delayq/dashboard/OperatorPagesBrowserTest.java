@@ -25,7 +25,7 @@ import org.openqa.selenium.WebElement;
  */
 class OperatorPagesBrowserTest extends BrowserPages {
     private String text(String css) {
-        return d.findElement(By.cssSelector(css)).getText();
+        return textOf(css);
     }
 
     @Test
@@ -40,17 +40,17 @@ class OperatorPagesBrowserTest extends BrowserPages {
                 await().atMost(Duration.ofSeconds(30)).until(() -> q.inspector().workers().stream()
                         .anyMatch(i -> !i.running().isEmpty()));
                 login(s);
-                d.findElement(By.id("workers-link")).click();
+                clickOn("#workers-link");
                 waiting().until(() -> d.findElements(By.cssSelector("#workers li[data-job='long-job']")).size() == 1);
                 WebElement row = d.findElement(By.cssSelector("#workers tbody tr"));
                 assertThat(row.getText()).contains("page-worker", "busy", String.valueOf(ProcessHandle.current().pid()),
                         "long-job", "since ");
                 assertThat(text("#workers td.queues")).isEqualTo("busy");
                 browser.screenshot("workers");
-                d.findElement(By.cssSelector("#workers td.queues a")).click();
+                clickOn("#workers td.queues a");
                 waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Queue busy"));
 
-                d.findElement(By.cssSelector(".tabs a[data-state='processing']")).click();
+                clickOn(".tabs a[data-state='processing']");
                 waiting().until(() -> text("#jobs tr[data-id='long-job'] td.worker").startsWith("page-worker"));
                 assertThat(text("#jobs tr[data-id='long-job'] td.worker")).contains("running ");
                 assertThat(text("#jobs tr[data-id='long-job'] td.name")).isEqualTo("export");
@@ -106,7 +106,7 @@ class OperatorPagesBrowserTest extends BrowserPages {
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 3);
             assertThat(d.findElements(By.cssSelector("#jobs tbody tr")).stream().map(r -> r.getAttribute("data-id")))
                     .containsExactly("d1", "d2", "d3");
-            d.findElement(By.id("sort-toggle")).click();
+            clickOn("#sort-toggle");
             waiting().until(() -> d.findElement(By.id("sort-toggle")).getAttribute("data-order").equals("newest")
                     && d.findElements(By.cssSelector("#jobs tbody tr")).stream().map(r -> r.getAttribute("data-id"))
                             .toList().equals(List.of("d3", "d2", "d1")));
@@ -123,14 +123,14 @@ class OperatorPagesBrowserTest extends BrowserPages {
             login(s);
             d.get(s.dashboard.url() + "queues/reports");
             waiting().until(() -> d.findElement(By.id("tools-link")).isDisplayed());
-            d.findElement(By.id("tools-link")).click();
+            clickOn("#tools-link");
             String nightly = "#schedules tr[data-schedule='nightly'] ";
             waiting().until(() -> d.findElements(By.cssSelector(nightly)).size() == 1);
             assertThat(text(nightly + "td.next-local")).contains("T03:00", "Europe/Paris");
             assertThat(text(nightly + "td.next-utc")).endsWith("Z");
             browser.screenshot("schedules");
 
-            d.findElement(By.cssSelector(nightly + "button[data-action='schedule-run-now']")).click();
+            clickOn(nightly + "button[data-action='schedule-run-now']");
             waiting().until(() -> q.inspector().stats().ready() == 1);
             assertThat(q.inspector().list(dev.delayq.JobState.SCHEDULED, 0, 10)).extracting(dev.delayq.JobInfo::id)
                     .anyMatch(id -> id.startsWith("nightly@"));
@@ -211,7 +211,7 @@ class OperatorPagesBrowserTest extends BrowserPages {
             WebElement conc = d.findElement(By.id("limit-concurrency"));
             conc.clear();
             conc.sendKeys("1");
-            d.findElement(By.cssSelector("button[data-action='limits-save']")).click();
+            clickOn("button[data-action='limits-save']");
             waiting().until(() -> q.inspector().limits().concurrency() == 1);
             assertThat(q.inspector().limits().rateJobs()).isEqualTo(100);
             waiting().until(() -> text("#limits-now").equals("rate 100/1m, concurrency 1"));

@@ -20,7 +20,7 @@ import org.openqa.selenium.interactions.Actions;
  */
 class QueueChartsBrowserTest extends BrowserPages {
     private String text(String id) {
-        return d.findElement(By.id(id)).getText();
+        return textOf("#" + id);
     }
 
     /**
@@ -55,20 +55,20 @@ class QueueChartsBrowserTest extends BrowserPages {
             }
             d.get(s.dashboard.url() + "login");
             d.findElement(By.name("token")).sendKeys(Served.TOKEN);
-            d.findElement(By.cssSelector("form button[type=submit]")).click();
+            clickOn("form button[type=submit]");
             waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Overview"));
 
             d.get(s.dashboard.url() + "queues/orders");
             waiting().until(() -> "1h".equals(d.findElement(By.id("chart-throughput")).getDomAttribute("data-window")));
             assertThat(text("chart-title-throughput")).isEqualTo("Throughput, jobs per minute (last hour)");
             assertThat(text("chart-title-lag")).matches("Dispatch lag, (ms|s|min) \\(last hour\\)");
-            assertThat(d.findElement(By.cssSelector("#chart-window [data-window='1h']")).getDomAttribute("aria-pressed"))
+            assertThat(attrOf("#chart-window [data-window='1h']", "aria-pressed"))
                     .isEqualTo("true");
             waiting().until(() -> hover("throughput", 2).matches(".*completed [1-8] per minute.*"));
             assertThat(text("hover-throughput")).matches("\\d\\d:\\d\\d–\\d\\d:\\d\\d · enqueued .*");
 
             // Seven days: hourly points, remembered in the address, the hover line says per hour.
-            d.findElement(By.cssSelector("#chart-window [data-window='7d']")).click();
+            clickOn("#chart-window [data-window='7d']");
             waiting().until(() -> "7d".equals(d.findElement(By.id("chart-throughput")).getDomAttribute("data-window")));
             assertThat(d.getCurrentUrl()).contains("window=7d");
             assertThat(text("chart-title-throughput")).isEqualTo("Throughput, jobs per hour (last 7 days)");
@@ -76,7 +76,7 @@ class QueueChartsBrowserTest extends BrowserPages {
             browser.screenshot("queue-charts-7d");
 
             // 24 h: ten-minute points; a reload keeps the window.
-            d.findElement(By.cssSelector("#chart-window [data-window='24h']")).click();
+            clickOn("#chart-window [data-window='24h']");
             waiting().until(() -> "24h".equals(d.findElement(By.id("chart-throughput")).getDomAttribute("data-window")));
             assertThat(text("chart-title-throughput")).isEqualTo("Throughput, jobs per 10 min (last 24 hours)");
             d.navigate().refresh();

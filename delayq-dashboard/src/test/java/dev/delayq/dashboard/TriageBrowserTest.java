@@ -38,16 +38,16 @@ class TriageBrowserTest extends BrowserPages {
 
             d.get(s.dashboard.url() + "queues/orders");
             waiting().until(() -> rows().size() == 4);
-            assertThat(d.findElement(By.cssSelector(".tabs a[data-state='ready']")).getText()).isEqualTo("ready 2");
-            assertThat(d.findElement(By.cssSelector(".tabs a[data-state='retrying']")).getText()).isEqualTo("retrying 1");
-            d.findElement(By.cssSelector(".tabs a[data-state='retrying']")).click();
+            assertThat(textOf(".tabs a[data-state='ready']")).isEqualTo("ready 2");
+            assertThat(textOf(".tabs a[data-state='retrying']")).isEqualTo("retrying 1");
+            clickOn(".tabs a[data-state='retrying']");
             waiting().until(() -> rows().equals(List.of("flaky")));
-            assertThat(d.findElement(By.cssSelector(".tabs a.active")).getDomAttribute("data-state")).isEqualTo("retrying");
-            assertThat(d.findElement(By.cssSelector("#jobs tr[data-id='flaky'] .error-cell")).getText()).contains("timeout talking to bank");
+            assertThat(attrOf(".tabs a.active", "data-state")).isEqualTo("retrying");
+            assertThat(textOf("#jobs tr[data-id='flaky'] .error-cell")).contains("timeout talking to bank");
             browser.screenshot("queue-retrying-tab");
-            d.findElement(By.cssSelector(".tabs a[data-state='ready']")).click();
+            clickOn(".tabs a[data-state='ready']");
             waiting().until(() -> rows().equals(List.of("now1", "now2")));
-            d.findElement(By.cssSelector(".tabs a[data-state='delayed']")).click();
+            clickOn(".tabs a[data-state='delayed']");
             waiting().until(() -> rows().equals(List.of("later")));
             // A scheduled job's operations are offered on these tabs too.
             assertThat(d.findElements(By.cssSelector("#jobs tr[data-id='later'] [data-action='run-now']"))).hasSize(1);
@@ -64,22 +64,22 @@ class TriageBrowserTest extends BrowserPages {
 
             d.get(s.dashboard.url() + "queues/orders?state=dead&q=timeout");
             waiting().until(() -> rows().size() == 50); // a search answers 50 matches at a time
-            d.findElement(By.cssSelector("#jobs thead input[type=checkbox]")).click();
-            d.findElement(By.cssSelector("[data-action='select-all-matching']")).click();
-            waiting().until(() -> d.findElement(By.id("matching-note")).getText()
+            clickOn("#jobs thead input[type=checkbox]");
+            clickOn("[data-action='select-all-matching']");
+            waiting().until(() -> textOf("#matching-note")
                     .equals("All 90 dead jobs matching \"timeout\" selected, on every page"));
             assertThat(d.findElements(By.cssSelector("#jobs tbody input[type=checkbox]:checked"))).hasSize(50);
-            d.findElement(By.cssSelector("[data-action='retry-matching']")).click();
-            assertThat(d.findElement(By.cssSelector("[data-action='retry-matching']")).getText())
+            clickOn("[data-action='retry-matching']");
+            assertThat(textOf("[data-action='retry-matching']"))
                     .isEqualTo("Sure? Retry all 90 matching");
             browser.screenshot("retry-all-matching-armed");
-            d.findElement(By.cssSelector("[data-action='retry-matching']")).click();
+            clickOn("[data-action='retry-matching']");
 
             waiting().until(() -> q.inspector().stats().dead() == 30);
             assertThat(q.inspector().stats().scheduled()).isEqualTo(90);
             assertThat(q.inspector().stream(JobState.DEAD).map(j -> j.lastError()).distinct().toList())
                     .containsExactly("card declined");
-            waiting().until(() -> d.findElement(By.id("toast")).getText().contains("retried: 90 matching jobs"));
+            waiting().until(() -> textOf("#toast").contains("retried: 90 matching jobs"));
             waiting().until(() -> d.findElements(By.id("no-match")).size() == 1);
         }
     }
@@ -92,32 +92,32 @@ class TriageBrowserTest extends BrowserPages {
             login(s);
 
             waiting().until(() -> "1h".equals(d.findElement(By.id("chart-throughput")).getDomAttribute("data-window")));
-            assertThat(d.findElement(By.id("chart-title-throughput")).getText())
+            assertThat(textOf("#chart-title-throughput"))
                     .isEqualTo("Throughput, jobs per minute (all queues, last hour)");
-            d.findElement(By.cssSelector("#chart-window [data-window='7d']")).click();
+            clickOn("#chart-window [data-window='7d']");
             waiting().until(() -> "7d".equals(d.findElement(By.id("chart-throughput")).getDomAttribute("data-window")));
-            assertThat(d.findElement(By.id("chart-title-throughput")).getText())
+            assertThat(textOf("#chart-title-throughput"))
                     .isEqualTo("Throughput, jobs per hour (all queues, last 7 days)");
-            assertThat(d.findElement(By.id("chart-title-lag")).getText()).matches("Dispatch lag, (ms|s|min) \\(worst queue, last 7 days\\)");
+            assertThat(textOf("#chart-title-lag")).matches("Dispatch lag, (ms|s|min) \\(worst queue, last 7 days\\)");
             assertThat(d.getCurrentUrl()).endsWith("?window=7d");
-            waiting().until(() -> d.findElement(By.cssSelector("#queues tr[data-queue='orders'] a")).getDomAttribute("href")
+            waiting().until(() -> attrOf("#queues tr[data-queue='orders'] a", "href")
                     .endsWith("window=7d"));
             browser.screenshot("overview-window-7d");
 
-            d.findElement(By.cssSelector("#queues tr[data-queue='orders'] a")).click();
+            clickOn("#queues tr[data-queue='orders'] a");
             waiting().until(() -> "7d".equals(d.findElement(By.id("chart-throughput")).getDomAttribute("data-window")));
-            waiting().until(() -> d.findElement(By.cssSelector(".pager [data-page='next']")).getDomAttribute("href")
+            waiting().until(() -> attrOf(".pager [data-page='next']", "href")
                     .contains("window=7d"));
-            d.findElement(By.cssSelector(".pager [data-page='next']")).click();
+            clickOn(".pager [data-page='next']");
             waiting().until(() -> rows().size() == 10);
             assertThat(d.getCurrentUrl()).contains("offset=50").contains("window=7d");
-            assertThat(d.findElement(By.cssSelector("#chart-window [data-window='7d']")).getDomAttribute("aria-pressed"))
+            assertThat(attrOf("#chart-window [data-window='7d']", "aria-pressed"))
                     .isEqualTo("true");
             // Switched on the queue page, the window goes into the links at once.
-            d.findElement(By.cssSelector("#chart-window [data-window='24h']")).click();
-            waiting().until(() -> d.findElement(By.cssSelector(".pager [data-page='previous']")).getDomAttribute("href")
+            clickOn("#chart-window [data-window='24h']");
+            waiting().until(() -> attrOf(".pager [data-page='previous']", "href")
                     .contains("window=24h"));
-            assertThat(d.findElement(By.cssSelector(".tabs a[data-state='dead']")).getDomAttribute("href")).contains("window=24h");
+            assertThat(attrOf(".tabs a[data-state='dead']", "href")).contains("window=24h");
         }
     }
 }

@@ -676,6 +676,7 @@
     }
 
     let lastTools = null;
+    let lastTabs = null;
     let lastPage = null;
     let lastShown = [];
     refresh = every(async () => {
@@ -693,11 +694,16 @@
         ['oldest due', q.oldestDueLagMillis > 0 ? fmtSpan(q.oldestDueLagMillis) + ' late' : '-'],
         ...SPLIT.map((s) => [s, fmtInt(q[s]), { class: 'count-' + s, 'data-state': s }]),
         ['workers', q.unattended ? h('span', { class: 'badge dead', text: '0 · no workers' }) : fmtInt(q.workers), { 'data-state': 'workers' }]]));
-      fill(tabs, ...STATES.map((s) => windowLink({ class: s === st ? 'active' : '', 'data-state': s }, queueHref(name, { state: s }),
-        s + ' ', h('span', { class: 'muted', text: fmtInt(q[s]) }))),
-      h('span', { class: 'muted', text: '·' }),
-      ...SPLIT.map((s) => windowLink({ class: (s === st ? 'active ' : '') + 'sub', 'data-state': s, title: SPLIT_TITLES[s] },
-        queueHref(name, { state: s }), s + ' ', h('span', { class: 'muted', text: fmtInt(q[s]) }))));
+      // The tabs only when their counts change: a link replaced under the pointer would lose its click.
+      const tabsKey = JSON.stringify([...STATES, ...SPLIT].map((s) => q[s]).concat(chartWindow()));
+      if (tabsKey !== lastTabs) {
+        fill(tabs, ...STATES.map((s) => windowLink({ class: s === st ? 'active' : '', 'data-state': s }, queueHref(name, { state: s }),
+          s + ' ', h('span', { class: 'muted', text: fmtInt(q[s]) }))),
+        h('span', { class: 'muted', text: '·' }),
+        ...SPLIT.map((s) => windowLink({ class: (s === st ? 'active ' : '') + 'sub', 'data-state': s, title: SPLIT_TITLES[s] },
+          queueHref(name, { state: s }), s + ' ', h('span', { class: 'muted', text: fmtInt(q[s]) }))));
+        lastTabs = tabsKey;
+      }
       const toolsKey = JSON.stringify([ctx.readOnly, q.paused, q.dead]);
       const t = [];
       if (!ctx.readOnly) {
