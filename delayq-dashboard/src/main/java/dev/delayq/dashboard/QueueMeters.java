@@ -24,6 +24,12 @@ import java.util.List;
  * their own: unreadable ones first, then the largest backlog (scheduled + processing); the rest are added up under
  * {@code queue="(other)"} (jobs summed, the largest lag, the number paused and unreadable), and
  * {@code delayq_queues_other} says how many they are, so a prefix with thousands of queues cannot flood Prometheus.
+ *
+ * <p>Issues 40 and 41: {@code delayq_jobs{state="waiting"}} counts the jobs waiting for their parents (flows). A queue
+ * with groups (its counts say so; a labelled queue only) also gets {@code delayq_groups{queue}} and
+ * {@code delayq_group_jobs{queue, group, state}} (scheduled, running) for its {@code metricsGroupLimit} (default 20)
+ * largest backlogs, its other groups added up under {@code group="(other)"}: one {@code group_stats.lua} call per
+ * partition and scrape, none for a queue without groups.
  */
 final class QueueMeters implements AutoCloseable {
     private final DelayQ dq;
