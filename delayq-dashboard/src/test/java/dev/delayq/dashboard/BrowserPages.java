@@ -2,11 +2,13 @@ package dev.delayq.dashboard;
 
 import dev.delayq.testkit.RedisExtension;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 
 /**
@@ -51,21 +53,33 @@ abstract class BrowserPages {
      * and reading it (a page refreshing every 250 ms re-renders its counts often).
      */
     String textOf(String css) {
-        return waiting().until(() -> d.findElement(By.cssSelector(css)).getText(), t -> true);
+        try {
+            return d.findElement(By.cssSelector(css)).getText();
+        } catch (StaleElementReferenceException e) {
+            return waiting().until(() -> d.findElement(By.cssSelector(css)).getText(), t -> true);
+        }
     }
 
     /** An attribute of the first element {@code css} matches (null when absent), read as {@link #textOf} reads text. */
     String attrOf(String css, String attribute) {
-        return waiting().until(() -> java.util.Optional.ofNullable(d.findElement(By.cssSelector(css)).getDomAttribute(attribute)),
-                a -> true).orElse(null);
+        try {
+            return d.findElement(By.cssSelector(css)).getDomAttribute(attribute);
+        } catch (StaleElementReferenceException e) {
+            return waiting().until(() -> Optional.ofNullable(d.findElement(By.cssSelector(css)).getDomAttribute(attribute)),
+                    a -> true).orElse(null);
+        }
     }
 
     /** Clicks the first element {@code css} matches, found again when a refresh replaced it before the click. */
     void clickOn(String css) {
-        waiting().until(() -> {
+        try {
             d.findElement(By.cssSelector(css)).click();
-            return true;
-        });
+        } catch (StaleElementReferenceException e) {
+            waiting().until(() -> {
+                d.findElement(By.cssSelector(css)).click();
+                return true;
+            });
+        }
     }
 
     /** Logs in to {@code s}'s dashboard with the test token and waits for the overview. */
