@@ -169,6 +169,17 @@ class FlowsAndGroupsApiTest {
     }
 
     @Test
+    void thePagesAreToldTheRefreshInterval() {
+        try (Served s = Served.start(REDIS.uri(), REDIS.prefix(), b -> b.refresh(Duration.ofSeconds(2)), null)) {
+            assertThat(s.http.get("/").body()).contains("data-refresh=\"2000\"");
+            assertThat(s.http.get("/queues/q/jobs/j").body()).contains("data-refresh=\"2000\"");
+        }
+        try (Served s = Served.open(REDIS.uri(), REDIS.prefix())) {
+            assertThat(s.http.get("/").body()).contains("data-refresh=\"5000\"");
+        }
+    }
+
+    @Test
     void theGroupLabelCapAndTheRefreshIntervalAreChecked() {
         try (dev.delayq.DelayQ dq = dev.delayq.DelayQ.builder().redis(REDIS.uri()).prefix(REDIS.prefix()).build()) {
             assertThatThrownBy(() -> Dashboard.builder(dq).metricsGroupLimit(0)).isInstanceOf(IllegalArgumentException.class)
