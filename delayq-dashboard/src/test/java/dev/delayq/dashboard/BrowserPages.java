@@ -45,7 +45,8 @@ abstract class BrowserPages {
 
     /** {@link #serve()} with more settings. */
     Served serve(Consumer<Dashboard.Builder> config) {
-        return Served.start(REDIS.uri(), REDIS.prefix(), b -> config.accept(b.token(Served.TOKEN).refresh(REFRESH)), Served.TOKEN);
+        return Served.start(REDIS.uri(), REDIS.prefix(), b -> config.accept(b.token(Served.TOKEN).refresh(REFRESH)),
+                Served.TOKEN);
     }
 
     /**

@@ -154,7 +154,8 @@ class FlowsAndGroupsApiTest {
             List<String> series = grouped.lines().filter(l -> l.startsWith("delayq_group_jobs{")).sorted().toList();
             // The top 2 by backlog get their own label; the others are added up under (other).
             assertThat(series).hasSize(6).allMatch(l -> l.contains("queue=\"tenants\""));
-            long ownScheduled = IntStream.range(0, 4).filter(i -> grouped.contains("group=\"g-" + i + "\",queue=\"tenants\",state=\"scheduled\"")).count();
+            long ownScheduled = IntStream.range(0, 4)
+                    .filter(i -> grouped.contains("group=\"g-" + i + "\",queue=\"tenants\",state=\"scheduled\"")).count();
             assertThat(ownScheduled).isEqualTo(2);
             double total = series.stream().filter(l -> l.contains("state=\"scheduled\"")).mapToDouble(FlowsAndGroupsApiTest::value).sum()
                     + series.stream().filter(l -> l.contains("state=\"running\"")).mapToDouble(FlowsAndGroupsApiTest::value).sum();
