@@ -31,8 +31,8 @@ public final class LeastPrivilege {
     /** Commands delayq's Lua scripts call (Redis checks these against the calling user too). */
     static final List<String> SCRIPTS = List.of(
             "del", "exists", "get", "hdel", "hexists", "hget", "hgetall", "hincrby", "hkeys", "hmget", "hscan", "hset",
-            "hsetnx", "hstrlen", "pexpire", "pttl", "publish", "sadd", "scard", "set", "sismember", "smembers", "srem", "time",
-            "type", "xadd", "zadd", "zcard", "zcount",
+            "hsetnx", "hstrlen", "pexpire", "pttl", "publish", "sadd", "scard", "set", "sismember", "smembers", "srem",
+            "sscan", "time", "type", "xadd", "zadd", "zcard", "zcount",
             "zrange", "zrangebyscore", "zrem", "zremrangebyrank", "zscan", "zscore");
 
     private LeastPrivilege() {

@@ -81,6 +81,15 @@ public interface QueueInspector {
     Optional<FlowLinks> links(String id);
 
     /**
+     * The jobs behind a job's flow links (docs/flows.md), read at once: the parents it waits for (while it waits) and
+     * the first {@code mostChildren} (0 to 1,000) of the jobs waiting for it, each with its state, and how many wait
+     * for it in all. Empty when there is no such job. Reads only.
+     *
+     * @throws IllegalArgumentException when {@code mostChildren} is not 0 to 1,000, or the id is not a valid job id
+     */
+    Optional<FlowIds> flowIds(String id, int mostChildren);
+
+    /**
      * One page of the jobs in {@code state}, in index order (due time, lease expiry, or finish time),
      * starting at position {@code offset}, at most {@code limit} (1 to 10,000).
      */

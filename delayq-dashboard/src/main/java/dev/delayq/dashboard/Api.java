@@ -2,6 +2,7 @@ package dev.delayq.dashboard;
 
 import dev.delayq.ChangeResult;
 import dev.delayq.DelayQ;
+import dev.delayq.FlowLinks;
 import dev.delayq.JobInfo;
 import dev.delayq.QueueInspector;
 import dev.delayq.JobState;
@@ -33,6 +34,11 @@ final class Api {
     static final int MAX_HISTORY_MINUTES = 1440;
     /** The largest {@code offset} of {@code /jobs}: far past any real queue, well inside what the scripts take. */
     static final long MAX_OFFSET = 1_000_000_000_000L;
+    /** The waiting children a job's answer lists (the rest are counted as {@code children.more}). */
+    static final int CHILDREN_SHOWN = 20;
+    /** The groups {@code /groups} lists by default, and the most it lists. */
+    static final int GROUPS_SHOWN = 20;
+    static final int MAX_GROUPS = 1000;
 
     /** The client, asked for on every request: inside an application it may connect to Redis after the start. */
     private final Supplier<? extends DelayQ> client;
@@ -55,6 +61,7 @@ final class Api {
         r.get("/api/queues/{queue}", ctx -> json(ctx, WorkersApi.stats(queue(ctx))));
         r.get("/api/queues/{queue}/jobs", this::jobs);
         r.get("/api/queues/{queue}/jobs/{id}", this::job);
+        r.get("/api/queues/{queue}/groups", this::groups);
         r.post("/api/queues/{queue}/jobs/{id}/retry", ctx -> change(ctx, JobActions.RETRY, q -> q.retryDead(id(ctx))));
         r.post("/api/queues/{queue}/jobs/{id}/run-now",
                 ctx -> change(ctx, JobActions.RUN_NOW, q -> q.reschedule(id(ctx), Duration.ZERO)));
@@ -166,7 +173,21 @@ final class Api {
         QueueInspector q = queue(ctx);
         String id = id(ctx);
         JobInfo j = q.get(id, Dashboard.PAYLOAD_PREVIEW_BYTES).orElseThrow(() -> noJob(q, id));
-        json(ctx, JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES, q.errors(id)));
+        Map<String, Object> m = JobFields.job(j, Dashboard.PAYLOAD_PREVIEW_BYTES, q.errors(id));
+        // Flows (docs/flows.md): the counts, then, only for a job that has links, the jobs behind them.
+        FlowLinks links = q.links(id).orElse(null);
+        JobFields.links(m, links);
+        if (links != null && (links.waiting() || links.waitingChildren() > 0)) {
+            JobFields.flowIds(m, q.flowIds(id, CHILDREN_SHOWN).orElse(null));
+        }
+        json(ctx, m);
+    }
+
+    /** {@code ?top=20}: the queue's groups with the largest backlogs, as {@code delayq stats Q --groups --json}. */
+    private void groups(Exchange ctx) {
+        QueueInspector q = queue(ctx);
+        int top = (int) longParam(ctx, "top", GROUPS_SHOWN, 1, MAX_GROUPS);
+        json(ctx, JobFields.groups(q.name(), q.groups(top)));
     }
 
     private void history(Exchange ctx) {

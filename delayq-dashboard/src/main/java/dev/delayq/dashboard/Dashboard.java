@@ -9,6 +9,7 @@ import java.net.BindException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -40,6 +41,8 @@ public final class Dashboard implements AutoCloseable {
     public static final int MIN_TOKEN_LENGTH = 16;
     /** How much of a payload the API and the pages show (the rest is only counted). */
     public static final int PAYLOAD_PREVIEW_BYTES = 4096;
+    /** How often the pages read the API again by default. */
+    public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(5);
 
     private final DelayQ dq;
     private final String bind;
@@ -51,6 +54,7 @@ public final class Dashboard implements AutoCloseable {
     private final Supplier<? extends Map<String, ?>> outbox;
     private final boolean trustForwarded;
     private final String basePath;
+    private final Duration refresh;
     private Javalin app;
 
     private Dashboard(Builder b) {
@@ -59,11 +63,12 @@ public final class Dashboard implements AutoCloseable {
         this.requestedPort = b.port;
         this.ownRegistry = b.registry == null;
         this.registry = b.registry != null ? b.registry : new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        this.meters = new QueueMeters(dq, registry, b.metricsQueueLimit);
+        this.meters = new QueueMeters(dq, registry, b.metricsQueueLimit, b.metricsGroupLimit);
         this.access = new Access(b.token, b.readOnly, b.bind);
         this.outbox = b.outbox;
         this.trustForwarded = b.trustForwarded;
         this.basePath = b.basePath;
+        this.refresh = b.refresh;
     }
 
     /**
@@ -108,6 +113,14 @@ public final class Dashboard implements AutoCloseable {
                     + "digits, '.', '_', '~', '-' between slashes), or / for the root");
         }
         return p;
+    }
+
+    /** A page refresh interval: 100 ms to 1 h. */
+    static Duration checkRefresh(Duration interval) {
+        if (interval == null || interval.compareTo(Duration.ofMillis(100)) < 0 || interval.compareTo(Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException("refresh interval is " + interval + ": it must be 100 ms to 1 h");
+        }
+        return interval;
     }
 
     private static void checkPort(int port) {
@@ -191,7 +204,7 @@ public final class Dashboard implements AutoCloseable {
                 access.check(new JavalinExchange(ctx));
             });
             Routes routes = new Routes();
-            Pages.routes(routes, access);
+            Pages.routes(routes, access, refresh);
             api.routes(routes);
             routes.get("/metrics", x -> {
                 meters.refresh();
@@ -267,6 +280,8 @@ public final class Dashboard implements AutoCloseable {
         private boolean trustForwarded;
         private String basePath = "";
         private int metricsQueueLimit = QueueMeters.DEFAULT_MAX_QUEUES;
+        private int metricsGroupLimit = QueueMeters.DEFAULT_MAX_GROUPS;
+        private Duration refresh = DEFAULT_REFRESH;
 
         private Builder(DelayQ dq) {
             this.dq = dq;
@@ -348,6 +363,33 @@ public final class Dashboard implements AutoCloseable {
                 throw new IllegalArgumentException("metrics queue limit is " + queues + ": it must be 1 to 100000");
             }
             this.metricsQueueLimit = queues;
+            return this;
+        }
+
+        /**
+         * The most groups ({@code Job.group}, docs/groups.md) of each queue that {@code /metrics} gives a {@code group}
+         * label of their own in {@code delayq_group_jobs{queue, group, state}} (default 20): those with the largest
+         * backlogs; the others of the queue are added up under {@code group="(other)"}. Only queues with groups are
+         * read for it (one {@code group_stats.lua} call per partition and scrape).
+         *
+         * @throws IllegalArgumentException when it is not 1 to 1,000
+         */
+        public Builder metricsGroupLimit(int groups) {
+            if (groups < 1 || groups > 1000) {
+                throw new IllegalArgumentException("metrics group limit is " + groups + ": it must be 1 to 1000");
+            }
+            this.metricsGroupLimit = groups;
+            return this;
+        }
+
+        /**
+         * How often the pages read the API again while they are shown (default 5 s): 100 ms to 1 h. A short one costs
+         * Redis a page's reads that often per open page.
+         *
+         * @throws IllegalArgumentException when it is outside 100 ms to 1 h
+         */
+        public Builder refresh(Duration interval) {
+            this.refresh = checkRefresh(interval);
             return this;
         }
 

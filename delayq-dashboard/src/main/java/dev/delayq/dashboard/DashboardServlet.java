@@ -32,7 +32,7 @@ public final class DashboardServlet extends HttpServlet {
 
     private DashboardServlet(Builder b) {
         this.access = Access.inApplication(b.token, b.readOnly);
-        Pages.routes(routes, access);
+        Pages.routes(routes, access, b.refresh);
         new Api(b.dq, access, b.outbox).routes(routes);
     }
 
@@ -96,6 +96,7 @@ public final class DashboardServlet extends HttpServlet {
         private boolean readOnly;
         private boolean authenticatedByApplication;
         private Supplier<? extends java.util.Map<String, ?>> outbox;
+        private java.time.Duration refresh = Dashboard.DEFAULT_REFRESH;
 
         private Builder(Supplier<? extends DelayQ> dq) {
             this.dq = dq;
@@ -119,6 +120,16 @@ public final class DashboardServlet extends HttpServlet {
          */
         public Builder outbox(Supplier<? extends java.util.Map<String, ?>> status) {
             this.outbox = status;
+            return this;
+        }
+
+        /**
+         * How often the pages read the API again while they are shown (default 5 s), as {@code Dashboard.Builder.refresh}.
+         *
+         * @throws IllegalArgumentException when it is outside 100 ms to 1 h
+         */
+        public Builder refresh(java.time.Duration interval) {
+            this.refresh = Dashboard.checkRefresh(interval);
             return this;
         }
 

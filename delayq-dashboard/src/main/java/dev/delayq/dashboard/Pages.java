@@ -17,6 +17,8 @@ final class Pages {
     private static final String OWN = "/dev/delayq/dashboard/static/";
     /** Where the pages say where the dashboard is mounted (links, forms, the script's requests start with it). */
     private static final String BASE_SLOT = "{{base}}";
+    /** Where the shell page says how often the pages refresh, in milliseconds ({@code Dashboard.Builder.refresh}). */
+    private static final String REFRESH_SLOT = "{{refresh}}";
     /** Where the login page shows a message (only fixed texts are put there). */
     private static final String MESSAGE_SLOT = "<!--message-->";
 
@@ -33,12 +35,14 @@ final class Pages {
     private Pages() {
     }
 
-    static void routes(Routes routes, Access access) {
-        routes.get("/", Pages::shell);
-        routes.get("/queues/{queue}", Pages::shell);
-        routes.get("/queues/{queue}/jobs/{id}", Pages::shell);
-        routes.get("/workers", Pages::shell);
-        routes.get("/queues/{queue}/schedules", Pages::shell);
+    static void routes(Routes routes, Access access, java.time.Duration refresh) {
+        String shell = SHELL.replace(REFRESH_SLOT, Long.toString(refresh.toMillis()));
+        Routes.Handler page = ctx -> html(ctx, 200, shell);
+        routes.get("/", page);
+        routes.get("/queues/{queue}", page);
+        routes.get("/queues/{queue}/jobs/{id}", page);
+        routes.get("/workers", page);
+        routes.get("/queues/{queue}/schedules", page);
         routes.get("/assets/{name}", ctx -> {
             Asset a = ASSETS.get(ctx.pathParam("name"));
             if (a == null) {
@@ -84,10 +88,6 @@ final class Pages {
                     + secure(ctx));
             ctx.redirect(access.tokenRequired() ? "/login" : "/");
         });
-    }
-
-    private static void shell(Exchange ctx) {
-        html(ctx, 200, SHELL);
     }
 
     /** The login page with a status and a fixed message (never text from the request or from Redis). */

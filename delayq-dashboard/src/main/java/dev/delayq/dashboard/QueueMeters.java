@@ -1,6 +1,7 @@
 package dev.delayq.dashboard;
 
 import dev.delayq.DelayQ;
+import dev.delayq.GroupStats;
 import dev.delayq.QueueStats;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -23,6 +24,12 @@ import java.util.List;
  * their own: unreadable ones first, then the largest backlog (scheduled + processing); the rest are added up under
  * {@code queue="(other)"} (jobs summed, the largest lag, the number paused and unreadable), and
  * {@code delayq_queues_other} says how many they are, so a prefix with thousands of queues cannot flood Prometheus.
+ *
+ * <p>Issues 40 and 41: {@code delayq_jobs{state="waiting"}} counts the jobs waiting for their parents (flows). A queue
+ * with groups (its counts say so; a labelled queue only) also gets {@code delayq_groups{queue}} and
+ * {@code delayq_group_jobs{queue, group, state}} (scheduled, running) for its {@code metricsGroupLimit} (default 20)
+ * largest backlogs, its other groups added up under {@code group="(other)"}: one {@code group_stats.lua} call per
+ * partition and scrape, none for a queue without groups.
  */
 final class QueueMeters implements AutoCloseable {
     private final DelayQ dq;
@@ -43,6 +50,12 @@ final class QueueMeters implements AutoCloseable {
     static final String OTHER = "(other)";
     /** The default cap on queue labels. */
     static final int DEFAULT_MAX_QUEUES = 500;
+    /** The default cap on group labels per queue. */
+    static final int DEFAULT_MAX_GROUPS = 20;
+    /** The most groups with a label of their own per queue; the rest are added up under {@link #OTHER}. */
+    private final int maxGroups;
+    private final MultiGauge groupJobs;
+    private final MultiGauge groupCount;
 
     /** Unreadable queues first (a flag must not fall into the sum), then the largest backlog, then by name. */
     private static final java.util.Comparator<QueueReads.Read> BY_ATTENTION = java.util.Comparator
@@ -51,12 +64,13 @@ final class QueueMeters implements AutoCloseable {
             .thenComparing(QueueReads.Read::name);
 
     QueueMeters(DelayQ dq, MeterRegistry registry) {
-        this(dq, registry, DEFAULT_MAX_QUEUES);
+        this(dq, registry, DEFAULT_MAX_QUEUES, DEFAULT_MAX_GROUPS);
     }
 
-    QueueMeters(DelayQ dq, MeterRegistry registry, int maxQueues) {
+    QueueMeters(DelayQ dq, MeterRegistry registry, int maxQueues, int maxGroups) {
         this.dq = dq;
         this.maxQueues = maxQueues;
+        this.maxGroups = maxGroups;
         this.registry = registry;
         this.otherGauge = io.micrometer.core.instrument.Gauge.builder("delayq.queues.other", otherCount, Number::doubleValue)
                 .description("Queues past the label cap, added up under queue=\"(other)\"").register(registry);
@@ -76,6 +90,11 @@ final class QueueMeters implements AutoCloseable {
                         + "waiting for a retry)").register(registry);
         this.workers = MultiGauge.builder("delayq.workers")
                 .description("Live workers of the queue, by their heartbeats").register(registry);
+        this.groupJobs = MultiGauge.builder("delayq.group.jobs")
+                .description("A queue's groups with the largest backlogs: scheduled jobs and running leases per group; "
+                        + "the queue's other groups added up under group=\"(other)\"").register(registry);
+        this.groupCount = MultiGauge.builder("delayq.groups")
+                .description("Groups of the queue with scheduled jobs or running leases").register(registry);
     }
 
     /** Reads every queue's counts and replaces the rows. */
@@ -87,12 +106,14 @@ final class QueueMeters implements AutoCloseable {
         List<MultiGauge.Row<?>> unreadableRows = new ArrayList<>();
         List<MultiGauge.Row<?>> scheduledRows = new ArrayList<>();
         List<MultiGauge.Row<?>> workerRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> groupRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> groupCountRows = new ArrayList<>();
         // Every queue's request sent before any answer is awaited; one queue that cannot be read is flagged, the others
         // are still served. Past maxQueues the queues with the smallest backlog share the label OTHER.
         List<QueueReads.Read> reads = new ArrayList<>(QueueReads.readAll(dq, dq.queues()));
         reads.sort(BY_ATTENTION);
-        long[] other = new long[10]; // scheduled, processing, done, dead, the largest lag ms, paused queues,
-                                     // ready, delayed, retrying, workers
+        long[] other = new long[11]; // scheduled, processing, done, dead, the largest lag ms, paused queues,
+                                     // ready, delayed, retrying, workers, waiting
         int otherQueues = 0;
         int otherReadable = 0;
         int otherUnreadable = 0;
@@ -115,6 +136,7 @@ final class QueueMeters implements AutoCloseable {
                     other[7] += s.delayed();
                     other[8] += s.retrying();
                     other[9] += Math.max(0, s.workers());
+                    other[10] += s.waiting();
                 }
                 continue;
             }
@@ -131,6 +153,10 @@ final class QueueMeters implements AutoCloseable {
             jobRows.add(row(name, "processing", s.processing()));
             jobRows.add(row(name, "done", s.done()));
             jobRows.add(row(name, "dead", s.dead()));
+            jobRows.add(row(name, "waiting", s.waiting()));
+            if (s.groups() > 0) {
+                groups(name, groupRows, groupCountRows); // queues without groups: no call
+            }
             lagRows.add(MultiGauge.Row.of(Tags.of("queue", name), s.oldestDueLagMillis() / 1000.0));
             pausedRows.add(MultiGauge.Row.of(Tags.of("queue", name), s.paused() ? 1 : 0));
             if (s.pastRetention() >= 0) {
@@ -144,6 +170,7 @@ final class QueueMeters implements AutoCloseable {
                 jobRows.add(row(OTHER, "processing", other[1]));
                 jobRows.add(row(OTHER, "done", other[2]));
                 jobRows.add(row(OTHER, "dead", other[3]));
+                jobRows.add(row(OTHER, "waiting", other[10]));
                 lagRows.add(MultiGauge.Row.of(Tags.of("queue", OTHER), other[4] / 1000.0));
                 pausedRows.add(MultiGauge.Row.of(Tags.of("queue", OTHER), other[5]));
                 scheduledRows.add(row(OTHER, "ready", other[6]));
@@ -160,6 +187,39 @@ final class QueueMeters implements AutoCloseable {
         unreadable.register(unreadableRows, true);
         scheduled.register(scheduledRows, true);
         workers.register(workerRows, true);
+        groupJobs.register(groupRows, true);
+        groupCount.register(groupCountRows, true);
+    }
+
+    /**
+     * One queue's groups: the {@link #maxGroups} with the largest backlogs get a label of their own, the others are
+     * added up under {@link #OTHER}. One {@code group_stats.lua} call per partition, ranking up to
+     * {@link GroupStats#MAX_READ} groups (the script counts every group's backlog anyway; asking for them all makes
+     * the sum of the others exact up to that many).
+     */
+    private void groups(String queue, List<MultiGauge.Row<?>> rows, List<MultiGauge.Row<?>> counts) {
+        GroupStats g = dq.inspector(queue).groups(GroupStats.MAX_READ);
+        counts.add(MultiGauge.Row.of(Tags.of("queue", queue), g.groups()));
+        long scheduled = 0;
+        long running = 0;
+        for (int i = 0; i < g.top().size(); i++) {
+            GroupStats.Group x = g.top().get(i);
+            if (i < maxGroups) {
+                rows.add(groupRow(queue, x.group(), "scheduled", x.scheduled()));
+                rows.add(groupRow(queue, x.group(), "running", x.running()));
+            } else {
+                scheduled += x.scheduled();
+                running += x.running();
+            }
+        }
+        if (g.top().size() > maxGroups) {
+            rows.add(groupRow(queue, OTHER, "scheduled", scheduled));
+            rows.add(groupRow(queue, OTHER, "running", running));
+        }
+    }
+
+    private static MultiGauge.Row<?> groupRow(String queue, String group, String state, long value) {
+        return MultiGauge.Row.of(Tags.of("queue", queue, "group", group, "state", state), value);
     }
 
     private static MultiGauge.Row<?> row(String queue, String state, long value) {
@@ -176,6 +236,8 @@ final class QueueMeters implements AutoCloseable {
         unreadable.register(List.of(), true);
         scheduled.register(List.of(), true);
         workers.register(List.of(), true);
+        groupJobs.register(List.of(), true);
+        groupCount.register(List.of(), true);
         registry.remove(otherGauge);
     }
 }

@@ -6,16 +6,11 @@ import static org.awaitility.Awaitility.await;
 import dev.delayq.JobQueue;
 import dev.delayq.JobState;
 import dev.delayq.internal.Keys;
-import dev.delayq.testkit.RedisExtension;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriver;
 
 /**
  * Issue 43 in a real headless Chromium: a dashboard under a base path (/delayq) works page to page; a queue named
@@ -23,25 +18,7 @@ import org.openqa.selenium.WebDriver;
  * segments, so the pages name them in the query); a queue whose keys cannot be read is flagged on the overview while
  * the others are shown.
  */
-class BrowserHardeningTest {
-    @RegisterExtension
-    static final RedisExtension REDIS = RedisExtension.shared();
-
-    @RegisterExtension
-    static final BrowserSession BROWSER = new BrowserSession();
-    private Browser browser;
-    private WebDriver d;
-
-    @BeforeEach
-    void driver() {
-        browser = BROWSER.browser();
-        d = browser.driver;
-    }
-
-    private static ConditionFactory waiting() {
-        return BrowserSession.waiting();
-    }
-
+class BrowserHardeningTest extends BrowserPages {
     /** Whether the button still shows its armed confirmation (false once it was replaced or disarmed). */
     private static boolean armed(org.openqa.selenium.WebElement button) {
         try {
@@ -62,24 +39,24 @@ class BrowserHardeningTest {
      */
     @Test
     void theLiveRefreshPausesAndHoldsWhileAConfirmationIsArmed() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             Seed.dead(orders, "boom", "d1", "d2");
             d.get(s.dashboard.url() + "login");
             d.findElement(By.name("token")).sendKeys(Served.TOKEN);
-            d.findElement(By.cssSelector("form button[type=submit]")).click();
+            clickOn("form button[type=submit]");
             waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Overview"));
             d.get(s.dashboard.url() + "queues/orders?state=dead");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 2);
 
-            d.findElement(By.id("live")).click();
-            assertThat(d.findElement(By.id("live")).getText()).isEqualTo("Resume updates");
+            clickOn("#live");
+            assertThat(textOf("#live")).isEqualTo("Resume updates");
             long before = held();
             Seed.dead(orders, "boom", "d3");
             waiting().until(() -> held() >= before + 2);
             assertThat(d.findElements(By.cssSelector("#jobs tr[data-id='d3']"))).as("paused: not shown").isEmpty();
             browser.screenshot("updates-paused");
-            d.findElement(By.id("live")).click();
+            clickOn("#live");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='d3']")).size() == 1);
 
             // Armed: a refresh that comes meanwhile is held, so the armed button is still there for its second click
@@ -111,9 +88,9 @@ class BrowserHardeningTest {
             // "Delete all dead (n)": two clicks, and the dead are gone; the done job stays.
             Seed.done(orders, "ok1");
             String all = "Delete all dead (" + (2 + added.size()) + ")";
-            waiting().until(() -> d.findElement(By.cssSelector("button[data-action='delete-all-dead']")).getText().equals(all));
-            d.findElement(By.cssSelector("button[data-action='delete-all-dead']")).click();
-            d.findElement(By.cssSelector("button[data-action='delete-all-dead']")).click();
+            waiting().until(() -> textOf("button[data-action='delete-all-dead']").equals(all));
+            clickOn("button[data-action='delete-all-dead']");
+            clickOn("button[data-action='delete-all-dead']");
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.inspector().stats().dead() == 0);
             assertThat(orders.get("ok1").orElseThrow().state()).isEqualTo(JobState.DONE);
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).isEmpty()
@@ -124,25 +101,25 @@ class BrowserHardeningTest {
     /** Search by error text, then the matches retried together with "select all" and "Retry selected". */
     @Test
     void aSearchFindsJobsAndTheMatchesAreRetriedTogether() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             Seed.dead(orders, "card declined", "pay-1", "pay-2");
             Seed.dead(orders, "connect timeout", "mail-1", "mail-2");
             d.get(s.dashboard.url() + "login");
             d.findElement(By.name("token")).sendKeys(Served.TOKEN);
-            d.findElement(By.cssSelector("form button[type=submit]")).click();
+            clickOn("form button[type=submit]");
             waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Overview"));
             d.get(s.dashboard.url() + "queues/orders?state=dead");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 4);
 
             d.findElement(By.id("find")).sendKeys("timeout");
-            d.findElement(By.cssSelector("#find-form button[type=submit]")).click();
+            clickOn("#find-form button[type=submit]");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 2
                     && d.findElements(By.cssSelector("#jobs tr[data-id='mail-1']")).size() == 1);
-            assertThat(d.findElement(By.id("search-note")).getText()).isEqualTo("2 matching in 4 jobs read from position 1 to the end");
+            assertThat(textOf("#search-note")).isEqualTo("2 matching in 4 jobs read from position 1 to the end");
             browser.screenshot("search");
-            d.findElement(By.cssSelector("#jobs thead input[type=checkbox]")).click();
-            d.findElement(By.cssSelector("button[data-action='retry-selected']")).click();
+            clickOn("#jobs thead input[type=checkbox]");
+            clickOn("button[data-action='retry-selected']");
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("mail-1").orElseThrow().state() == JobState.SCHEDULED
                     && orders.get("mail-2").orElseThrow().state() == JobState.SCHEDULED);
             assertThat(orders.get("pay-1").orElseThrow().state()).isEqualTo(JobState.DEAD);
@@ -152,7 +129,7 @@ class BrowserHardeningTest {
 
     @Test
     void underABasePathDotNamesAreReachableAndAnUnreadableQueueIsFlagged() {
-        try (Served s = Served.start(REDIS.uri(), REDIS.prefix(), b -> b.token(Served.TOKEN).basePath("/delayq"), Served.TOKEN)) {
+        try (Served s = serve(b -> b.basePath("/delayq"))) {
             JobQueue dots = s.dq.queue("..");
             Seed.dead(dots, "dot failed", ".", "..");
             JobQueue orders = s.dq.queue("orders");
@@ -165,38 +142,38 @@ class BrowserHardeningTest {
             assertThat(url).endsWith("/delayq/");
             d.get(url + "login");
             d.findElement(By.name("token")).sendKeys(Served.TOKEN);
-            d.findElement(By.cssSelector("form button[type=submit]")).click();
+            clickOn("form button[type=submit]");
             waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Overview"));
             assertThat(d.getCurrentUrl()).isEqualTo(url);
 
             // The unreadable queue is flagged; the others are shown with their counts.
             waiting().until(() -> d.findElements(By.cssSelector("#queues tbody tr")).size() == 3);
-            assertThat(d.findElement(By.cssSelector("#queues tr[data-queue='broken'] .badge")).getText()).isEqualTo("unreadable");
-            assertThat(d.findElement(By.cssSelector("#queues tr[data-queue='broken'] td.error")).getText())
+            assertThat(textOf("#queues tr[data-queue='broken'] .badge")).isEqualTo("unreadable");
+            assertThat(textOf("#queues tr[data-queue='broken'] td.error"))
                     .startsWith("the queue's keys cannot be read: ");
-            assertThat(d.findElement(By.cssSelector("#queues tr[data-queue='orders'] td[data-state='dead']")).getText())
+            assertThat(textOf("#queues tr[data-queue='orders'] td[data-state='dead']"))
                     .isEqualTo("1");
             browser.screenshot("overview-unreadable-queue");
 
             // The queue '..': its link, its dead tab, its job '.', retried from the job's page.
-            d.findElement(By.cssSelector("#queues tr[data-queue='..'] td[data-state='dead'] a")).click();
+            clickOn("#queues tr[data-queue='..'] td[data-state='dead'] a");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='.']")).size() == 1
                     && d.findElements(By.cssSelector("#jobs tr[data-id='..']")).size() == 1);
             assertThat(d.findElement(By.tagName("h1")).getText()).isEqualTo("Queue ..");
             assertThat(d.getCurrentUrl()).contains("/delayq/queues/_?").contains("queue=..");
-            d.findElement(By.cssSelector("#jobs tr[data-id='.'] td.id a")).click();
-            waiting().until(() -> d.findElement(By.id("job-id")).getText().equals(".")
-                    && d.findElement(By.id("job-state")).getText().equals("dead"));
-            assertThat(d.findElement(By.id("job-error")).getText()).isEqualTo("dot failed");
+            clickOn("#jobs tr[data-id='.'] td.id a");
+            waiting().until(() -> textOf("#job-id").equals(".")
+                    && textOf("#job-state").equals("dead"));
+            assertThat(textOf("#job-error")).isEqualTo("dot failed");
             browser.screenshot("job-dot");
-            d.findElement(By.cssSelector("#job-actions button[data-action='retry']")).click();
+            clickOn("#job-actions button[data-action='retry']");
             await().atMost(Duration.ofSeconds(30)).until(() -> dots.get(".").orElseThrow().state() == JobState.SCHEDULED);
             assertThat(dots.get("..").orElseThrow().state()).isEqualTo(JobState.DEAD);
 
             // The job '..' of a queue with a plain name, retried from its row.
             d.get(url + "queues/orders?state=dead");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='..']")).size() == 1);
-            d.findElement(By.cssSelector("#jobs tr[data-id='..'] button[data-action='retry']")).click();
+            clickOn("#jobs tr[data-id='..'] button[data-action='retry']");
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("..").orElseThrow().state() == JobState.SCHEDULED);
             waiting().until(() -> d.findElement(By.id("toast")).getDomProperty("textContent").equals("retried .."));
         }

@@ -34,9 +34,13 @@ final class BrowserSession implements BeforeAllCallback, BeforeEachCallback, Aft
 
     private Browser browser;
 
-    /** Waits for a condition on the page: up to 30 s, polled every 100 ms, exceptions meaning "not yet". */
+    /**
+     * Waits for a condition on the page: up to 30 s, checked at once and then every 100 ms, exceptions meaning "not
+     * yet".
+     */
     static ConditionFactory waiting() {
-        return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions();
+        return await().atMost(Duration.ofSeconds(30)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                .ignoreExceptions();
     }
 
     /** The shared browser, reset for the current test. */

@@ -8,19 +8,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.delayq.Job;
 import dev.delayq.JobQueue;
 import dev.delayq.JobState;
-import dev.delayq.testkit.RedisExtension;
 import java.text.NumberFormat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.NoAlertPresentException;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
 /**
@@ -28,33 +23,11 @@ import org.openqa.selenium.WebElement;
  * refreshes by itself, a dead job's Retry button moves it to scheduled, markup in a payload is shown as text and runs
  * nothing, and without the token the page asks for it. Screenshots go to {@code target/screenshots}.
  */
-class BrowserTest {
-    @RegisterExtension
-    static final RedisExtension REDIS = RedisExtension.shared();
-
+class BrowserTest extends BrowserPages {
     private static final String EVIL = "<img src=x onerror=alert(1)>";
 
-    @RegisterExtension
-    static final BrowserSession BROWSER = new BrowserSession();
-    private Browser browser;
-    private WebDriver d;
-
-    @BeforeEach
-    void driver() {
-        browser = BROWSER.browser();
-        d = browser.driver;
-    }
-
-    private static ConditionFactory waiting() {
-        return BrowserSession.waiting();
-    }
-
-    private void login(Served s) {
-        BROWSER.login(s);
-    }
-
     private String cell(String queue, String state) {
-        return d.findElement(By.cssSelector("#queues tr[data-queue='" + queue + "'] td[data-state='" + state + "']")).getText();
+        return textOf("#queues tr[data-queue='" + queue + "'] td[data-state='" + state + "']");
     }
 
     private static String fmt(long n) {
@@ -63,7 +36,7 @@ class BrowserTest {
 
     @Test
     void theOverviewShowsTheCountsTheApiReturnsAndRefreshesWithoutReloading() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             JobQueue mail = s.dq.queue("mail");
             runAWorker(orders, 40);
@@ -86,7 +59,7 @@ class BrowserTest {
             assertThat(cell("orders", "done")).isEqualTo("36");
             assertThat(cell("mail", "scheduled")).isEqualTo("4");
             String version = s.dq.serverInfo().version();
-            waiting().until(() -> d.findElement(By.id("mode")).getText().contains("Redis " + version));
+            waiting().until(() -> textOf("#mode").contains("Redis " + version));
             browser.screenshot("overview");
 
             // A change in Redis shows up by itself, in the same page (no reload: the marker survives).
@@ -119,43 +92,43 @@ class BrowserTest {
 
     @Test
     void aDeadJobIsRetriedWithItsButtonAndMovesToScheduled() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             Seed.dead(orders, "card declined", "pay-17", "pay-18");
             login(s);
             d.get(s.dashboard.url() + "queues/orders?state=dead");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='pay-17']")).size() == 1);
-            assertThat(d.findElement(By.cssSelector("dd[data-state='dead']")).getText()).isEqualTo("2");
+            assertThat(textOf("dd[data-state='dead']")).isEqualTo("2");
             browser.screenshot("queue");
 
-            d.findElement(By.cssSelector("#jobs tr[data-id='pay-17'] button[data-action='retry']")).click();
+            clickOn("#jobs tr[data-id='pay-17'] button[data-action='retry']");
 
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("pay-17").orElseThrow().state() == JobState.SCHEDULED);
             assertThat(orders.get("pay-18").orElseThrow().state()).isEqualTo(JobState.DEAD);
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='pay-17']")).isEmpty()
-                    && d.findElement(By.cssSelector("dd[data-state='dead']")).getText().equals("1")
-                    && d.findElement(By.cssSelector("dd[data-state='scheduled']")).getText().equals("1"));
+                    && textOf("dd[data-state='dead']").equals("1")
+                    && textOf("dd[data-state='scheduled']").equals("1"));
             assertThat(d.findElement(By.id("toast")).getDomProperty("textContent")).isEqualTo("retried pay-17");
 
             // The scheduled tab now lists it.
-            d.findElement(By.cssSelector(".tabs a[data-state='scheduled']")).click();
+            clickOn(".tabs a[data-state='scheduled']");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='pay-17']")).size() == 1);
         }
     }
 
     @Test
     void selectedDeadJobsAreRetriedTogetherAndAScheduledJobIsRescheduledFromItsPage() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             Seed.dead(orders, "card declined", "b1", "b2", "b3");
             login(s);
             d.get(s.dashboard.url() + "queues/orders?state=dead");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 3);
             for (String id : List.of("b1", "b3")) {
-                d.findElement(By.cssSelector("#jobs tr[data-id='" + id + "'] input[type=checkbox]")).click();
+                clickOn("#jobs tr[data-id='" + id + "'] input[type=checkbox]");
             }
             waiting().until(() -> d.findElement(By.cssSelector("button[data-action='retry-selected']")).isDisplayed());
-            d.findElement(By.cssSelector("button[data-action='retry-selected']")).click();
+            clickOn("button[data-action='retry-selected']");
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("b1").orElseThrow().state() == JobState.SCHEDULED
                     && orders.get("b3").orElseThrow().state() == JobState.SCHEDULED);
             assertThat(orders.get("b2").orElseThrow().state()).isEqualTo(JobState.DEAD);
@@ -167,7 +140,7 @@ class BrowserTest {
             delay.clear();
             delay.sendKeys("2h");
             java.time.Instant before = s.dq.serverTime();
-            d.findElement(By.cssSelector("button[data-action='reschedule']")).click();
+            clickOn("button[data-action='reschedule']");
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> orders.get("b1").orElseThrow().dueAt().isAfter(before.plus(Duration.ofMinutes(119))));
         }
@@ -175,7 +148,7 @@ class BrowserTest {
 
     @Test
     void deleteTakesASecondClickAndPauseShowsOnTheQueue() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             Seed.dead(orders, "card declined", "gone-1");
             login(s);
@@ -189,10 +162,10 @@ class BrowserTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("gone-1").isEmpty());
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='gone-1']")).isEmpty());
 
-            d.findElement(By.cssSelector("button[data-action='pause']")).click();
+            clickOn("button[data-action='pause']");
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.inspector().stats().paused());
-            waiting().until(() -> d.findElement(By.cssSelector("h1 .badge.paused")).getText().equals("paused"));
-            d.findElement(By.cssSelector("button[data-action='resume']")).click();
+            waiting().until(() -> textOf("h1 .badge.paused").equals("paused"));
+            clickOn("button[data-action='resume']");
             await().atMost(Duration.ofSeconds(30)).until(() -> !orders.inspector().stats().paused());
             waiting().until(() -> d.findElements(By.cssSelector("h1 .badge.paused")).isEmpty());
         }
@@ -200,7 +173,7 @@ class BrowserTest {
 
     @Test
     void markupInAPayloadAnIdAndAnErrorIsShownAsTextAndRunsNothing() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             String id = "xss-" + EVIL;
             orders.enqueue(Job.builder().id(id).payload(EVIL).delay(Duration.ofHours(1)).build());
@@ -208,8 +181,8 @@ class BrowserTest {
             login(s);
 
             d.get(s.dashboard.url() + "queues/orders/jobs/" + ApiReadTest.encode(id));
-            waiting().until(() -> d.findElement(By.id("job-payload")).getText().equals(EVIL));
-            assertThat(d.findElement(By.id("job-id")).getText()).isEqualTo(id);
+            waiting().until(() -> textOf("#job-payload").equals(EVIL));
+            assertThat(textOf("#job-id")).isEqualTo(id);
             assertThat(d.getTitle()).startsWith(id);
             assertNothingRan();
             browser.screenshot("job");
@@ -222,7 +195,7 @@ class BrowserTest {
             assertNothingRan();
 
             d.get(s.dashboard.url() + "queues/orders/jobs/xss-dead");
-            waiting().until(() -> d.findElement(By.id("job-error")).getText().equals(EVIL));
+            waiting().until(() -> textOf("#job-error").equals(EVIL));
             assertNothingRan();
             browser.screenshot("job-dead");
         }
@@ -246,7 +219,7 @@ class BrowserTest {
      */
     @Test
     void aPageOfAnotherPortOnTheSameHostCannotMakeTheLoggedInBrowserChangeAnything() throws java.io.IOException {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             Seed.dead(orders, "card declined", "forged");
             login(s);
@@ -275,14 +248,14 @@ class BrowserTest {
             // The browser is still logged in, and the dashboard's own Retry button works.
             d.get(s.dashboard.url() + "queues/orders?state=dead");
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tr[data-id='forged']")).size() == 1);
-            d.findElement(By.cssSelector("#jobs tr[data-id='forged'] button[data-action='retry']")).click();
+            clickOn("#jobs tr[data-id='forged'] button[data-action='retry']");
             await().atMost(Duration.ofSeconds(30)).until(() -> orders.get("forged").orElseThrow().state() == JobState.SCHEDULED);
         }
     }
 
     @Test
     void withoutTheTokenThePageAsksForIt() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             Seed.dead(s.dq.queue("orders"), "secret error", "secret-job");
             d.get(s.dashboard.url() + "queues/orders/jobs/secret-job");
             waiting().until(() -> d.findElement(By.name("token")).isDisplayed());
@@ -291,16 +264,16 @@ class BrowserTest {
             browser.screenshot("login");
 
             d.findElement(By.name("token")).sendKeys("not-the-token-0123456789");
-            d.findElement(By.cssSelector("form button[type=submit]")).click();
-            waiting().until(() -> d.findElement(By.cssSelector(".error")).getText().equals("That token is not right."));
+            clickOn("form button[type=submit]");
+            waiting().until(() -> textOf(".error").equals("That token is not right."));
 
             d.findElement(By.name("token")).sendKeys(Served.TOKEN);
-            d.findElement(By.cssSelector("form button[type=submit]")).click();
+            clickOn("form button[type=submit]");
             waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Overview"));
             waiting().until(() -> d.findElements(By.cssSelector("#queues tr[data-queue='orders']")).size() == 1);
 
             // Logging out asks for it again.
-            d.findElement(By.cssSelector("#logout button")).click();
+            clickOn("#logout button");
             waiting().until(() -> d.findElement(By.name("token")).isDisplayed());
             d.get(s.dashboard.url());
             waiting().until(() -> d.findElement(By.name("token")).isDisplayed());

@@ -50,9 +50,24 @@ class LeastPrivilegeDashboardTest {
                 assertThat(s.http.delete("/api/queues/orders/jobs/c1").status()).isEqualTo(200);
                 assertThat(s.http.post("/api/queues/orders/pause").status()).isEqualTo(200);
                 assertThat(s.http.post("/api/queues/orders/resume").status()).isEqualTo(200);
+                // Flows and groups (issues 40, 41): a parent with more than 1,000 children is read by a bounded scan.
+                JobQueue flows = s.dq.queue("flows");
+                flows.enqueue(dev.delayq.Job.builder().id("root").delay(java.time.Duration.ofHours(1)).build());
+                flows.enqueueAll(java.util.stream.IntStream.range(0, 1_001)
+                        .mapToObj(i -> dev.delayq.Job.builder().id("kid-" + i).after("root").build()).toList());
+                assertThat(s.http.get("/api/queues/flows/jobs/root").json().get("children").get("jobs").size())
+                        .isEqualTo(Api.CHILDREN_SHOWN);
+                assertThat(s.http.get("/api/queues/flows/jobs/kid-7").json().get("parents").get("jobs").get(0)
+                        .get("id").asText()).isEqualTo("root");
+                assertThat(s.http.get("/api/queues/flows/jobs?state=waiting").status()).isEqualTo(200);
+                orders.enqueue(dev.delayq.Job.builder().id("g1").group("tenant-1").delay(java.time.Duration.ofHours(1)).build());
+                assertThat(s.http.get("/api/queues/orders/groups").json().get("top").get(0).get("group").asText())
+                        .isEqualTo("tenant-1");
                 Http.Response metrics = s.http.get("/metrics");
                 assertThat(metrics.status()).isEqualTo(200);
-                assertThat(metrics.body()).contains("delayq_jobs{queue=\"orders\",state=\"scheduled\"}");
+                assertThat(metrics.body()).contains("delayq_jobs{queue=\"orders\",state=\"scheduled\"}",
+                        "delayq_group_jobs{group=\"tenant-1\",queue=\"orders\",state=\"scheduled\"} 1.0",
+                        "delayq_jobs{queue=\"flows\",state=\"waiting\"} 1001.0");
 
                 assertThat(orders.get("d1").orElseThrow().state()).isEqualTo(JobState.SCHEDULED);
                 assertThat(orders.get("s3")).isEmpty();

@@ -9,17 +9,12 @@ import dev.delayq.Job;
 import dev.delayq.JobQueue;
 import dev.delayq.Schedule;
 import dev.delayq.Worker;
-import dev.delayq.testkit.RedisExtension;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
 /**
@@ -28,36 +23,14 @@ import org.openqa.selenium.WebElement;
  * row names its worker, an error is shown whole on click, the schedules page runs a schedule's tick now and removes it,
  * and limits set from the page hold in the next claim. Screenshots go to {@code target/screenshots}.
  */
-class OperatorPagesBrowserTest {
-    @RegisterExtension
-    static final RedisExtension REDIS = RedisExtension.shared();
-
-    @RegisterExtension
-    static final BrowserSession BROWSER = new BrowserSession();
-    private Browser browser;
-    private WebDriver d;
-
-    @BeforeEach
-    void driver() {
-        browser = BROWSER.browser();
-        d = browser.driver;
-    }
-
-    private static ConditionFactory waiting() {
-        return BrowserSession.waiting();
-    }
-
-    private void login(Served s) {
-        BROWSER.login(s);
-    }
-
+class OperatorPagesBrowserTest extends BrowserPages {
     private String text(String css) {
-        return d.findElement(By.cssSelector(css)).getText();
+        return textOf(css);
     }
 
     @Test
     void theWorkersPageListsARunningWorkerAndTheProcessingRowNamesIt() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("busy");
             CountDownLatch release = new CountDownLatch(1);
             Worker w = Worker.builder(q, ctx -> release.await()).name("page-worker").concurrency(3)
@@ -67,17 +40,17 @@ class OperatorPagesBrowserTest {
                 await().atMost(Duration.ofSeconds(30)).until(() -> q.inspector().workers().stream()
                         .anyMatch(i -> !i.running().isEmpty()));
                 login(s);
-                d.findElement(By.id("workers-link")).click();
+                clickOn("#workers-link");
                 waiting().until(() -> d.findElements(By.cssSelector("#workers li[data-job='long-job']")).size() == 1);
                 WebElement row = d.findElement(By.cssSelector("#workers tbody tr"));
                 assertThat(row.getText()).contains("page-worker", "busy", String.valueOf(ProcessHandle.current().pid()),
                         "long-job", "since ");
                 assertThat(text("#workers td.queues")).isEqualTo("busy");
                 browser.screenshot("workers");
-                d.findElement(By.cssSelector("#workers td.queues a")).click();
+                clickOn("#workers td.queues a");
                 waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Queue busy"));
 
-                d.findElement(By.cssSelector(".tabs a[data-state='processing']")).click();
+                clickOn(".tabs a[data-state='processing']");
                 waiting().until(() -> text("#jobs tr[data-id='long-job'] td.worker").startsWith("page-worker"));
                 assertThat(text("#jobs tr[data-id='long-job'] td.worker")).contains("running ");
                 assertThat(text("#jobs tr[data-id='long-job'] td.name")).isEqualTo("export");
@@ -92,7 +65,7 @@ class OperatorPagesBrowserTest {
 
     @Test
     void theOverviewShowsReadyDelayedRetryingAndFlagsAQueueWithoutWorkers() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("orders");
             String longError = "payment gateway timed out after 30 s; " + "x".repeat(300) + " END-OF-ERROR";
             q.enqueue(Job.builder().id("flaky").build());
@@ -123,7 +96,7 @@ class OperatorPagesBrowserTest {
 
     @Test
     void deadJobsSortNewestFirstWithTheToggle() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("sorted");
             for (String id : List.of("d1", "d2", "d3")) {
                 Seed.dead(q, "boom", id); // one at a time: each dies after the one before
@@ -133,7 +106,7 @@ class OperatorPagesBrowserTest {
             waiting().until(() -> d.findElements(By.cssSelector("#jobs tbody tr")).size() == 3);
             assertThat(d.findElements(By.cssSelector("#jobs tbody tr")).stream().map(r -> r.getAttribute("data-id")))
                     .containsExactly("d1", "d2", "d3");
-            d.findElement(By.id("sort-toggle")).click();
+            clickOn("#sort-toggle");
             waiting().until(() -> d.findElement(By.id("sort-toggle")).getAttribute("data-order").equals("newest")
                     && d.findElements(By.cssSelector("#jobs tbody tr")).stream().map(r -> r.getAttribute("data-id"))
                             .toList().equals(List.of("d3", "d2", "d1")));
@@ -143,21 +116,21 @@ class OperatorPagesBrowserTest {
 
     @Test
     void theSchedulesPageRunsATickNowAndRemovesASchedule() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("reports");
             q.schedules().upsert(Schedule.cron("nightly", "0 3 * * *", ZoneId.of("Europe/Paris")));
             q.schedules().upsert(Schedule.every("often", Duration.ofHours(6)));
             login(s);
             d.get(s.dashboard.url() + "queues/reports");
             waiting().until(() -> d.findElement(By.id("tools-link")).isDisplayed());
-            d.findElement(By.id("tools-link")).click();
+            clickOn("#tools-link");
             String nightly = "#schedules tr[data-schedule='nightly'] ";
             waiting().until(() -> d.findElements(By.cssSelector(nightly)).size() == 1);
             assertThat(text(nightly + "td.next-local")).contains("T03:00", "Europe/Paris");
             assertThat(text(nightly + "td.next-utc")).endsWith("Z");
             browser.screenshot("schedules");
 
-            d.findElement(By.cssSelector(nightly + "button[data-action='schedule-run-now']")).click();
+            clickOn(nightly + "button[data-action='schedule-run-now']");
             waiting().until(() -> q.inspector().stats().ready() == 1);
             assertThat(q.inspector().list(dev.delayq.JobState.SCHEDULED, 0, 10)).extracting(dev.delayq.JobInfo::id)
                     .anyMatch(id -> id.startsWith("nightly@"));
@@ -174,7 +147,7 @@ class OperatorPagesBrowserTest {
 
     @Test
     void theSchedulesPagePausesAndResumesASchedule() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("pausable");
             q.schedules().upsert(Schedule.every("hourly", Duration.ofHours(1)));
             login(s);
@@ -200,7 +173,7 @@ class OperatorPagesBrowserTest {
 
     @Test
     void theJobPageListsTheErrorHistory() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("flaky");
             q.enqueue(dev.delayq.Job.builder().id("f").maxAttempts(5).build());
             for (int i = 1; i <= 3; i++) {
@@ -221,7 +194,7 @@ class OperatorPagesBrowserTest {
 
     @Test
     void limitsSetFromThePageHoldInTheNextClaim() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("mail");
             Seed.scheduled(q, "m0");
             q.inspector().events(true);
@@ -238,7 +211,7 @@ class OperatorPagesBrowserTest {
             WebElement conc = d.findElement(By.id("limit-concurrency"));
             conc.clear();
             conc.sendKeys("1");
-            d.findElement(By.cssSelector("button[data-action='limits-save']")).click();
+            clickOn("button[data-action='limits-save']");
             waiting().until(() -> q.inspector().limits().concurrency() == 1);
             assertThat(q.inspector().limits().rateJobs()).isEqualTo(100);
             waiting().until(() -> text("#limits-now").equals("rate 100/1m, concurrency 1"));

@@ -5,17 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import dev.delayq.Job;
 import dev.delayq.JobQueue;
-import dev.delayq.testkit.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.interactions.Actions;
 
@@ -23,27 +18,9 @@ import org.openqa.selenium.interactions.Actions;
  * The queue page's charts in a real headless Chromium (issue 43): the window buttons switch between 1 h, 24 h and 7 d
  * (kept in the address), the titles say the point's length, and moving over a chart shows the point's time and values.
  */
-class QueueChartsBrowserTest {
-    @RegisterExtension
-    static final RedisExtension REDIS = RedisExtension.shared();
-
-    @RegisterExtension
-    static final BrowserSession BROWSER = new BrowserSession();
-    private Browser browser;
-    private WebDriver d;
-
-    @BeforeEach
-    void driver() {
-        browser = BROWSER.browser();
-        d = browser.driver;
-    }
-
-    private static ConditionFactory waiting() {
-        return BrowserSession.waiting();
-    }
-
+class QueueChartsBrowserTest extends BrowserPages {
     private String text(String id) {
-        return d.findElement(By.id(id)).getText();
+        return textOf("#" + id);
     }
 
     /**
@@ -63,7 +40,7 @@ class QueueChartsBrowserTest {
 
     @Test
     void theWindowButtonsSwitchTheChartsAndHoverShowsThePointsValues() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue orders = s.dq.queue("orders");
             List<Job> jobs = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
@@ -78,20 +55,20 @@ class QueueChartsBrowserTest {
             }
             d.get(s.dashboard.url() + "login");
             d.findElement(By.name("token")).sendKeys(Served.TOKEN);
-            d.findElement(By.cssSelector("form button[type=submit]")).click();
+            clickOn("form button[type=submit]");
             waiting().until(() -> d.findElement(By.tagName("h1")).getText().equals("Overview"));
 
             d.get(s.dashboard.url() + "queues/orders");
             waiting().until(() -> "1h".equals(d.findElement(By.id("chart-throughput")).getDomAttribute("data-window")));
             assertThat(text("chart-title-throughput")).isEqualTo("Throughput, jobs per minute (last hour)");
             assertThat(text("chart-title-lag")).matches("Dispatch lag, (ms|s|min) \\(last hour\\)");
-            assertThat(d.findElement(By.cssSelector("#chart-window [data-window='1h']")).getDomAttribute("aria-pressed"))
+            assertThat(attrOf("#chart-window [data-window='1h']", "aria-pressed"))
                     .isEqualTo("true");
             waiting().until(() -> hover("throughput", 2).matches(".*completed [1-8] per minute.*"));
             assertThat(text("hover-throughput")).matches("\\d\\d:\\d\\d–\\d\\d:\\d\\d · enqueued .*");
 
             // Seven days: hourly points, remembered in the address, the hover line says per hour.
-            d.findElement(By.cssSelector("#chart-window [data-window='7d']")).click();
+            clickOn("#chart-window [data-window='7d']");
             waiting().until(() -> "7d".equals(d.findElement(By.id("chart-throughput")).getDomAttribute("data-window")));
             assertThat(d.getCurrentUrl()).contains("window=7d");
             assertThat(text("chart-title-throughput")).isEqualTo("Throughput, jobs per hour (last 7 days)");
@@ -99,7 +76,7 @@ class QueueChartsBrowserTest {
             browser.screenshot("queue-charts-7d");
 
             // 24 h: ten-minute points; a reload keeps the window.
-            d.findElement(By.cssSelector("#chart-window [data-window='24h']")).click();
+            clickOn("#chart-window [data-window='24h']");
             waiting().until(() -> "24h".equals(d.findElement(By.id("chart-throughput")).getDomAttribute("data-window")));
             assertThat(text("chart-title-throughput")).isEqualTo("Throughput, jobs per 10 min (last 24 hours)");
             d.navigate().refresh();

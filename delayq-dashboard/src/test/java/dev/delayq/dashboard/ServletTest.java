@@ -61,7 +61,7 @@ class ServletTest {
 
     @Test
     void withTheTokenThePagesAndTheApiWorkUnderTheMountPath() throws Exception {
-        Http anonymous = serve(DashboardServlet.builder(dq).token(Served.TOKEN).build());
+        Http anonymous = serve(DashboardServlet.builder(dq).token(Served.TOKEN).refresh(java.time.Duration.ofSeconds(3)).build());
         Http http = anonymous.withToken(Served.TOKEN);
         Seed.dead(orders, "boom", "order-7:timeout.v2");
 
@@ -70,7 +70,7 @@ class ServletTest {
         assertThat(page.header("Content-Type")).startsWith("text/html");
         assertThat(page.header("Content-Security-Policy")).isEqualTo(Access.CSP);
         assertThat(page.body()).contains("data-base=\"/app/delayq\"", "src=\"/app/delayq/assets/app.js\"",
-                "action=\"/app/delayq/logout\"");
+                "action=\"/app/delayq/logout\"", "data-refresh=\"3000\"");
         assertThat(http.get("/app/delayq/assets/uPlot.iife.min.js").header("Content-Type")).startsWith("text/javascript");
         assertThat(http.get("/app/delayq/queues/orders/jobs/x").body()).contains("data-base=\"/app/delayq\"");
 

@@ -7,16 +7,11 @@ import dev.delayq.ClaimedJob;
 import dev.delayq.Job;
 import dev.delayq.JobQueue;
 import dev.delayq.JobState;
-import dev.delayq.testkit.RedisExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
-import org.awaitility.core.ConditionFactory;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebDriver;
 
 /**
  * Triage in a real headless Chromium (issue 43): the queue page's ready, delayed and retrying tabs list what the counts
@@ -24,31 +19,14 @@ import org.openqa.selenium.WebDriver;
  * count, and the retry moves exactly those; the overview's chart window (1 h, 24 h, 7 d) is kept in the links to the
  * queues and in the queue page's paging links. Screenshots go to {@code target/screenshots}.
  */
-class TriageBrowserTest {
-    @RegisterExtension
-    static final RedisExtension REDIS = RedisExtension.shared();
-    @RegisterExtension
-    static final BrowserSession BROWSER = new BrowserSession();
-    private Browser browser;
-    private WebDriver d;
-
-    @BeforeEach
-    void driver() {
-        browser = BROWSER.browser();
-        d = browser.driver;
-    }
-
-    private static ConditionFactory waiting() {
-        return BrowserSession.waiting();
-    }
-
+class TriageBrowserTest extends BrowserPages {
     private List<String> rows() {
         return d.findElements(By.cssSelector("#jobs tbody tr")).stream().map(r -> r.getDomAttribute("data-id")).toList();
     }
 
     @Test
     void theReadyDelayedAndRetryingTabsListTheScheduledJobsByState() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("orders");
             q.enqueue(Job.builder().id("flaky").build());
             ClaimedJob c = q.leases().claim(ClaimOptions.of(1, Duration.ofMinutes(1))).jobs().get(0);
@@ -56,20 +34,20 @@ class TriageBrowserTest {
             q.enqueue(Job.builder().id("now1").build());
             q.enqueue(Job.builder().id("now2").build());
             Seed.scheduled(q, "later");
-            BROWSER.login(s);
+            login(s);
 
             d.get(s.dashboard.url() + "queues/orders");
             waiting().until(() -> rows().size() == 4);
-            assertThat(d.findElement(By.cssSelector(".tabs a[data-state='ready']")).getText()).isEqualTo("ready 2");
-            assertThat(d.findElement(By.cssSelector(".tabs a[data-state='retrying']")).getText()).isEqualTo("retrying 1");
-            d.findElement(By.cssSelector(".tabs a[data-state='retrying']")).click();
+            assertThat(textOf(".tabs a[data-state='ready']")).isEqualTo("ready 2");
+            assertThat(textOf(".tabs a[data-state='retrying']")).isEqualTo("retrying 1");
+            clickOn(".tabs a[data-state='retrying']");
             waiting().until(() -> rows().equals(List.of("flaky")));
-            assertThat(d.findElement(By.cssSelector(".tabs a.active")).getDomAttribute("data-state")).isEqualTo("retrying");
-            assertThat(d.findElement(By.cssSelector("#jobs tr[data-id='flaky'] .error-cell")).getText()).contains("timeout talking to bank");
+            assertThat(attrOf(".tabs a.active", "data-state")).isEqualTo("retrying");
+            assertThat(textOf("#jobs tr[data-id='flaky'] .error-cell")).contains("timeout talking to bank");
             browser.screenshot("queue-retrying-tab");
-            d.findElement(By.cssSelector(".tabs a[data-state='ready']")).click();
+            clickOn(".tabs a[data-state='ready']");
             waiting().until(() -> rows().equals(List.of("now1", "now2")));
-            d.findElement(By.cssSelector(".tabs a[data-state='delayed']")).click();
+            clickOn(".tabs a[data-state='delayed']");
             waiting().until(() -> rows().equals(List.of("later")));
             // A scheduled job's operations are offered on these tabs too.
             assertThat(d.findElements(By.cssSelector("#jobs tr[data-id='later'] [data-action='run-now']"))).hasSize(1);
@@ -78,68 +56,68 @@ class TriageBrowserTest {
 
     @Test
     void retryAllMatchingASearchSelectsEveryPageAndConfirmsWithTheCount() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("orders");
             Seed.dead(q, "timeout talking to bank", IntStream.range(0, 90).mapToObj(i -> "t" + i).toArray(String[]::new));
             Seed.dead(q, "card declined", IntStream.range(0, 30).mapToObj(i -> "c" + i).toArray(String[]::new));
-            BROWSER.login(s);
+            login(s);
 
             d.get(s.dashboard.url() + "queues/orders?state=dead&q=timeout");
             waiting().until(() -> rows().size() == 50); // a search answers 50 matches at a time
-            d.findElement(By.cssSelector("#jobs thead input[type=checkbox]")).click();
-            d.findElement(By.cssSelector("[data-action='select-all-matching']")).click();
-            waiting().until(() -> d.findElement(By.id("matching-note")).getText()
+            clickOn("#jobs thead input[type=checkbox]");
+            clickOn("[data-action='select-all-matching']");
+            waiting().until(() -> textOf("#matching-note")
                     .equals("All 90 dead jobs matching \"timeout\" selected, on every page"));
             assertThat(d.findElements(By.cssSelector("#jobs tbody input[type=checkbox]:checked"))).hasSize(50);
-            d.findElement(By.cssSelector("[data-action='retry-matching']")).click();
-            assertThat(d.findElement(By.cssSelector("[data-action='retry-matching']")).getText())
+            clickOn("[data-action='retry-matching']");
+            assertThat(textOf("[data-action='retry-matching']"))
                     .isEqualTo("Sure? Retry all 90 matching");
             browser.screenshot("retry-all-matching-armed");
-            d.findElement(By.cssSelector("[data-action='retry-matching']")).click();
+            clickOn("[data-action='retry-matching']");
 
             waiting().until(() -> q.inspector().stats().dead() == 30);
             assertThat(q.inspector().stats().scheduled()).isEqualTo(90);
             assertThat(q.inspector().stream(JobState.DEAD).map(j -> j.lastError()).distinct().toList())
                     .containsExactly("card declined");
-            waiting().until(() -> d.findElement(By.id("toast")).getText().contains("retried: 90 matching jobs"));
+            waiting().until(() -> textOf("#toast").contains("retried: 90 matching jobs"));
             waiting().until(() -> d.findElements(By.id("no-match")).size() == 1);
         }
     }
 
     @Test
     void theOverviewsChartWindowIsKeptInTheQueueLinksAndThePagingLinks() {
-        try (Served s = Served.withToken(REDIS.uri(), REDIS.prefix())) {
+        try (Served s = serve()) {
             JobQueue q = s.dq.queue("orders");
             Seed.scheduled(q, IntStream.range(0, 60).mapToObj(i -> "s" + i).toArray(String[]::new));
-            BROWSER.login(s);
+            login(s);
 
             waiting().until(() -> "1h".equals(d.findElement(By.id("chart-throughput")).getDomAttribute("data-window")));
-            assertThat(d.findElement(By.id("chart-title-throughput")).getText())
+            assertThat(textOf("#chart-title-throughput"))
                     .isEqualTo("Throughput, jobs per minute (all queues, last hour)");
-            d.findElement(By.cssSelector("#chart-window [data-window='7d']")).click();
+            clickOn("#chart-window [data-window='7d']");
             waiting().until(() -> "7d".equals(d.findElement(By.id("chart-throughput")).getDomAttribute("data-window")));
-            assertThat(d.findElement(By.id("chart-title-throughput")).getText())
+            assertThat(textOf("#chart-title-throughput"))
                     .isEqualTo("Throughput, jobs per hour (all queues, last 7 days)");
-            assertThat(d.findElement(By.id("chart-title-lag")).getText()).matches("Dispatch lag, (ms|s|min) \\(worst queue, last 7 days\\)");
+            assertThat(textOf("#chart-title-lag")).matches("Dispatch lag, (ms|s|min) \\(worst queue, last 7 days\\)");
             assertThat(d.getCurrentUrl()).endsWith("?window=7d");
-            waiting().until(() -> d.findElement(By.cssSelector("#queues tr[data-queue='orders'] a")).getDomAttribute("href")
+            waiting().until(() -> attrOf("#queues tr[data-queue='orders'] a", "href")
                     .endsWith("window=7d"));
             browser.screenshot("overview-window-7d");
 
-            d.findElement(By.cssSelector("#queues tr[data-queue='orders'] a")).click();
+            clickOn("#queues tr[data-queue='orders'] a");
             waiting().until(() -> "7d".equals(d.findElement(By.id("chart-throughput")).getDomAttribute("data-window")));
-            waiting().until(() -> d.findElement(By.cssSelector(".pager [data-page='next']")).getDomAttribute("href")
+            waiting().until(() -> attrOf(".pager [data-page='next']", "href")
                     .contains("window=7d"));
-            d.findElement(By.cssSelector(".pager [data-page='next']")).click();
+            clickOn(".pager [data-page='next']");
             waiting().until(() -> rows().size() == 10);
             assertThat(d.getCurrentUrl()).contains("offset=50").contains("window=7d");
-            assertThat(d.findElement(By.cssSelector("#chart-window [data-window='7d']")).getDomAttribute("aria-pressed"))
+            assertThat(attrOf("#chart-window [data-window='7d']", "aria-pressed"))
                     .isEqualTo("true");
             // Switched on the queue page, the window goes into the links at once.
-            d.findElement(By.cssSelector("#chart-window [data-window='24h']")).click();
-            waiting().until(() -> d.findElement(By.cssSelector(".pager [data-page='previous']")).getDomAttribute("href")
+            clickOn("#chart-window [data-window='24h']");
+            waiting().until(() -> attrOf(".pager [data-page='previous']", "href")
                     .contains("window=24h"));
-            assertThat(d.findElement(By.cssSelector(".tabs a[data-state='dead']")).getDomAttribute("href")).contains("window=24h");
+            assertThat(attrOf(".tabs a[data-state='dead']", "href")).contains("window=24h");
         }
     }
 }

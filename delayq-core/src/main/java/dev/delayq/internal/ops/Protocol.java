@@ -78,6 +78,7 @@ final class Protocol {
             case ERRORS -> ErrorHistory.PROTOCOL;
             case LINKS -> Links.PROTOCOL;
             case PARENT_RESULTS -> ParentResults.PROTOCOL;
+            case FLOW_IDS -> FlowIdsRead.PROTOCOL;
             case RENEW -> Renew.PROTOCOL;
             case RELEASE -> Release.PROTOCOL;
             case RECOVER -> Recover.PROTOCOL;

@@ -148,6 +148,74 @@ public final class JobFields {
     }
 
     /**
+     * Adds the jobs behind a job's flow links ({@code QueueInspector.flowIds}) to its fields {@code m} (after
+     * {@link #links}): {@code parents.jobs} and {@code children.jobs}, {@code [{"id", "state"}, ...]} ({@code state}
+     * null for a job that is gone), and {@code children.more}: the waiting children not listed.
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> flowIds(Map<String, Object> m, dev.delayq.FlowIds ids) {
+        if (ids == null) {
+            return m;
+        }
+        if (!ids.parents().isEmpty()) {
+            Map<String, Object> p = m.get("parents") instanceof Map<?, ?> old
+                    ? new LinkedHashMap<>((Map<String, Object>) old) : new LinkedHashMap<>();
+            p.put("jobs", linked(ids.parents()));
+            m.put("parents", p);
+        }
+        if (ids.waitingChildren() > 0) {
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("waiting", ids.waitingChildren());
+            c.put("jobs", linked(ids.children()));
+            c.put("more", Math.max(0, ids.waitingChildren() - ids.children().size()));
+            m.put("children", c);
+        }
+        return m;
+    }
+
+    private static List<Map<String, Object>> linked(List<dev.delayq.FlowIds.Linked> jobs) {
+        List<Map<String, Object>> out = new java.util.ArrayList<>(jobs.size());
+        for (dev.delayq.FlowIds.Linked l : jobs) {
+            Map<String, Object> j = new LinkedHashMap<>();
+            j.put("id", l.id());
+            j.put("state", l.state() != null ? l.state().label() : null);
+            out.add(j);
+        }
+        return out;
+    }
+
+    /**
+     * A queue's groups as {@code delayq stats Q --groups --json} shows them: {@code queue}, {@code groups} (how many
+     * have scheduled jobs or leases), {@code groupRate} and {@code groupConcurrency} (every group's limits, null when
+     * none) and {@code top}: {@code [{"group", "scheduled", "running", "rate", "concurrency", "weight"}, ...]}, the
+     * largest backlogs first.
+     */
+    public static Map<String, Object> groups(String queue, dev.delayq.GroupStats g) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("queue", queue);
+        m.put("groups", g.groups());
+        m.put("groupRate", rate(g.limits()));
+        m.put("groupConcurrency", g.limits().concurrency() > 0 ? g.limits().concurrency() : null);
+        List<Object> rows = new java.util.ArrayList<>();
+        for (dev.delayq.GroupStats.Group x : g.top()) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("group", x.group());
+            r.put("scheduled", x.scheduled());
+            r.put("running", x.running());
+            r.put("rate", rate(x.limits()));
+            r.put("concurrency", x.limits().concurrency() > 0 ? x.limits().concurrency() : null);
+            r.put("weight", x.weight());
+            rows.add(r);
+        }
+        m.put("top", rows);
+        return m;
+    }
+
+    private static String rate(dev.delayq.Limits l) {
+        return l.rateJobs() > 0 ? l.rateJobs() + "/" + DurationText.format(l.ratePer()) : null;
+    }
+
+    /**
      * A queue's counts: {@code queue} (its name; also as {@code name}, the dashboard's first key), {@code scheduled,
      * processing, done, dead}, {@code waiting} (jobs waiting for their parents, docs/flows.md: not in {@code scheduled},
      * which counts the jobs in the due sets), {@code totals} (running totals), {@code paused}, {@code oldestDueAt} (the due time of the

@@ -239,6 +239,10 @@ public final class Partition {
         return redis.await(dev.delayq.internal.ops.Links.call(redis, keys, id), "links");
     }
 
+    Optional<dev.delayq.FlowIds> flowIds(String id, int mostChildren) {
+        return redis.await(dev.delayq.internal.ops.FlowIdsRead.call(redis, keys, id, mostChildren), "flow ids");
+    }
+
     ChangeResult retryDead(String id) {
         return redis.await(RetryDead.one(redis, keys, id), "retry");
     }

@@ -78,6 +78,13 @@ final class RedisInspector implements QueueInspector {
     }
 
     @Override
+    public Optional<dev.delayq.FlowIds> flowIds(String id, int mostChildren) {
+        Validation.jobId(id);
+        Validation.range("most children", mostChildren, 0, dev.delayq.internal.ops.FlowIdsRead.MAX_CHILDREN);
+        return parts.of(id).flowIds(id, mostChildren);
+    }
+
+    @Override
     public ChangeResult rescheduleByDedupeKey(String key, Duration delay) {
         Validation.dedupeKey(key);
         Validation.delay("delay", delay);

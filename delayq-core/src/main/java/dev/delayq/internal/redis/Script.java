@@ -56,6 +56,7 @@ public enum Script {
     ERRORS("errors"),
     LINKS("links"),
     PARENT_RESULTS("parent_results"),
+    FLOW_IDS("flow_ids"),
     LIST("list"),
     LIST_DUE("list_due"),
     LIST_BATCHES("list_batches"),

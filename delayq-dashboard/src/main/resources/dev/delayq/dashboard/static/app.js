@@ -3,9 +3,11 @@
 // queue names from Redis cannot become markup or script. No inline script: the Content-Security-Policy forbids it.
 'use strict';
 (function () {
-  const REFRESH_MS = 5000;
+  // How often the pages read the API again: the dashboard's setting (Dashboard.Builder.refresh), 5 s by default.
+  const REFRESH_MS = Number(document.documentElement.dataset.refresh) || 5000;
   const PAGE = 50;
-  const STATES = ['scheduled', 'processing', 'done', 'dead'];
+  // waiting: jobs waiting for their parents (flows, docs/flows.md); not among the scheduled ones.
+  const STATES = ['scheduled', 'processing', 'done', 'dead', 'waiting'];
   // The scheduled jobs by state (issue 43): due now, due later, failed and waiting for a retry still to come.
   const SPLIT = ['ready', 'delayed', 'retrying'];
   const SPLIT_TITLES = { ready: 'scheduled, due now', delayed: 'scheduled, due later', retrying: 'scheduled, failed and waiting for a retry' };
@@ -507,6 +509,7 @@
     const bulk = h('div', { class: 'row' });
     const tableBody = h('div');
     const pager = h('div', { class: 'pager' });
+    const groupsBody = h('div', { id: 'groups-panel', hidden: true });
     const delay = h('input', { type: 'text', class: 'delay', value: '5m', 'aria-label': 'Reschedule delay', title: 'Delay for Reschedule: 30s, 5m, 2h, 1h30m' });
     const search = h('input', { type: 'search', placeholder: 'Job id', 'aria-label': 'Find a job by id', id: 'search' });
     const searchForm = h('form', { class: 'row', onsubmit: (e) => {
@@ -519,7 +522,7 @@
     const links = h('p', { class: 'row' }, h('a', { href: schedulesHref(name), id: 'tools-link', text: 'Schedules, limits and events' }),
       h('a', { href: BASE + '/workers', text: 'Workers' }));
     fill(main, title, links, card(null, countsBody), card(null, h('div', { class: 'row' }, searchForm, finder, h('span', { class: 'spacer' }), tools)),
-      card(null, tabs, bulk, tableBody, pager),
+      card(null, tabs, bulk, tableBody, pager), groupsBody,
       queueCharts(name));
 
     let refresh = null;
@@ -601,7 +604,8 @@
         h('label', { class: 'muted' }, 'by ', delay),
         confirmButton('Cancel selected', 'danger', 'cancel-selected', () => onSelected('cancelled', 'POST', '/cancel'))],
       done: [confirmButton('Delete selected', 'danger', 'delete-selected', () => onSelected('deleted', 'DELETE', ''))],
-      processing: [] }[base];
+      waiting: [confirmButton('Cancel selected', 'danger', 'cancel-selected', () => onSelected('cancelled', 'POST', '/cancel'))],
+      processing: [] }[base] || [];
       const onPage = lastShown.length > 0 && lastShown.every((id) => selected.has(id));
       const all = onPage && base !== 'processing' ? button('Select all matching', 'link', 'select-all-matching', selectAllMatching) : null;
       fill(bulk, ...(items.length ? [n, all, ...items] : []));
@@ -610,6 +614,7 @@
     function whenCell(job) {
       if (job.state === 'processing') return timeEl('td', job.leaseUntil, 'lease until ');
       if (job.state === 'done' || job.state === 'dead') return timeEl('td', job.finishedAt);
+      if (job.state === 'waiting') return timeEl('td', job.enqueuedAt);
       return timeEl('td', job.dueAt);
     }
 
@@ -628,7 +633,7 @@
     }
 
     function renderJobs(page) {
-      const when = { scheduled: 'due', processing: 'lease', done: 'finished', dead: 'finished' }[base];
+      const when = { scheduled: 'due', processing: 'lease', done: 'finished', dead: 'finished', waiting: 'enqueued' }[base];
       lastShown = page.jobs.map((j) => j.id);
       if (page.jobs.length === 0) {
         fill(tableBody, h('p', { class: 'empty', text: 'No ' + st + ' jobs.' }));
@@ -671,6 +676,7 @@
     }
 
     let lastTools = null;
+    let lastTabs = null;
     let lastPage = null;
     let lastShown = [];
     refresh = every(async () => {
@@ -688,11 +694,16 @@
         ['oldest due', q.oldestDueLagMillis > 0 ? fmtSpan(q.oldestDueLagMillis) + ' late' : '-'],
         ...SPLIT.map((s) => [s, fmtInt(q[s]), { class: 'count-' + s, 'data-state': s }]),
         ['workers', q.unattended ? h('span', { class: 'badge dead', text: '0 · no workers' }) : fmtInt(q.workers), { 'data-state': 'workers' }]]));
-      fill(tabs, ...STATES.map((s) => windowLink({ class: s === st ? 'active' : '', 'data-state': s }, queueHref(name, { state: s }),
-        s + ' ', h('span', { class: 'muted', text: fmtInt(q[s]) }))),
-      h('span', { class: 'muted', text: '·' }),
-      ...SPLIT.map((s) => windowLink({ class: (s === st ? 'active ' : '') + 'sub', 'data-state': s, title: SPLIT_TITLES[s] },
-        queueHref(name, { state: s }), s + ' ', h('span', { class: 'muted', text: fmtInt(q[s]) }))));
+      // The tabs only when their counts change: a link replaced under the pointer would lose its click.
+      const tabsKey = JSON.stringify([...STATES, ...SPLIT].map((s) => q[s]).concat(chartWindow()));
+      if (tabsKey !== lastTabs) {
+        fill(tabs, ...STATES.map((s) => windowLink({ class: s === st ? 'active' : '', 'data-state': s }, queueHref(name, { state: s }),
+          s + ' ', h('span', { class: 'muted', text: fmtInt(q[s]) }))),
+        h('span', { class: 'muted', text: '·' }),
+        ...SPLIT.map((s) => windowLink({ class: (s === st ? 'active ' : '') + 'sub', 'data-state': s, title: SPLIT_TITLES[s] },
+          queueHref(name, { state: s }), s + ' ', h('span', { class: 'muted', text: fmtInt(q[s]) }))));
+        lastTabs = tabsKey;
+      }
       const toolsKey = JSON.stringify([ctx.readOnly, q.paused, q.dead]);
       const t = [];
       if (!ctx.readOnly) {
@@ -721,8 +732,32 @@
           el.textContent = 'running ' + fmtSpan(serverNow() - Date.parse(el.getAttribute('data-since')));
         }
       }
+      await renderGroups(q);
       await renderQueueHistory(name);
     });
+
+    // The groups with the largest backlogs (docs/groups.md), for a queue whose counts say it has groups: one request,
+    // and none at all for a queue without them.
+    let lastGroups = null;
+    async function renderGroups(q) {
+      if (!(q.groups > 0)) { groupsBody.hidden = true; lastGroups = null; return; }
+      const g = await api('GET', apiQueue(name) + '/groups');
+      const key = JSON.stringify(g);
+      if (key === lastGroups) return;
+      lastGroups = key;
+      const limits = (r) => [r.rate ? 'rate ' + r.rate : null, r.concurrency ? 'concurrency ' + r.concurrency : null].filter(Boolean).join(', ') || 'none';
+      const every = limits({ rate: g.groupRate, concurrency: g.groupConcurrency });
+      groupsBody.hidden = false;
+      fill(groupsBody, card('Groups',
+        h('p', { class: 'muted', id: 'groups-note', text: fmtInt(g.groups) + ' groups with scheduled jobs or running leases; every group\'s limits: ' + every
+          + (g.top.length < g.groups ? '. The ' + g.top.length + ' with the largest backlogs:' : '') }),
+        h('table', { id: 'groups' }, h('thead', null, h('tr', null, h('th', { text: 'group' }), h('th', { class: 'num', text: 'scheduled' }),
+          h('th', { class: 'num', text: 'running' }), h('th', { class: 'num', text: 'weight' }), h('th', { text: 'limits' }))),
+        h('tbody', null, g.top.map((r) => h('tr', { 'data-group': r.group },
+          h('td', { class: 'mono', text: r.group }), h('td', { class: 'num', 'data-col': 'scheduled', text: fmtInt(r.scheduled) }),
+          h('td', { class: 'num', 'data-col': 'running', text: fmtInt(r.running) }), h('td', { class: 'num', text: fmtInt(r.weight) }),
+          h('td', { text: limits(r) })))))));
+    }
   }
 
   // ---- job page -----------------------------------------------------------------------------------------------
@@ -751,13 +786,41 @@
     function timeline(j) {
       const events = [];
       if (j.enqueuedAt) events.push([j.enqueuedAt, 'enqueued']);
-      if (j.dueAt) events.push([j.dueAt, j.state === 'scheduled' ? (j.attempt > 0 ? 'due again (retry ' + (j.attempt + 1) + ')' : 'due') : 'was due (attempt ' + j.attempt + ')']);
+      if (j.dueAt && j.state !== 'waiting') events.push([j.dueAt, j.state === 'scheduled' ? (j.attempt > 0 ? 'due again (retry ' + (j.attempt + 1) + ')' : 'due') : 'was due (attempt ' + j.attempt + ')']);
       if (j.leaseUntil) events.push([j.leaseUntil, 'lease ends (token ' + j.token + ')']);
       if (j.finishedAt) events.push([j.finishedAt, j.state === 'dead' ? 'died' : 'completed']);
       events.sort((a, b) => Date.parse(a[0]) - Date.parse(b[0]));
       const now = serverNow();
       return h('ol', { class: 'timeline' }, events.map(([t, what]) => h('li', { class: Date.parse(t) > now ? 'future' : '' },
         h('strong', { text: what }), ' ', timeEl('span', t, '', { class: 'muted' }))));
+    }
+
+    // A linked job: its id as a link to its page, and its state.
+    function linkedItem(l) {
+      return h('li', { 'data-id': l.id }, h('a', { class: 'mono', href: jobHref(name, l.id), text: l.id }), ' ',
+        l.state ? h('span', { class: 'badge ' + l.state, text: l.state }) : h('span', { class: 'muted', text: 'gone (deleted or purged)' }));
+    }
+
+    // Flows (docs/flows.md): what a waiting job waits for, its parents and the children waiting for it, as links.
+    function flowCard(j) {
+      const p = j.parents;
+      const c = j.children;
+      if (!p && !c) return null;
+      const items = [];
+      if (p) {
+        const policy = p.onParentDead === 'ignore' ? 'a dead parent counts as finished' : 'a dead parent makes it dead';
+        items.push(h('p', { id: 'flow-waits', text: 'Waiting for ' + fmtInt(p.pending) + ' of its parents to finish ('
+          + fmtInt(p.done) + ' done' + (p.dead > 0 ? ', ' + fmtInt(p.dead) + ' dead' : '') + '); ' + policy + '.' }));
+        if (p.jobs && p.jobs.length > 0) {
+          items.push(h('h3', { text: 'Parents' }), h('ul', { class: 'links', id: 'job-parents' }, p.jobs.map(linkedItem)));
+        }
+      }
+      if (c) {
+        items.push(h('h3', { text: 'Waiting children (' + fmtInt(c.waiting) + ')' }),
+          h('ul', { class: 'links', id: 'job-children' }, (c.jobs || []).map(linkedItem),
+            c.more > 0 ? h('li', { class: 'muted', id: 'children-more', text: 'and ' + fmtInt(c.more) + ' more' }) : null));
+      }
+      return card('Flow', ...items);
     }
 
     let last = null;
@@ -798,6 +861,7 @@
         j.corrupt ? h('p', { class: 'notice', text: 'This record could not be decoded: it was moved to dead, and the payload below is its raw stored bytes.' }) : null,
         h('div', { class: 'row card', id: 'job-actions' }, actions(j)),
         card('Fields', facts(fields)),
+        flowCard(j),
         j.error ? card('Last error', h('pre', { class: 'error', id: 'job-error', text: j.error })) : null,
         j.errors && j.errors.length > 0 ? card('Error history (newest first, the last ' + j.errors.length + ')',
           h('ol', { class: 'errors', id: 'job-errors' }, j.errors.map((e) => h('li', { 'data-attempt': String(e.attempt) },
