@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -143,6 +144,15 @@ final class Checker {
      * @param expected the state every enqueued job must end in (DONE, or DEAD for poison jobs)
      */
     Verdict check(JobQueue q, JobState expected) {
+        return check(q, id -> expected);
+    }
+
+    /**
+     * As {@link #check(JobQueue, JobState)}, with the state each job must end in given per id (a flow: DONE, or DEAD
+     * for a job that fails for good and for the children its death ends). A job that ends as expected without ever
+     * having been leased (fencing token 0: a child made dead by its parent's death) has no outcome to hear.
+     */
+    Verdict check(JobQueue q, Function<String, JobState> expectedOf) {
         Map<String, List<Run>> byId = runs.stream().collect(Collectors.groupingBy(Run::id, HashMap::new, Collectors.toList()));
         Set<String> known = new HashSet<>(acked);
         known.addAll(uncertain);
@@ -158,11 +168,11 @@ final class Checker {
         List<String> unheard = new ArrayList<>();
         List<String> untimed = new ArrayList<>();
         BiPredicate<String, Long> excuse = mayBeUnheard;
-        Outcome accepted = expected == JobState.DEAD ? Outcome.DEAD : Outcome.COMPLETED;
         long excused = 0;
         int runsPerToken = 0;
         int uncertainWritten = 0;
         for (String id : ids) {
+            JobState expected = expectedOf.apply(id);
             Optional<JobInfo> info = q.get(id);
             List<Run> mine = byId.getOrDefault(id, List.of());
             long completed = mine.stream().filter(r -> r.outcome() == Outcome.COMPLETED).count();
@@ -188,8 +198,9 @@ final class Checker {
                     twice.add(id + " token " + e.getKey() + " x" + e.getValue());
                 }
             }
-            if (excuse != null && info.isPresent() && info.get().state() == expected) {
+            if (excuse != null && info.isPresent() && info.get().state() == expected && info.get().token() != 0) {
                 long last = info.get().token();
+                Outcome accepted = expected == JobState.DEAD ? Outcome.DEAD : Outcome.COMPLETED;
                 if (mine.stream().noneMatch(r -> r.token() == last && r.outcome() == accepted)) {
                     if (excuse.test(id, last)) {
                         excused++;
