@@ -108,6 +108,11 @@ final class Checker {
         runs.add(run);
     }
 
+    /** Every run heard so far. */
+    List<Run> runs() {
+        return List.copyOf(runs);
+    }
+
     /** Accepted completions heard so far. */
     long completions() {
         return runs.stream().filter(r -> r.outcome() == Outcome.COMPLETED).count();

@@ -1,6 +1,8 @@
 package dev.delayq.chaos;
 
+import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
+import dev.delayq.JobQueue;
 import dev.delayq.JobState;
 import dev.delayq.OnParentDead;
 import java.time.Duration;
@@ -128,8 +130,27 @@ final class FlowDag {
         return out;
     }
 
+    /**
+     * Enqueues the whole graph, level by level (a parent must exist before its child's enqueue), each job acknowledged
+     * to {@code checker}; before any worker runs, so that every child waits at its enqueue and is released by a
+     * completion (a child whose parents are all done at its enqueue is scheduled there, not released).
+     */
+    void enqueue(JobQueue q, Checker checker, Duration spread) {
+        for (int level = 0; level <= 3; level++) {
+            List<Job> jobs = jobs(level, spread);
+            for (int from = 0; from < jobs.size(); from += 500) {
+                for (EnqueueResult r : q.enqueueAll(jobs.subList(from, Math.min(jobs.size(), from + 500)))) {
+                    if (!r.created()) {
+                        throw new AssertionError("not created: " + r);
+                    }
+                    checker.acked(r.id());
+                }
+            }
+        }
+    }
+
     /** The jobs of one level, built for enqueueing; leaves due spread evenly over {@code spread}. */
-    List<Job> jobs(int level, Duration spread) {
+    private List<Job> jobs(int level, Duration spread) {
         List<Node> of = nodes.values().stream().filter(n -> n.level() == level).toList();
         List<Job> jobs = new ArrayList<>();
         for (int i = 0; i < of.size(); i++) {

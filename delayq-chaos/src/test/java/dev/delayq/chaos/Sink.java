@@ -92,11 +92,6 @@ final class Sink {
         return busy;
     }
 
-    /** Every run's start line, one per line (a job run twice under one token counts twice). */
-    List<Start> starts() {
-        return starts;
-    }
-
     /** Now on the sink's clock (ms since boot, from {@code /proc/uptime}). */
     static long nowMs() {
         try {
