@@ -10,8 +10,10 @@ import dev.delayq.JobListener.Outcome;
 import dev.delayq.JobState;
 import dev.delayq.JobQueue;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +63,9 @@ final class Checker {
     private final Set<String> acked = ConcurrentHashMap.newKeySet();
     private final Set<String> uncertain = ConcurrentHashMap.newKeySet();
     private final ConcurrentLinkedQueue<Run> runs = new ConcurrentLinkedQueue<>();
-    private final Map<String, long[]> timing = new ConcurrentHashMap<>(); // id/token -> start, end
+    // run (the JobContext the worker hands to the handler and then to the listener) -> start, end; by identity, not by
+    // id and token: after a failover that lost claims, two runs of one job can hold the same token (RELIABILITY.md)
+    private final Map<JobContext, long[]> timing = Collections.synchronizedMap(new IdentityHashMap<>());
     private volatile boolean deletedOnCompletion;
     private volatile BiPredicate<String, Long> mayBeUnheard;
 
@@ -122,7 +126,7 @@ final class Checker {
     JobHandler timed(JobHandler handler) {
         return job -> {
             long[] t = {System.currentTimeMillis(), -1};
-            timing.put(key(job), t);
+            timing.put(job, t);
             try {
                 handler.handle(job);
             } finally {
@@ -134,13 +138,9 @@ final class Checker {
     /** A worker listener that records every outcome (with the times of {@link #timed(JobHandler)}). */
     JobListener listener() {
         return (job, outcome) -> {
-            long[] t = timing.remove(key(job));
+            long[] t = timing.remove(job);
             runs.add(new Run(job.id(), job.token(), t == null ? -1 : t[0], t == null ? -1 : t[1], outcome));
         };
-    }
-
-    private static String key(JobContext job) {
-        return job.id() + "/" + job.token();
     }
 
     /**

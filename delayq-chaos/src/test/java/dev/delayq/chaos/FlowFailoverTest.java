@@ -34,7 +34,9 @@ import org.junit.jupiter.api.Test;
  * exactly as the graph implies, one {@code released} and one {@code completed} event per job in the promoted master's
  * stream, every child run under its final token started after its parents' final runs ended, nothing left waiting,
  * {@code check} clean), while a run, completion or overlap of a job that began before the cluster was healthy again
- * and is not under its final token is excused and counted, as ClusterFailoverTest (delayq-core) does.
+ * and is not under its final token is excused and counted, as ClusterFailoverTest (delayq-core) does. So is a job run
+ * twice under one token: the promoted master's token counter misses the lost claims, so it grants their tokens again
+ * (RELIABILITY.md, "What delayq does not promise").
  */
 class FlowFailoverTest {
     private static final String QUEUE = "flow";
@@ -99,6 +101,11 @@ class FlowFailoverTest {
                 List<String> duplicated = unexcused(verdict.duplicated(), exposed);
                 List<String> stale = unexcused(verdict.staleAccepted(), exposed);
                 List<String> overlaps = unexcused(verdict.overlaps(), exposed);
+                // The token counter is replicated with the claims: a claim lost with the killed master is made again by
+                // the promoted one under the same token numbers, so the job runs twice under one token (once for each
+                // master) and the first holder's outcome can be taken for the second's. Counted, and reported.
+                List<String> twice = unexcused(verdict.runTwice(), exposed);
+                long reissued = verdict.runTwice().size() - twice.size();
                 long excusedEntries = verdict.duplicated().size() + verdict.staleAccepted().size() + verdict.overlaps().size()
                         - duplicated.size() - stale.size() - overlaps.size();
                 QueueStats stats = q.inspector().stats();
@@ -107,16 +114,18 @@ class FlowFailoverTest {
                         "failing", failing.size(), "dead_cascade", flow.cascaded(), "faults", "1xMasterSIGKILL",
                         "ended_at_kill", endedAtKill, "waiting_at_kill", waitingAtKill, "healthy_after_ms", failoverMs,
                         "recovered", flow.recovered(), "reruns", flow.reruns(), "runs_excused", flow.excused(),
-                        "verdict_entries_excused", excusedEntries, "releases", flow.releases(),
+                        "verdict_entries_excused", excusedEntries, "tokens_reissued", reissued, "releases", flow.releases(),
                         "order_checks", flow.orderChecks(), "waiting", stats.waiting(),
                         "flow_problems", flow.problems().size(),
                         "seconds", (System.nanoTime() - started) / 1_000_000_000L);
                 assertThat(verdict.lost()).as(line).isEmpty();
                 assertThat(verdict.unexpected()).as("completed jobs never enqueued").isEmpty();
-                assertThat(duplicated).as("jobs completed by two lease holders, not explained by the failover").isEmpty();
+                assertThat(duplicated).as("jobs completed by two lease holders, not explained by the failover (healthy at %d): %s",
+                        healthyAtMs, runsOf(checker, duplicated)).isEmpty();
                 assertThat(stale).as("stale completions accepted, not explained by the failover").isEmpty();
                 assertThat(overlaps).as("two live leases at once, not explained by the failover").isEmpty();
-                assertThat(verdict.runTwice()).as("runs of a job under a token another run of it had").isEmpty();
+                assertThat(twice).as("runs of a job under a token another run of it had, not explained by the failover: %s",
+                        runsOf(checker, twice)).isEmpty();
                 assertThat(verdict.checkProblems()).as("queue check problems").isEmpty();
                 assertThat(flow.problems()).as(line).isEmpty();
                 assertThat(promoted).as("the killed master's replica serves the queue").isSameAs(heir);
@@ -137,6 +146,13 @@ class FlowFailoverTest {
     private static DelayQ client(RedisCluster cluster) {
         return DelayQ.builder().redis(cluster.uri()).cluster(true).prefix(PREFIX).timeout(Duration.ofSeconds(2))
                 .retryPolicy(Rig.FAST).build();
+    }
+
+    /** The runs the checker heard of the jobs its entries name, for a failure message. */
+    private static List<Checker.Run> runsOf(Checker checker, List<String> entries) {
+        Set<String> ids = new HashSet<>();
+        entries.forEach(e -> ids.add(e.split(" ")[0]));
+        return checker.runs().stream().filter(r -> ids.contains(r.id())).toList();
     }
 
     /** The checker's entries ({@code "<id> ..."}) of jobs not exposed to the failover. */

@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
  *       started and is dead with {@code parent P is dead}, P itself dead;</li>
  *   <li>every child run started after each parent's run under the parent's final token (its accepted one) had ended;</li>
  *   <li>every child that ran was released exactly once (one {@code released} event, written by the script that finished
- *       its last parent), one of the cascade never;</li>
+ *       its last parent), after the {@code completed} or {@code dead} event of each of its parents in the stream's
+ *       order (Redis's own), one of the cascade never;</li>
  *   <li>every job that ran was started under at most as many leases as Redis granted it (its attempts plus its stalls,
  *       each stall a lease that expired under a killed worker), and at least one;</li>
  *   <li>every done job has exactly one {@code completed} event.</li>
@@ -62,19 +63,33 @@ final class FlowInvariants {
 
         Map<String, List<Checker.Run>> started = runs.stream().filter(r -> r.startMs() >= 0)
                 .collect(Collectors.groupingBy(Checker.Run::id));
-        Map<String, Checker.Run> finalRun = new HashMap<>(); // the run under the job's final token that reached its end
+        // The run under the job's final token that reached its end; of two (a token granted again after a failover), the
+        // one that ended first, whose outcome may be the one Redis took.
+        Map<String, Checker.Run> finalRun = new HashMap<>();
         for (Checker.Run r : runs) {
             if (r.endMs() >= 0 && r.token() == infos.get(r.id()).token()) {
-                finalRun.put(r.id(), r);
+                finalRun.merge(r.id(), r, (a, b) -> a.endMs() <= b.endMs() ? a : b);
             }
         }
         Map<String, Long> released = new HashMap<>();
         Map<String, Long> completed = new HashMap<>();
-        for (JobEvent e : events(q)) {
-            if (e.type().equals("released")) {
-                released.merge(e.jobId(), 1L, Long::sum);
-            } else if (e.type().equals("completed")) {
-                completed.merge(e.jobId(), 1L, Long::sum);
+        Map<String, Integer> releasedAt = new HashMap<>(); // positions in the stream, which scripts append in order
+        Map<String, Integer> endedAt = new HashMap<>(); // a job's completed or dead event
+        List<JobEvent> events = events(q);
+        for (int i = 0; i < events.size(); i++) {
+            JobEvent e = events.get(i);
+            switch (e.type()) {
+                case "released" -> {
+                    released.merge(e.jobId(), 1L, Long::sum);
+                    releasedAt.put(e.jobId(), i);
+                }
+                case "completed" -> {
+                    completed.merge(e.jobId(), 1L, Long::sum);
+                    endedAt.put(e.jobId(), i);
+                }
+                case "dead" -> endedAt.put(e.jobId(), i);
+                default -> {
+                }
             }
         }
 
@@ -124,6 +139,12 @@ final class FlowInvariants {
                     problems.add(n.id() + " released " + releases + " time(s), expected " + (cascade ? 0 : 1));
                 }
                 for (String p : n.parents()) {
+                    // In Redis's own order: the release comes after every parent's end (completed or dead).
+                    Integer at = releasedAt.get(n.id());
+                    if (at != null && (endedAt.get(p) == null || endedAt.get(p) > at)) {
+                        problems.add(n.id() + " released at event " + at + ", before its parent " + p + " ended (event "
+                                + endedAt.get(p) + ")");
+                    }
                     Checker.Run parentEnd = finalRun.get(p);
                     if (parentEnd == null) {
                         continue; // a parent dead of its own dead parent never ran (checked as its own job)
