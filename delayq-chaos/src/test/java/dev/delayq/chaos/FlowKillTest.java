@@ -65,9 +65,9 @@ class FlowKillTest {
             dag.enqueue(q, checker, spread);
             assertThat(q.inspector().stats().waiting()).as("children waiting after the enqueue").isEqualTo(total - leaves);
 
+            // exit 100 after the side effect: the run fails for good (docs/cli.md, work --exec).
+            String failing = dag.failing().stream().collect(Collectors.joining("|"));
             for (int i = 0; i < 4; i++) {
-                // exit 100 after the side effect: the run fails for good (docs/cli.md, work --exec).
-                String failing = dag.failing().stream().collect(Collectors.joining("|"));
                 workers.add(new WorkerProcess("w" + i, dir, redis.uri(), "chaos", QUEUE, sink, "",
                         "; case \"$DELAYQ_JOB_ID\" in " + failing + ") exit 100;; esac",
                         List.of("--lease", "5s", "--concurrency", "8", "--batch", "8", "--max-attempts", "50",
