@@ -50,10 +50,46 @@ final class Sink {
 
     /** The exec command writing to {@code sink}; {@code shellBefore} runs between the two lines (e.g. {@code sleep 0.2;}). */
     static String command(Path sink, String shellBefore) {
+        return command(sink, shellBefore, "");
+    }
+
+    /**
+     * As {@link #command(Path, String)}; {@code shellAfter} runs after the effect line, its status the command's (e.g.
+     * {@code ; exit 100} to fail the run for good once its end is written).
+     */
+    static String command(Path sink, String shellBefore, String shellAfter) {
         String job = "\"$DELAYQ_JOB_ID\" \"$DELAYQ_TOKEN\" \"$CHAOS_WORKER\"";
         return "read s _ < /proc/uptime; printf 'start %s %s %s %s\\n' " + job + " \"$s\" >> '" + sink + "'; "
                 + shellBefore
-                + " read e _ < /proc/uptime; printf 'effect %s %s %s %s %s\\n' " + job + " \"$s\" \"$e\" >> '" + sink + "'";
+                + " read e _ < /proc/uptime; printf 'effect %s %s %s %s %s\\n' " + job + " \"$s\" \"$e\" >> '" + sink + "'"
+                + shellAfter;
+    }
+
+    /**
+     * The worker incarnations running a command now, read while the workers write: a start line without its effect
+     * line yet (a line still being written is left out).
+     */
+    static Set<String> busyWorkers(Path sink) {
+        String text;
+        try {
+            text = Files.readString(sink, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Map<String, Integer> open = new HashMap<>();
+        for (String line : text.substring(0, text.lastIndexOf('\n') + 1).split("\n")) {
+            String[] f = line.split(" ");
+            if (f.length >= 4) {
+                open.merge(f[3], f[0].equals("start") ? 1 : -1, Integer::sum);
+            }
+        }
+        Set<String> busy = new LinkedHashSet<>();
+        open.forEach((worker, n) -> {
+            if (n > 0) {
+                busy.add(worker);
+            }
+        });
+        return busy;
     }
 
     /** Now on the sink's clock (ms since boot, from {@code /proc/uptime}). */

@@ -61,13 +61,19 @@ final class WorkerProcess implements AutoCloseable {
     /** As above; {@code shellBefore} runs in each job's shell before its side effect (e.g. {@code sleep 0.2;}). */
     WorkerProcess(String name, Path dir, String redis, String prefix, String queue, Path sink, String shellBefore,
                   List<String> extra) {
+        this(name, dir, redis, prefix, queue, sink, shellBefore, "", extra);
+    }
+
+    /** As above; {@code shellAfter} runs after the side effect and gives the run's exit status (see {@link Sink}). */
+    WorkerProcess(String name, Path dir, String redis, String prefix, String queue, Path sink, String shellBefore,
+                  String shellAfter, List<String> extra) {
         this.name = name;
         this.dir = dir;
         String java = ProcessHandle.current().info().command().orElse("java");
         command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m",
                 "-cp", System.getProperty("java.class.path"), "dev.delayq.cli.Main",
                 "--redis", redis, "--prefix", prefix, "--verbose", "work", queue,
-                "--exec", Sink.command(sink, shellBefore)));
+                "--exec", Sink.command(sink, shellBefore, shellAfter)));
         command.addAll(extra);
     }
 
@@ -127,6 +133,11 @@ final class WorkerProcess implements AutoCloseable {
     /** Whether the current incarnation is alive and its worker has started. */
     boolean ready() {
         return isAlive() && read(logs.get(logs.size() - 1)).contains("delayq: worker ");
+    }
+
+    /** The current incarnation's name, as the sink names it ({@code <name>-<n>}). */
+    String incarnation() {
+        return name + "-" + (incarnation - 1);
     }
 
     /** The process id of the current incarnation. */
