@@ -14,7 +14,8 @@ No JVM is involved, so the figure is the scripts' alone.
   INSTR=1 N=5000 REPS=1 python3 docs/perf/script-cost.py   # instructions instead of time (valgrind; see below)
   DISTINCT=1 PAY=10240 N=5000 python3 docs/perf/script-cost.py   # payloads that differ (their last 12 bytes)
   SPREAD=1 python3 docs/perf/script-cost.py      # due times that differ (1 ms apart), where W1's burst shares one
-  TOKENS=10000000 python3 docs/perf/script-cost.py   # a queue that has leased 10 million jobs (4-byte tokens)
+  TOKENS=10000000 python3 docs/perf/script-cost.py   # a queue that has leased 10 million jobs (before tokens came
+                                                  # from the clock: 4-byte tokens; since, every token takes 8)
   ENQ=1 python3 docs/perf/script-cost.py         # enqueue the jobs through enqueue.lua (calls of B) and print its cost
   REDIS=/path/to/redis-server python3 docs/perf/script-cost.py   # another server binary (e.g. one built with symbols)
   HELD=4 python3 docs/perf/script-cost.py        # claims and completes interleaved, as workers run them: at most 4

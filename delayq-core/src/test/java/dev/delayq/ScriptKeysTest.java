@@ -212,10 +212,13 @@ class ScriptKeysTest {
         Record r = stored("a");
         assertThat(r.state()).isEqualTo(JobState.PROCESSING);
         assertThat(r.attempt()).isEqualTo(1);
-        assertThat(r.token()).isEqualTo(1);
+        // Tokens count up from Redis's clock in microseconds (a promoted replica cannot grant a lost claim's again).
+        assertThat(r.token()).isEqualTo(b.serverTimeMicros());
+        assertThat(b.jobs().get(0).lease().token()).isEqualTo(r.token());
         assertThat(r.due()).isEqualTo(b.jobs().get(0).dueAtMillis());
         assertThat(zrange("leases")).extracting(ScriptKeysTest::s).containsExactly("a", Long.toString(b.serverTimeMillis() + 30_000));
-        assertThat(meta("token")).isEqualTo("1");
+        assertThat(meta("fence")).isEqualTo(Long.toString(r.token()));
+        assertThat(meta("token")).as("leases granted").isEqualTo("1");
         q.leases().complete(b.jobs().get(0).lease());
     }
 

@@ -11,20 +11,18 @@ import dev.delayq.JobQueue;
 import dev.delayq.Lease;
 import dev.delayq.testkit.RedisServer;
 import java.time.Duration;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fencing defect scenario 13b found (RELIABILITY.md, "What delayq does not promise"), made deterministic: a replica
- * promoted before it heard a claim grants that claim's fencing token again, so the first holder passes the fence.
- * Here the replica is promoted by hand just before the claim (a partition's view of a failover that loses the last
- * write), instead of by the cluster after a SIGKILL.
+ * The fencing defect scenario 13b found, made deterministic: a replica promoted before it heard a claim granted that
+ * claim's fencing token again, so the first holder passed the fence. Tokens now count up from Redis's clock in
+ * microseconds (claim.lua), so the promoted replica grants a later one. Here the replica is promoted by hand just
+ * before the claim (a partition's view of a failover that loses the last write), instead of by the cluster after a
+ * SIGKILL.
  */
 class FencingFailoverTest {
 
     @Test
-    @Disabled("core defect, not fixed: the promoted replica's token counter misses the lost claim and grants its token "
-            + "again (fails: the same token, and the first holder's completion answered OK). Found by FlowFailoverTest.")
     void aReplicaPromotedBeforeItHeardAClaimNeverGrantsThatClaimsTokenAgain() {
         try (RedisServer master = RedisServer.start(); RedisServer replica = RedisServer.start()) {
             replica.call("REPLICAOF", "127.0.0.1", String.valueOf(master.port()));

@@ -124,7 +124,7 @@ local now_micros = now_us()
 local now = math.floor(now_micros / 1000)
 
 -- waker, wake_at: the idle worker that promised to claim at the next due time, and that time (see "Waker" above).
-local cfg, waker, wake_at = flow_config(k.meta, 'waker', 'wake_at')
+local cfg, waker, wake_at, claimed_v, fence_v = flow_config(k.meta, 'waker', 'wake_at', 'token', 'fence')
 k.cfg = cfg
 history_known(k.meta, cfg)
 if cfg.paused then
@@ -223,7 +223,11 @@ if allowed > 0 then
       -- changed the set since): removed by rank, without a member argument each.
       if take > n_prio then redis.call('ZREMRANGEBYRANK', k.due, '0', int(take - n_prio - 1)) end
     end
-    local token = redis.call('HINCRBY', k.meta, 'token', int(take)) - take
+    -- Fencing tokens count up from Redis's clock in microseconds (meta `fence`: the last one granted): a replica
+    -- promoted by a failover that lost claims of the old master grants tokens past theirs (its clock has moved on),
+    -- never a lost claim's token again. Meta `token` counts the leases granted (stats' "claimed").
+    local token = math.max((tonumber(fence_v) or 0) + 1, now_micros) - 1 -- the jobs below take token + 1, + 2, ...
+    redis.call('HSET', k.meta, 'token', int((tonumber(claimed_v) or 0) + take), 'fence', int(token + take))
     local expiry = now + lease_ms
     local expiry_s = int(expiry) -- every lease's score: formatted once, not converted from a number per member
     local fields, leases, lags, quarantined, nf, no = {}, {}, {}, 0, 0, #out
