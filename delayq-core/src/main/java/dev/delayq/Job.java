@@ -111,6 +111,11 @@ public final class Job {
         return spec.after;
     }
 
+    /** The parents of this job in other queues (see {@link Builder#afterIn(String, String...)}); empty when none. */
+    public List<ParentRef> afterIn() {
+        return spec.afterIn;
+    }
+
     /** What a dead parent does to this job: {@link OnParentDead#DEAD} unless set. */
     public OnParentDead onParentDead() {
         return spec.onParentDead;
@@ -181,6 +186,7 @@ public final class Job {
         private String group;
         private String tracestate;
         private List<String> after = List.of();
+        private List<ParentRef> afterIn = List.of();
         private OnParentDead onParentDead = OnParentDead.DEAD;
 
         private Builder() {
@@ -202,6 +208,7 @@ public final class Job {
             c.traceparent = traceparent;
             c.tracestate = tracestate;
             c.after = after;
+            c.afterIn = afterIn;
             c.onParentDead = onParentDead;
             c.group = group;
             return c;
@@ -349,6 +356,31 @@ public final class Job {
             return this;
         }
 
+        /**
+         * Parents in another queue, {@code queue} (a queue without partitions, on a cluster in any slot), each existing
+         * when this job is enqueued; added to those named before (by {@link #after(String...)} too: at most
+         * {@value Bounds#MAX_PARENTS} in all). They count as {@link #after(String...)} parents do, and the child is
+         * released exactly once (docs/flows.md, "Parents in another queue"); a child's release by a parent in another
+         * queue reaches it through a worker of that queue, within about a second. Its error for a dead one names it
+         * {@code queue/id}: {@code parent payments/p7 is dead}.
+         */
+        public Builder afterIn(String queue, String... ids) {
+            java.util.List<ParentRef> all = new java.util.ArrayList<>(afterIn);
+            for (String id : ids) {
+                all.add(new ParentRef(queue, id));
+            }
+            this.afterIn = List.copyOf(all);
+            return this;
+        }
+
+        /** {@link #afterIn(String, String...)} from a collection of parents, each in its own queue. */
+        public Builder afterIn(java.util.Collection<ParentRef> parents) {
+            java.util.List<ParentRef> all = new java.util.ArrayList<>(afterIn);
+            all.addAll(parents);
+            this.afterIn = List.copyOf(all);
+            return this;
+        }
+
         /** What a dead, cancelled or deleted parent does to this job (default {@link OnParentDead#DEAD}). */
         public Builder onParentDead(OnParentDead policy) {
             this.onParentDead = java.util.Objects.requireNonNull(policy, "onParentDead");
@@ -390,8 +422,15 @@ public final class Job {
             }
             boolean debounce = dedupeMode == DedupeMode.DEBOUNCE;
             Validation.dedupe(dedupeKey, dedupeTtl, debounce, Bounds.MAX_DEDUPE_TTL);
-            Validation.parents(after, id, Bounds.MAX_PARENTS, onParentDead != OnParentDead.DEAD);
-            Validation.group(group, !after.isEmpty(), debounce);
+            if (after.size() + afterIn.size() > Bounds.MAX_PARENTS) {
+                throw new IllegalArgumentException("a job may wait for at most " + Bounds.MAX_PARENTS + " parents, not "
+                        + (after.size() + afterIn.size()));
+            }
+            if (new java.util.HashSet<>(afterIn).size() != afterIn.size()) {
+                throw new IllegalArgumentException("parents must be distinct: " + afterIn);
+            }
+            Validation.parents(after, id, Bounds.MAX_PARENTS, onParentDead != OnParentDead.DEAD && afterIn.isEmpty());
+            Validation.group(group, !after.isEmpty() || !afterIn.isEmpty(), debounce);
             return new Job(this, id != null ? id : Ids.generate(), id == null);
         }
     }

@@ -77,6 +77,9 @@ final class Protocol {
             case FAIL -> Fail.PROTOCOL;
             case ERRORS -> ErrorHistory.PROTOCOL;
             case LINKS -> Links.PROTOCOL;
+            case REMOTE_LINK -> RemoteLink.PROTOCOL;
+            case NOTICES -> Notices.PROTOCOL;
+            case NOTICE_APPLY -> Notices.APPLY;
             case RENEW -> Renew.PROTOCOL;
             case RELEASE -> Release.PROTOCOL;
             case RECOVER -> Recover.PROTOCOL;

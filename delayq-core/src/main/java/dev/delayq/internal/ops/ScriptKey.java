@@ -32,6 +32,7 @@ enum ScriptKey {
     DEPS("deps hash", Keys::deps),
     WAITING("waiting zset", Keys::waiting),
     CHILDREN("children key prefix", Keys::childrenPrefix),
+    CONFIG("config hash", Keys::config),
     PURGE_LOCK("lock key", k -> k.lock("purge")),
     /** The index a list reads: given by the caller. */
     INDEX("index zset", null);

@@ -169,6 +169,12 @@ public final class RedisQueue implements JobQueue, Leases {
         for (int i = 0; i < ids.length; i++) {
             ids[i] = count == 1 ? jobs.get(i).id() : Routing.storedId(jobs.get(i), count, name());
         }
+        if (count == 1 && jobs.stream().anyMatch(j -> !j.afterIn().isEmpty())) {
+            Partition only = parts.first();
+            RemoteParents remote = new RemoteParents(redis, only.keys());
+            return remote.link(jobs, ids).thenCompose(tags -> only.enqueueAll(jobs, ids, tags)
+                    .thenCompose(results -> remote.unlinkRefused(jobs, ids, tags, results).thenApply(v -> results)));
+        }
         if (count == 1 || jobs.isEmpty()) {
             return parts.first().enqueueAll(jobs, ids);
         }
@@ -221,10 +227,10 @@ public final class RedisQueue implements JobQueue, Leases {
                         + settings.maxPayloadBytes() + " bytes (DelayQ.builder().maxPayloadBytes(n) raises it; large data "
                         + "belongs in a store of its own, with a reference in the payload)");
             }
-            if (!job.after().isEmpty() && parts.count() > 1) {
+            if ((!job.after().isEmpty() || !job.afterIn().isEmpty()) && parts.count() > 1) {
                 throw new IllegalArgumentException("job '" + job.id() + "' names parents, but queue '" + name() + "' has "
                         + parts.count() + " partitions: flows (after) are supported on a queue without partitions only,"
-                        + " with parents in the same queue (see docs/flows.md)");
+                        + " with parents in the same queue or in other queues without partitions (see docs/flows.md)");
             }
         }
     }

@@ -93,6 +93,12 @@ public final class QueuePartition implements WorkerPartition {
     }
 
     @Override
+    public Relayed relayNotices(long expiryMillis) {
+        Partition.Relayed r = part.relayNotices(expiryMillis, NoticeRelay.STEPS);
+        return new Relayed(r.applied(), r.expired());
+    }
+
+    @Override
     public long tickSchedules() {
         QueueSchedules.Pass pass = QueueSchedules.tick(part);
         return pass.wakeAtMillis() == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, pass.wakeAtMillis() - pass.nowMillis());

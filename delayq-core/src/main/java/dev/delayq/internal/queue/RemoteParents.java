@@ -1,0 +1,118 @@
+package dev.delayq.internal.queue;
+
+import dev.delayq.EnqueueResult;
+import dev.delayq.Job;
+import dev.delayq.ParentRef;
+import dev.delayq.internal.Keys;
+import dev.delayq.internal.base.Ids;
+import dev.delayq.internal.ops.RemoteLink;
+import dev.delayq.internal.redis.RedisBackend;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Step 1 of enqueueing children whose parents are in other queues (lua/includes/remote.lua, docs/flows.md "Parents in
+ * another queue"): each child is linked on each of its parents' queues ({@code remote_link.lua}, one call per queue,
+ * one after the other), which answers for each parent linked, done or dead; the answers go to the child's enqueue as its
+ * remote tag. A parent that does not exist fails the enqueue ({@code unknown parent queue/id}) after the links already
+ * made for that child are taken back, so nothing of the call stays but what a crash between steps leaves (notices that
+ * expire: {@code NoticeRelay}).
+ */
+final class RemoteParents {
+    private final RedisBackend redis;
+    private final Keys child;
+
+    /** For children of the key set {@code child}. */
+    RemoteParents(RedisBackend redis, Keys child) {
+        this.redis = redis;
+        this.child = child;
+    }
+
+    /** One child's links: its link id, its parents by queue. */
+    private record Links(String linkId, String id, Map<String, List<ParentRef>> byQueue) {
+        static Links of(Job job, String id) {
+            Map<String, List<ParentRef>> byQueue = new LinkedHashMap<>();
+            for (ParentRef p : job.afterIn()) {
+                byQueue.computeIfAbsent(p.queue(), q -> new ArrayList<>()).add(p);
+            }
+            return new Links(Ids.generate(), id, byQueue);
+        }
+    }
+
+    /** Links every job of {@code jobs} with parents in other queues; each job's remote tag ({@code null}: none). */
+    CompletableFuture<String[]> link(List<Job> jobs, String[] ids) {
+        String[] tags = new String[jobs.size()];
+        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+        for (int i = 0; i < jobs.size(); i++) {
+            Job job = jobs.get(i);
+            if (job.afterIn().isEmpty()) {
+                continue;
+            }
+            int at = i;
+            chain = chain.thenCompose(v -> linkOne(job, ids[at]).thenAccept(tag -> tags[at] = tag));
+        }
+        return chain.thenApply(v -> tags);
+    }
+
+    private CompletableFuture<String> linkOne(Job job, String id) {
+        Links links = Links.of(job, id);
+        Map<ParentRef, Character> status = new LinkedHashMap<>();
+        List<String> linked = new ArrayList<>();
+        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+        for (Map.Entry<String, List<ParentRef>> e : links.byQueue().entrySet()) {
+            chain = chain.thenCompose(v -> call(links, e.getKey(), e.getValue(), true).thenAccept(st -> {
+                linked.add(e.getKey());
+                for (int k = 0; k < st.length; k++) {
+                    status.put(e.getValue().get(k), st[k]);
+                }
+            }));
+        }
+        return chain.handle((v, err) -> err).thenCompose(err -> {
+            if (err == null) {
+                StringBuilder tag = new StringBuilder(links.linkId());
+                for (ParentRef p : job.afterIn()) {
+                    tag.append('\1').append(status.get(p)).append(p);
+                }
+                return CompletableFuture.completedFuture(tag.toString());
+            }
+            Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
+            return unlink(links, linked).handle((u, ignored) -> null)
+                    .thenCompose(u -> CompletableFuture.<String>failedFuture(cause));
+        });
+    }
+
+    /** Takes back the links of the children whose enqueue did not create them (their id was taken). */
+    CompletableFuture<Void> unlinkRefused(List<Job> jobs, String[] ids, String[] tags, List<EnqueueResult> results) {
+        List<CompletableFuture<Void>> calls = new ArrayList<>();
+        for (int i = 0; i < jobs.size(); i++) {
+            if (tags[i] != null && !results.get(i).created()) {
+                Links links = new Links(tags[i].substring(0, tags[i].indexOf('\1')), ids[i], Links.of(jobs.get(i), ids[i]).byQueue());
+                calls.add(unlink(links, new ArrayList<>(links.byQueue().keySet())));
+            }
+        }
+        return CompletableFuture.allOf(calls.toArray(new CompletableFuture[0]));
+    }
+
+    private CompletableFuture<Void> unlink(Links links, List<String> queues) {
+        List<CompletableFuture<char[]>> calls = new ArrayList<>();
+        for (String q : queues) {
+            calls.add(call(links, q, links.byQueue().get(q), false));
+        }
+        return CompletableFuture.allOf(calls.toArray(new CompletableFuture[0]));
+    }
+
+    private CompletableFuture<char[]> call(Links links, String queue, List<ParentRef> parents, boolean link) {
+        List<String> ids = new ArrayList<>(parents.size());
+        List<String> refs = new ArrayList<>(parents.size());
+        for (ParentRef p : parents) {
+            ids.add(p.id());
+            refs.add(p.toString());
+        }
+        return RemoteLink.call(redis, new Keys(child.prefix(), queue), link, child.queue(), links.id(), links.linkId(),
+                ids, refs);
+    }
+}
