@@ -170,7 +170,7 @@ public final class Job {
     }
 
     /** Builder of a {@link Job}; {@link #build()} validates every field. */
-    public static final class Builder {
+    public static final class Builder implements Cloneable {
         private String id;
         private String name;
         private byte[] payload = new byte[0];
@@ -193,25 +193,11 @@ public final class Job {
         }
 
         private Builder copy() {
-            Builder c = new Builder();
-            c.id = id;
-            c.name = name;
-            c.payload = payload;
-            c.delay = delay;
-            c.runAt = runAt;
-            c.maxAttempts = maxAttempts;
-            c.dedupeKey = dedupeKey;
-            c.dedupeTtl = dedupeTtl;
-            c.dedupeMode = dedupeMode;
-            c.timeout = timeout;
-            c.priority = priority;
-            c.traceparent = traceparent;
-            c.tracestate = tracestate;
-            c.after = after;
-            c.afterIn = afterIn;
-            c.onParentDead = onParentDead;
-            c.group = group;
-            return c;
+            try {
+                return (Builder) super.clone();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
         }
 
         /**
@@ -356,28 +342,10 @@ public final class Job {
             return this;
         }
 
-        /**
-         * Parents in another queue, {@code queue} (a queue without partitions, on a cluster in any slot), each existing
-         * when this job is enqueued; added to those named before (by {@link #after(String...)} too: at most
-         * {@value Bounds#MAX_PARENTS} in all). They count as {@link #after(String...)} parents do, and the child is
-         * released exactly once (docs/flows.md, "Parents in another queue"); a child's release by a parent in another
-         * queue reaches it through a worker of that queue, within about a second. Its error for a dead one names it
-         * {@code queue/id}: {@code parent payments/p7 is dead}.
-         */
+        /** Parents in another queue (without partitions), counted as {@link #after(String...)}'s: docs/flows.md. */
         public Builder afterIn(String queue, String... ids) {
-            java.util.List<ParentRef> all = new java.util.ArrayList<>(afterIn);
-            for (String id : ids) {
-                all.add(new ParentRef(queue, id));
-            }
-            this.afterIn = List.copyOf(all);
-            return this;
-        }
-
-        /** {@link #afterIn(String, String...)} from a collection of parents, each in its own queue. */
-        public Builder afterIn(java.util.Collection<ParentRef> parents) {
-            java.util.List<ParentRef> all = new java.util.ArrayList<>(afterIn);
-            all.addAll(parents);
-            this.afterIn = List.copyOf(all);
+            this.afterIn = java.util.stream.Stream.concat(afterIn.stream(),
+                    java.util.Arrays.stream(ids).map(id -> new ParentRef(queue, id))).toList();
             return this;
         }
 
@@ -422,14 +390,7 @@ public final class Job {
             }
             boolean debounce = dedupeMode == DedupeMode.DEBOUNCE;
             Validation.dedupe(dedupeKey, dedupeTtl, debounce, Bounds.MAX_DEDUPE_TTL);
-            if (after.size() + afterIn.size() > Bounds.MAX_PARENTS) {
-                throw new IllegalArgumentException("a job may wait for at most " + Bounds.MAX_PARENTS + " parents, not "
-                        + (after.size() + afterIn.size()));
-            }
-            if (new java.util.HashSet<>(afterIn).size() != afterIn.size()) {
-                throw new IllegalArgumentException("parents must be distinct: " + afterIn);
-            }
-            Validation.parents(after, id, Bounds.MAX_PARENTS, onParentDead != OnParentDead.DEAD && afterIn.isEmpty());
+            Validation.parents(after, afterIn, id, Bounds.MAX_PARENTS, onParentDead != OnParentDead.DEAD);
             Validation.group(group, !after.isEmpty() || !afterIn.isEmpty(), debounce);
             return new Job(this, id != null ? id : Ids.generate(), id == null);
         }

@@ -170,10 +170,7 @@ public final class RedisQueue implements JobQueue, Leases {
             ids[i] = count == 1 ? jobs.get(i).id() : Routing.storedId(jobs.get(i), count, name());
         }
         if (count == 1 && jobs.stream().anyMatch(j -> !j.afterIn().isEmpty())) {
-            Partition only = parts.first();
-            RemoteParents remote = new RemoteParents(redis, only.keys());
-            return remote.link(jobs, ids).thenCompose(tags -> only.enqueueAll(jobs, ids, tags)
-                    .thenCompose(results -> remote.unlinkRefused(jobs, ids, tags, results).thenApply(v -> results)));
+            return new RemoteParents(redis, parts.first()).enqueue(jobs, ids);
         }
         if (count == 1 || jobs.isEmpty()) {
             return parts.first().enqueueAll(jobs, ids);

@@ -24,12 +24,20 @@ import java.util.concurrent.CompletionException;
  */
 final class RemoteParents {
     private final RedisBackend redis;
+    private final Partition part;
     private final Keys child;
 
-    /** For children of the key set {@code child}. */
-    RemoteParents(RedisBackend redis, Keys child) {
+    /** For children of the key set {@code part}. */
+    RemoteParents(RedisBackend redis, Partition part) {
         this.redis = redis;
-        this.child = child;
+        this.part = part;
+        this.child = part.keys();
+    }
+
+    /** Links the jobs with parents in other queues, enqueues all, and takes back the links of those not created. */
+    CompletableFuture<List<EnqueueResult>> enqueue(List<Job> jobs, String[] ids) {
+        return link(jobs, ids).thenCompose(tags -> part.enqueueAll(jobs, ids, tags)
+                .thenCompose(results -> unlinkRefused(jobs, ids, tags, results).thenApply(v -> results)));
     }
 
     /** One child's links: its link id, its parents by queue. */
