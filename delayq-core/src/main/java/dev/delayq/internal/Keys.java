@@ -35,6 +35,8 @@ import java.nio.charset.StandardCharsets;
  * &lt;prefix&gt;:{&lt;queue&gt;}:waiting   ZSET  jobs waiting for their parents; score = enqueue ms
  * &lt;prefix&gt;:{&lt;queue&gt;}:children:&lt;parent id&gt; SET the members (6-byte seq + id) of the jobs waiting for that
  *                                  parent; the scripts append the id to {@link #childrenPrefix()} (same slot)
+ * &lt;prefix&gt;:{&lt;queue&gt;}:children:  ZSET  the outbox of notices to children in other queues (lua/includes/remote.lua):
+ *                                  the children prefix itself, {@link #notices()}
  * &lt;prefix&gt;:{&lt;queue&gt;}:lock:&lt;n&gt;  STRING short maintenance lock
  * &lt;prefix&gt;:{&lt;queue&gt;}:schedules HASH  schedule name -&gt; its definition and next/last tick (see ops.ScheduleRecord)
  * &lt;prefix&gt;:{&lt;queue&gt;}:schedules:paused HASH  name of a paused schedule -&gt; when it was paused (Redis ms); only
@@ -220,6 +222,14 @@ public final class Keys {
      * tag, so it is in the same slot).
      */
     public byte[] childrenPrefix() {
+        return children;
+    }
+
+    /**
+     * Flows: the outbox of notices to children waiting in other key sets (lua/includes/remote.lua). The children prefix
+     * itself (no job id is empty, so no children set has this name): every script that ends a parent names it already.
+     */
+    public byte[] notices() {
         return children;
     }
 
