@@ -205,6 +205,22 @@ abstract class RemoteParentsContract {
     }
 
     @Test
+    void aNoticeForAChildThatDoesNotExistIsKeptAndTriedAgainLater() {
+        enqueue(payments, "p");
+        orders.enqueue(Job.builder().id("gone").afterIn("payments", "p").build());
+        assertThat(orders.inspector().delete("gone").changed()).isTrue(); // as a child never written: its link stays on p
+        assertThat(completeDue(payments)).containsExactly("p");
+        String notice = text(((List<?>) target().call("ZRANGE", outbox("payments"), "0", "-1")).get(0));
+        double written = Double.parseDouble(text(target().call("ZSCORE", outbox("payments"), notice)));
+        worker(payments, new ConcurrentHashMap<>());
+        // Tried, found no child, put back for later (not dropped: the child may still be written).
+        Awaitility.await().atMost(WAIT).until(() -> Double.parseDouble(text(target().call("ZSCORE", outbox("payments"),
+                notice))) > written + 1000);
+        assertThat(notices("payments")).isEqualTo(1);
+        assertThat(orders.get("gone")).isEmpty();
+    }
+
+    @Test
     void aCancelledWaitingChildIsNotRevivedByItsParentsNotice() {
         enqueue(payments, "p");
         orders.enqueue(Job.builder().id("c").afterIn("payments", "p").build());
