@@ -116,6 +116,7 @@ abstract class RemoteParentsContract {
         assertThat(orders.inspector().stats().waiting()).isZero();
         assertThat(completeDue(orders)).containsExactly("ship");
         assertThat(orders.inspector().check().problems()).isEmpty();
+        assertThat(payments.inspector().check().problems()).isEmpty();
     }
 
     @Test
@@ -190,6 +191,19 @@ abstract class RemoteParentsContract {
         orders.enqueue(Job.builder().id("late").afterIn("payments", "fails").build());
         assertThat(state(orders, "late")).isEqualTo(JobState.DEAD);
         assertThat(orders.get("late").orElseThrow().lastError()).isEqualTo("parent fails is dead");
+    }
+
+    @Test
+    void aCancelledRemoteParentMakesItsChildDead() {
+        enqueue(payments, "p1");
+        orders.enqueue(Job.builder().id("c").afterIn("payments", "p1").build());
+        assertThat(payments.cancel("p1").changed()).isTrue();
+        assertThat(notices("payments")).isEqualTo(1);
+        worker(payments, new ConcurrentHashMap<>());
+        Awaitility.await().atMost(WAIT).until(() -> state(orders, "c") == JobState.DEAD);
+        assertThat(orders.get("c").orElseThrow().lastError()).isEqualTo("parent p1 is dead");
+        assertThat(orders.inspector().stats().waiting()).isZero();
+        assertThat(orders.inspector().check().problems()).isEmpty();
     }
 
     @Test
