@@ -1,5 +1,6 @@
 package dev.delayq.internal.ops;
 
+import dev.delayq.Durability;
 import dev.delayq.internal.Keys;
 import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.redis.Script;
@@ -108,8 +109,14 @@ public final class Notices {
         });
     }
 
-    /** Applies {@code notices} (all for children of the key set {@code keys}); one code each (see {@link ApplyCode}). */
-    public static CompletableFuture<List<Long>> apply(RedisBackend redis, Keys keys, List<Notice> notices) {
+    /**
+     * Applies {@code notices} (all for children of the key set {@code keys}); one code each (see {@link ApplyCode}).
+     * With a {@code durability} that waits, the answer comes once the application is as durable as it asks (else the
+     * future fails, and the notices, not acknowledged, are applied again later: idempotent), so that a failover of the
+     * child's master cannot lose an application whose notice was acknowledged.
+     */
+    public static CompletableFuture<List<Long>> apply(RedisBackend redis, Keys keys, Durability durability,
+                                                      List<Notice> notices) {
         int w = ApplyEach.values().length;
         byte[][] args = new byte[ApplyArg.values().length + w * notices.size()][];
         args[ApplyArg.WAKE_CHANNEL.ordinal()] = keys.wakeChannel();
@@ -121,7 +128,12 @@ public final class Notices {
             args[a + ApplyEach.LINK.ordinal()] = Args.ascii(n.linkId());
             args[a + ApplyEach.REF.ordinal()] = Args.utf8(n.ref());
         }
-        return Reply.eval(redis, Script.NOTICE_APPLY, ScriptKey.of(APPLY_KEYS, keys), args).thenApply(r -> {
+        byte[][] k = ScriptKey.of(APPLY_KEYS, keys);
+        CompletableFuture<List<Object>> call = durability.waits()
+                ? redis.evalDurable(Script.NOTICE_APPLY, durability.localAof(), durability.replicas(), durability.timeout(), k, args)
+                .thenApply(r -> ReplyCode.checked(r, Script.NOTICE_APPLY.fileName()))
+                : Reply.eval(redis, Script.NOTICE_APPLY, k, args);
+        return call.thenApply(r -> {
             List<Long> out = new ArrayList<>(r.size());
             for (Object o : r) {
                 out.add(Reply.asLong(o));

@@ -340,7 +340,8 @@ public final class Partition {
      * One pass over this key set's outbox of notices to children in other key sets (lua/includes/remote.lua): each
      * notice due is applied to its child's key set (idempotent), then acknowledged; one whose child does not exist
      * (yet) is put back for {@link #NOTICE_RETRY_MS}, and acknowledged unapplied once older than {@code expiryMs}.
-     * Bounded: at most {@code steps} reads of {@link Notices#STEP} notices, then the last acknowledgements.
+     * Bounded: at most {@code steps} reads of {@link Notices#STEP} notices, then the last acknowledgements. An
+     * application waits for the client's {@link dev.delayq.Durability} (as an enqueue does) before its acknowledgement.
      */
     public Relayed relayNotices(long expiryMs, int steps) {
         List<byte[]> acks = List.of();
@@ -367,7 +368,8 @@ public final class Partition {
             }
             for (Map.Entry<String, List<Notices.Notice>> e : bySet.entrySet()) {
                 List<Notices.Notice> ns = e.getValue();
-                List<Long> codes = redis.await(Notices.apply(redis, new Keys(keys.prefix(), e.getKey()), ns), "notice_apply");
+                List<Long> codes = redis.await(Notices.apply(redis, new Keys(keys.prefix(), e.getKey()), settings.durability(),
+                        ns), "notice_apply");
                 for (int i = 0; i < ns.size(); i++) {
                     Notices.Notice n = ns.get(i);
                     if (codes.get(i) >= 0) {
