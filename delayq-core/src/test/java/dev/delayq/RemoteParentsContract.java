@@ -207,6 +207,35 @@ abstract class RemoteParentsContract {
     }
 
     @Test
+    void partitionedQueuesTakeParentsInOtherPartitionsAndQueuesThroughTheSameRelay() {
+        JobQueue parts = t.queue(dq, "porders", 3);
+        JobQueue pay = t.queue(dq, "ppay", 4);
+        for (int i = 0; i < 12; i++) {
+            enqueue(pay, "p" + i);
+            enqueue(parts, "l" + i);
+        }
+        assertThatThrownBy(() -> parts.enqueue(Job.builder().id("x").after("l0").build()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("afterIn(\"porders\", ids)");
+        for (int i = 0; i < 12; i++) {
+            // each child waits for a parent of another queue's partition and for one of its own queue, wherever it is
+            parts.enqueue(Job.builder().id("c" + i).afterIn("ppay", "p" + i).afterIn("porders", "l" + ((i + 5) % 12))
+                    .build());
+            assertThat(state(parts, "c" + i)).isEqualTo(JobState.WAITING);
+        }
+        assertThatThrownBy(() -> parts.enqueue(Job.builder().id("y").afterIn("ppay", "P9").build()))
+                .hasMessageContaining("unknown parent P9 (in queue ppay)");
+        Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
+        worker(pay, runs);
+        worker(parts, runs);
+        Awaitility.await().atMost(WAIT).until(() -> parts.inspector().stats().done() == 24);
+        for (int i = 0; i < 12; i++) {
+            assertThat(runs.get("c" + i).get()).as("c%d runs", i).isEqualTo(1);
+        }
+        assertThat(parts.inspector().stats().waiting()).isZero();
+        assertThat(parts.inspector().check().problems()).isEmpty();
+    }
+
+    @Test
     void anUnknownRemoteParentIsRefusedAndNothingStays() {
         enqueue(payments, "p1");
         JobQueue refunds = t.queue(dq, "refunds");

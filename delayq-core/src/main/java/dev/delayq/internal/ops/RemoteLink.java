@@ -54,7 +54,9 @@ public final class RemoteLink {
                 throw new IllegalArgumentException("parents in queue '" + keys.queue() + "': " + Reply.str(r.get(1)));
             }
             if (r.size() == 3 && Reply.code(r) == ReplyCode.UNKNOWN_PARENT) {
-                throw new IllegalArgumentException("unknown parent " + Reply.str(r.get(2)) + " (in queue " + keys.queue() + ")");
+                String ref = refs.get(ids.indexOf(Reply.str(r.get(2))));
+                throw new IllegalArgumentException("unknown parent " + Reply.str(r.get(2)) + " (in queue "
+                        + ref.substring(0, ref.indexOf('/')) + ")");
             }
             char[] out = new char[r.size() - 1];
             for (int i = 0; i < out.length; i++) {

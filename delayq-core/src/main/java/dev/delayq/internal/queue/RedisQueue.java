@@ -169,8 +169,8 @@ public final class RedisQueue implements JobQueue, Leases {
         for (int i = 0; i < ids.length; i++) {
             ids[i] = count == 1 ? jobs.get(i).id() : Routing.storedId(jobs.get(i), count, name());
         }
-        if (count == 1 && jobs.stream().anyMatch(j -> !j.afterIn().isEmpty())) {
-            return new RemoteParents(redis, parts.first()).enqueue(jobs, ids);
+        if (jobs.stream().anyMatch(j -> !j.afterIn().isEmpty())) {
+            return RemoteParents.enqueue(redis, parts, jobs, ids);
         }
         if (count == 1 || jobs.isEmpty()) {
             return parts.first().enqueueAll(jobs, ids);
@@ -224,10 +224,10 @@ public final class RedisQueue implements JobQueue, Leases {
                         + settings.maxPayloadBytes() + " bytes (DelayQ.builder().maxPayloadBytes(n) raises it; large data "
                         + "belongs in a store of its own, with a reference in the payload)");
             }
-            if ((!job.after().isEmpty() || !job.afterIn().isEmpty()) && parts.count() > 1) {
+            if (!job.after().isEmpty() && parts.count() > 1) {
                 throw new IllegalArgumentException("job '" + job.id() + "' names parents, but queue '" + name() + "' has "
-                        + parts.count() + " partitions: flows (after) are supported on a queue without partitions only,"
-                        + " with parents in the same queue or in other queues without partitions (see docs/flows.md)");
+                        + parts.count() + " partitions: after(...) names parents of the job's own key set, so it needs a queue"
+                        + " without partitions; name them with afterIn(\"" + name() + "\", ids) (see docs/flows.md)");
             }
         }
     }

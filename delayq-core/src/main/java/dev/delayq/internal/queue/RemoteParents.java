@@ -8,6 +8,7 @@ import dev.delayq.internal.base.Ids;
 import dev.delayq.internal.ops.RemoteLink;
 import dev.delayq.internal.redis.RedisBackend;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,29 +27,80 @@ final class RemoteParents {
     private final RedisBackend redis;
     private final Partition part;
     private final Keys child;
+    /** The key set of each parent, by its ref ("queue/id"): the parent queue's partition of its id. */
+    private final Map<ParentRef, String> keySets;
 
-    /** For children of the key set {@code part}. */
-    RemoteParents(RedisBackend redis, Partition part) {
+    /** For children of the key set {@code part}, with the parents' key sets resolved. */
+    private RemoteParents(RedisBackend redis, Partition part, Map<ParentRef, String> keySets) {
         this.redis = redis;
         this.part = part;
         this.child = part.keys();
+        this.keySets = keySets;
     }
 
-    /** Links the jobs with parents in other queues, enqueues all, and takes back the links of those not created. */
-    CompletableFuture<List<EnqueueResult>> enqueue(List<Job> jobs, String[] ids) {
+    /**
+     * Enqueues {@code jobs} (some with parents in other queues or partitions) into their partitions of {@code parts},
+     * each partition's jobs linked and enqueued as one batch; the results in the jobs' order. The partition count of
+     * each parent queue is read first (one HGET per queue named, on the calling thread: it never changes once recorded).
+     */
+    static CompletableFuture<List<EnqueueResult>> enqueue(RedisBackend redis, Partitions parts, List<Job> jobs, String[] ids) {
+        Map<String, Integer> counts = new HashMap<>();
+        Map<ParentRef, String> keySets = new HashMap<>();
+        for (Job job : jobs) {
+            for (ParentRef p : job.afterIn()) {
+                int n = counts.computeIfAbsent(p.queue(), q -> partitionCount(redis, parts.first().keys().prefix(), q));
+                keySets.put(p, n == 1 ? p.queue() : p.queue() + "#" + Routing.partitionOf(p.id(), n));
+            }
+        }
+        if (parts.count() == 1) {
+            return new RemoteParents(redis, parts.first(), keySets).enqueue(jobs, ids);
+        }
+        Map<Integer, List<Integer>> byPart = new LinkedHashMap<>();
+        for (int i = 0; i < jobs.size(); i++) {
+            byPart.computeIfAbsent(parts.indexOf(ids[i]), k -> new ArrayList<>()).add(i);
+        }
+        EnqueueResult[] out = new EnqueueResult[jobs.size()];
+        List<CompletableFuture<Void>> calls = new ArrayList<>();
+        for (Map.Entry<Integer, List<Integer>> e : byPart.entrySet()) {
+            List<Integer> idx = e.getValue();
+            List<Job> sub = idx.stream().map(jobs::get).toList();
+            String[] subIds = idx.stream().map(i -> ids[i]).toArray(String[]::new);
+            calls.add(new RemoteParents(redis, parts.all().get(e.getKey()), keySets).enqueue(sub, subIds)
+                    .thenAccept(results -> {
+                        for (int k = 0; k < idx.size(); k++) {
+                            out[idx.get(k)] = results.get(k);
+                        }
+                    }));
+        }
+        return CompletableFuture.allOf(calls.toArray(new CompletableFuture[0])).thenApply(v -> java.util.Arrays.asList(out));
+    }
+
+    /** The partition count recorded for {@code queue} (1 when none is: a queue never opened has no partitions). */
+    private static int partitionCount(RedisBackend redis, String prefix, String queue) {
+        String recorded = redis.hget(new Keys(prefix, queue).config(), "partitions");
+        try {
+            return recorded == null ? 1 : Math.max(1, Integer.parseInt(recorded));
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+
+    /** Links the jobs with parents in other key sets, enqueues all, and takes back the links of those not created. */
+    private CompletableFuture<List<EnqueueResult>> enqueue(List<Job> jobs, String[] ids) {
         return link(jobs, ids).thenCompose(tags -> part.enqueueAll(jobs, ids, tags)
                 .thenCompose(results -> unlinkRefused(jobs, ids, tags, results).thenApply(v -> results)));
     }
 
-    /** One child's links: its link id, its parents by queue. */
+    /** One child's links: its link id, its parents by key set (a queue, or a partition of one). */
     private record Links(String linkId, String id, Map<String, List<ParentRef>> byQueue) {
-        static Links of(Job job, String id) {
-            Map<String, List<ParentRef>> byQueue = new LinkedHashMap<>();
-            for (ParentRef p : job.afterIn()) {
-                byQueue.computeIfAbsent(p.queue(), q -> new ArrayList<>()).add(p);
-            }
-            return new Links(Ids.generate(), id, byQueue);
+    }
+
+    private Links links(Job job, String id, String linkId) {
+        Map<String, List<ParentRef>> byQueue = new LinkedHashMap<>();
+        for (ParentRef p : job.afterIn()) {
+            byQueue.computeIfAbsent(keySets.get(p), q -> new ArrayList<>()).add(p);
         }
+        return new Links(linkId, id, byQueue);
     }
 
     /** Links every job of {@code jobs} with parents in other queues; each job's remote tag ({@code null}: none). */
@@ -67,7 +119,7 @@ final class RemoteParents {
     }
 
     private CompletableFuture<String> linkOne(Job job, String id) {
-        Links links = Links.of(job, id);
+        Links links = links(job, id, Ids.generate());
         Map<ParentRef, Character> status = new LinkedHashMap<>();
         List<String> linked = new ArrayList<>();
         CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
@@ -98,7 +150,7 @@ final class RemoteParents {
         List<CompletableFuture<Void>> calls = new ArrayList<>();
         for (int i = 0; i < jobs.size(); i++) {
             if (tags[i] != null && !results.get(i).created()) {
-                Links links = new Links(tags[i].substring(0, tags[i].indexOf('\1')), ids[i], Links.of(jobs.get(i), ids[i]).byQueue());
+                Links links = links(jobs.get(i), ids[i], tags[i].substring(0, tags[i].indexOf('\1')));
                 calls.add(unlink(links, new ArrayList<>(links.byQueue().keySet())));
             }
         }
