@@ -328,7 +328,7 @@ public final class Job {
          * enqueued) that must all finish before this job is due. Until then it waits (state {@link JobState#WAITING});
          * the last parent's completion releases it in the same atomic step, and its own delay or run-at time then
          * counts from that release (an absolute time already past is kept as is). A done parent counts at once; a dead,
-         * cancelled or deleted one as {@link #onParentDead(OnParentDead)} says. Only on a queue without partitions (see
+         * cancelled or deleted one as {@link #onParentDead(OnParentDead)} says. On a partitioned queue use {@link #afterIn} (see
          * docs/flows.md).
          */
         public Builder after(String... parents) {
@@ -342,7 +342,7 @@ public final class Job {
             return this;
         }
 
-        /** Parents in another queue (without partitions), counted as {@link #after(String...)}'s: docs/flows.md. */
+        /** Parents in another queue, or partition of a queue, counted as {@link #after(String...)}'s: docs/flows.md. */
         public Builder afterIn(String queue, String... ids) {
             this.afterIn = java.util.stream.Stream.concat(afterIn.stream(),
                     java.util.Arrays.stream(ids).map(id -> new ParentRef(queue, id))).toList();

@@ -7,7 +7,8 @@ import dev.delayq.internal.base.Validation;
  * parent's id there. Written {@code queue/id} ({@link #toString()}, the command line's {@code --after-in}): a queue name
  * never holds a {@code /}, so the first one ends it and the id may hold any.
  *
- * @param queue the parent's queue (a queue without partitions)
+ * @param queue the parent's queue (with or without partitions; the child's own queue names a parent in another
+ *              of its partitions)
  * @param id    the parent's id in that queue
  */
 public record ParentRef(String queue, String id) {

@@ -157,7 +157,7 @@ public final class EnqueueCommand implements Callable<Integer> {
     java.util.List<String> after;
 
     @Option(names = "--after-in", paramLabel = "QUEUE/ID,...", split = ",",
-            description = "Parents in other queues (without partitions), each written QUEUE/ID (a queue name has no "
+            description = "Parents in other queues, or on a partitioned queue in its own, each written QUEUE/ID (a queue name has no "
                     + "'/', so the first one ends it), e.g. payments/p7: counted as --after's are; a worker of the "
                     + "parent's queue releases the job within about a second of its end (docs/flows.md).")
     java.util.List<String> afterIn;
