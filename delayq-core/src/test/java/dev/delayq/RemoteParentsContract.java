@@ -136,6 +136,7 @@ abstract class RemoteParentsContract {
         Awaitility.await().atMost(WAIT).until(() -> notices("payments") == 0);
         assertThat(orders.inspector().links("c").orElseThrow().pendingParents()).isEqualTo(1);
         target().call("ZADD", outbox("payments"), "0", first);
+        target().call("PUBLISH", prefix() + ":{payments}:wake", "n"); // as the script that writes a notice does
         Awaitility.await().atMost(WAIT).until(() -> notices("payments") == 0);
         assertThat(state(orders, "c")).isEqualTo(JobState.WAITING);
         assertThat(orders.inspector().links("c").orElseThrow().pendingParents()).isEqualTo(1);

@@ -333,7 +333,7 @@ public final class Partition {
     }
 
     /** What one pass of {@link #relayNotices} did. */
-    public record Relayed(long applied, long expired) {
+    public record Relayed(long applied, long expired, long putBack, boolean more) {
     }
 
     /**
@@ -348,12 +348,13 @@ public final class Partition {
         List<byte[]> later = List.of();
         long applied = 0;
         long expired = 0;
+        long putBack = 0;
         for (int step = 0; ; step++) {
             boolean last = step == steps;
             Notices.Due due = redis.await(Notices.step(redis, keys, last ? 1 : Notices.STEP, NOTICE_RETRY_MS, acks, later),
                     "notices");
             if (last || due.notices().isEmpty()) {
-                return new Relayed(applied, expired);
+                return new Relayed(applied, expired, putBack, last && !due.notices().isEmpty());
             }
             acks = new ArrayList<>();
             later = new ArrayList<>();
@@ -380,6 +381,7 @@ public final class Partition {
                         expired++;
                     } else {
                         later.add(n.raw());
+                        putBack++;
                     }
                 }
             }

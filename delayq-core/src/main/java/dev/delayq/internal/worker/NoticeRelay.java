@@ -3,29 +3,34 @@ package dev.delayq.internal.worker;
 import dev.delayq.WorkerMetrics;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Relays the notices of this queue's parents to their children waiting in other queues (docs/flows.md, "Parents in
- * another queue: how it stays exactly once"): a parent's end writes a notice into its own key set in the same script,
- * and this part, in every worker of the parent's queue, applies it to the child's key set and then acknowledges it. A
- * notice outlives the worker that was to relay it (a SIGKILL, a cut connection): the next pass of any worker applies
- * it, and applying one twice counts it once.
+ * Relays the notices of this queue's parents to their children waiting in other queues or partitions (docs/flows.md,
+ * "Parents in another queue: how it stays exactly once"): a parent's end writes a notice into its own key set in the
+ * same script, and this part, in every worker of the parent's queue, applies it to the child's key set and then
+ * acknowledges it. A notice outlives the worker that was to relay it (a SIGKILL, a cut connection): the next pass of any
+ * worker applies it, and applying one twice counts it once.
  *
- * <p>One pass per partition about every {@link #INTERVAL} (jittered, so a fleet does not call together): one small
- * script call that finds nothing on a queue without remote children; nothing per job. Its own thread and connection,
- * as {@link Maintenance}: a slow pass never delays claims, renewals or acknowledgements.
+ * <p>A pass runs when the worker starts (one small call per partition: what a worker killed before relaying left
+ * behind), when the script that wrote notices says so on the wake channel ("n": {@link #trigger()}), when that
+ * channel reconnects (a message may have been missed), {@link #RETRY} after a pass that put back notices whose child
+ * did not exist yet, and every purge interval as a safety net (the first one after a random part of it, as
+ * {@link Maintenance}'s): idle workers of a queue without remote children call nothing more. Its own thread and
+ * connection: a slow pass never delays claims, renewals or acknowledgements.
  */
 final class NoticeRelay {
     private static final Logger LOG = LoggerFactory.getLogger(NoticeRelay.class);
-    /** About how often each worker looks for notices: the most a remote child waits after its last parent ended. */
-    static final Duration INTERVAL = Duration.ofSeconds(1);
-    /** Reads of notices per pass at most (100 notices each). */
+    /** Reads of notices per pass at most (100 notices each); a pass that reaches it runs again at once. */
     static final int STEPS = 100;
+    /** When a pass that put notices back (their child not written yet) runs again: as long as they wait (5 s). */
+    static final Duration RETRY = Duration.ofMillis(5_100);
     /**
      * How long a notice for a child that does not exist is kept (tried every 5 s): its enqueue linked it to the parent,
      * then wrote nothing on the child's queue (the client died between the two, or the id was taken).
@@ -37,7 +42,8 @@ final class NoticeRelay {
     private final Duration interval;
     private final WorkerMetrics metrics;
     private final String worker;
-    private ScheduledThreadPoolExecutor thread;
+    private final ScheduledThreadPoolExecutor thread;
+    private final AtomicBoolean queued = new AtomicBoolean();
     private volatile boolean stopping;
 
     NoticeRelay(List<WorkerPartition> parts, Duration interval, WorkerMetrics metrics, String worker) {
@@ -46,49 +52,64 @@ final class NoticeRelay {
         this.interval = interval;
         this.metrics = metrics;
         this.worker = worker;
-    }
-
-    void start() {
-        thread = new ScheduledThreadPoolExecutor(1, r -> {
+        // No thread until the first task: a trigger before start() only queues a pass.
+        this.thread = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, worker + "-notices");
             t.setDaemon(true);
             return t;
         });
-        schedule();
     }
 
-    /** The next pass in 0.5 to 1.5 intervals. */
-    private void schedule() {
-        long every = interval.toMillis();
-        long next = ThreadLocalRandom.current().nextLong(every / 2, every + every / 2 + 1);
-        if (!stopping) {
-            thread.schedule(this::runAndReschedule, next, TimeUnit.MILLISECONDS);
+    /** A first pass at once (notices a worker killed before relaying them left behind), then as the class says. */
+    void start() {
+        trigger();
+        if (!interval.isZero()) {
+            long every = interval.toMillis();
+            long first = ThreadLocalRandom.current().nextLong(every / 2, every + 1);
+            thread.scheduleWithFixedDelay(this::trigger, first, every, TimeUnit.MILLISECONDS);
         }
     }
 
-    private void runAndReschedule() {
+    /** Asks for a pass; passes asked for while one waits to run are one pass. Never blocks. */
+    void trigger() {
+        if (stopping || !queued.compareAndSet(false, true)) {
+            return;
+        }
         try {
-            run();
-        } finally {
-            schedule();
+            thread.execute(() -> {
+                queued.set(false);
+                run();
+            });
+        } catch (RejectedExecutionException e) {
+            queued.set(false); // stopped meanwhile
         }
     }
 
     void stop() {
         stopping = true;
-        if (thread != null) {
-            thread.shutdownNow();
-        }
+        thread.shutdownNow();
     }
 
     /** One pass over every partition. */
     void run() {
+        boolean again = false;
+        boolean later = false;
         for (int p = 0; p < parts.size() && !stopping; p++) {
-            relay(p);
+            WorkerPartition.Relayed r = relay(p);
+            again |= r.more();
+            later |= r.putBack() > 0;
+        }
+        if (stopping) {
+            return;
+        }
+        if (again) {
+            trigger();
+        } else if (later) {
+            thread.schedule(this::trigger, RETRY.toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 
-    private void relay(int p) {
+    private WorkerPartition.Relayed relay(int p) {
         String name = parts.get(p).queue();
         try {
             if (own[p] == null) {
@@ -103,13 +124,13 @@ final class NoticeRelay {
             if (r.applied() > 0) {
                 LOG.debug("worker {}: relayed {} notices of queue {} to children in other queues", worker, r.applied(), name);
             }
+            return r;
         } catch (Throwable e) {
-            if (stopping) {
-                return; // interrupted by shutdown: not an error
+            if (!stopping) {
+                metrics.redisError(name, "notices");
+                LOG.warn("worker {}: relaying the notices of queue {} failed, will retry: {}", worker, name, e.toString());
             }
-            metrics.redisError(name, "notices");
-            LOG.warn("worker {}: relaying the notices of queue {} failed, will retry next pass: {}", worker, name,
-                    e.toString());
+            return new WorkerPartition.Relayed(0, 0, 1, false); // tried again with the notices put back
         }
     }
 }

@@ -89,7 +89,7 @@ public final class WorkerEngine {
         this.claimLoop = new ClaimLoop(ctx, dispatcher::dispatch);
         this.leaseKeeper = new LeaseKeeper(ctx);
         this.maintenance = new Maintenance(ctx.parts(), config.purgeInterval(), this.metrics, config.name());
-        this.notices = new NoticeRelay(ctx.parts(), NoticeRelay.INTERVAL, this.metrics, config.name());
+        this.notices = new NoticeRelay(ctx.parts(), config.purgeInterval(), this.metrics, config.name());
         this.schedules = new ScheduleTicker(ctx);
         this.heartbeat = new Heartbeat(ctx, Heartbeat.localHost());
         this.loopThread = threads(config.name() + "-claim", false).newThread(claimLoop);
@@ -124,6 +124,12 @@ public final class WorkerEngine {
                 @Override
                 public void onReconnect() {
                     claimLoop.onReconnect();
+                    notices.trigger(); // a wake-up notice of the outbox may have been missed too
+                }
+
+                @Override
+                public void onNotices() {
+                    notices.trigger();
                 }
             }));
         }

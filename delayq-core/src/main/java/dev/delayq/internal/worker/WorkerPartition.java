@@ -108,6 +108,11 @@ public interface WorkerPartition {
 
         /** Notices may have been missed (the connection came back, or a notice could not be read). */
         void onReconnect();
+
+        /** A parent of this partition ended with children in other key sets: its outbox has notices to relay. */
+        default void onNotices() {
+            onReconnect();
+        }
     }
 
     /**
@@ -126,7 +131,9 @@ public interface WorkerPartition {
      *
      * @param applied notices that counted a parent for a waiting child
      * @param expired notices dropped unapplied: their child never came to exist (or the notice could not be read)
+     * @param putBack notices put back to try again later: their child does not exist (yet)
+     * @param more    the pass stopped at its bound with notices left: pass again
      */
-    record Relayed(long applied, long expired) {
+    record Relayed(long applied, long expired, long putBack, boolean more) {
     }
 }

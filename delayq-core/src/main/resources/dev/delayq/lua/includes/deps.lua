@@ -13,7 +13,8 @@
 -- deleted) reads its children set once and deletes it, so each child counts each parent once: O(1) per child.
 -- A children set may also hold children of other key sets (members "\255\0" .. key set .. "\0" .. child .. "\0" .. link
 -- id .. "\0" .. ref: remote.lua; a local member's first byte, the top byte of its sequence, is 0): the end of the parent
--- writes one notice each into the outbox, the zset named by the children prefix itself (no job id is empty).
+-- writes one notice each into the outbox, the zset named by the children prefix itself (no job id is empty), and one
+-- "n" on the wake channel for them all.
 -- d: a table of keys (jobs, due, prio, dead, meta, dedupe, holds, events, deps, waiting, children) with the flow
 -- configuration (cfg) and the wake channel (channel).
 local DEPS_MAX = {{MAX_PARENTS}} -- parents of one job
@@ -180,7 +181,7 @@ local function deps_ended(d, ended, dead, now_micros)
     stack[sp + 1], stack[sp + 2] = ended[i], dead
     sp = sp + 2
   end
-  local released = false
+  local released, noticed = false, false
   while sp > 0 do
     local parent, parent_dead = stack[sp - 1], stack[sp]
     sp = sp - 2
@@ -195,6 +196,7 @@ local function deps_ended(d, ended, dead, now_micros)
         -- A child in another key set (remote.lua): a notice in this key set's outbox, relayed by a worker.
         redis.call('ZADD', d.children, int(now), (parent_dead and 'x' or 'd') .. '\0' .. int(now) .. '\0' .. parent
           .. string.sub(m, 2))
+        noticed = true
       elseif r and r.state == WAITING and member(r.seq, child) == m then
         n.pending = n.pending - 1
         if parent_dead then n.dead = n.dead + 1 else n.done = n.done + 1 end
@@ -214,4 +216,5 @@ local function deps_ended(d, ended, dead, now_micros)
     end
   end
   if released then publish_if_earlier(d.channel, head_before, earliest_due(d.due, d.prio, d.cfg.prios)) end
+  if noticed then redis.call('PUBLISH', d.channel, 'n') end -- wakes the workers' relay (NoticeRelay)
 end

@@ -96,7 +96,7 @@ final class FakePartition implements WorkerPartition {
 
     @Override
     public Relayed relayNotices(long expiryMillis) {
-        return new Relayed(0, 0);
+        return new Relayed(0, 0, 0, false);
     }
 
     @Override
