@@ -159,7 +159,7 @@ public final class EnqueueCommand implements Callable<Integer> {
     @Option(names = "--after-in", paramLabel = "QUEUE/ID,...", split = ",",
             description = "Parents in other queues, or on a partitioned queue in its own, each written QUEUE/ID (a queue name has no "
                     + "'/', so the first one ends it), e.g. payments/p7: counted as --after's are; a worker of the "
-                    + "parent's queue releases the job within about a second of its end (docs/flows.md).")
+                    + "parent's queue releases the job, woken by the parent's end (docs/flows.md).")
     java.util.List<String> afterIn;
 
     @Option(names = "--on-parent-dead", paramLabel = "POLICY",

@@ -1,5 +1,6 @@
 package dev.delayq.internal.ops;
 
+import dev.delayq.Durability;
 import dev.delayq.internal.Keys;
 import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.redis.Script;
@@ -38,8 +39,9 @@ public final class RemoteLink {
      * @return each parent's status: 'l' linked, 'd' done, 'x' dead (empty when unlinking)
      * @throws IllegalArgumentException (in the future) naming the first parent that does not exist, or a partitioned queue
      */
-    public static CompletableFuture<char[]> call(RedisBackend redis, Keys keys, boolean link, String childSet,
-                                                 String childId, String linkId, List<String> ids, List<String> refs) {
+    public static CompletableFuture<char[]> call(RedisBackend redis, Keys keys, Durability durability, boolean link,
+                                                 String childSet, String childId, String linkId, List<String> ids,
+                                                 List<String> refs) {
         byte[][] args = new byte[Arg.values().length + 2 * ids.size()][];
         args[Arg.MODE.ordinal()] = Args.ascii(link ? "link" : "unlink");
         args[Arg.CHILD_KEY_SET.ordinal()] = Args.utf8(childSet);
@@ -49,7 +51,12 @@ public final class RemoteLink {
             args[Arg.values().length + 2 * i] = Args.utf8(ids.get(i));
             args[Arg.values().length + 2 * i + 1] = Args.utf8(refs.get(i));
         }
-        return redis.eval(Script.REMOTE_LINK, ScriptKey.of(KEYS, keys), args).thenApply(r -> {
+        // Durable as the enqueue is: a link lost in a failover after the child was written would leave it waiting.
+        CompletableFuture<List<Object>> call = durability.waits() && link
+                ? redis.evalDurable(Script.REMOTE_LINK, durability.localAof(), durability.replicas(), durability.timeout(),
+                ScriptKey.of(KEYS, keys), args)
+                : redis.eval(Script.REMOTE_LINK, ScriptKey.of(KEYS, keys), args);
+        return call.thenApply(r -> {
             if (r.size() == 2 && Reply.code(r) == ReplyCode.BAD_ARGUMENT) {
                 throw new IllegalArgumentException("parents in queue '" + keys.queue() + "': " + Reply.str(r.get(1)));
             }

@@ -172,7 +172,7 @@ final class RemoteParents {
             ids.add(p.id());
             refs.add(p.toString());
         }
-        return RemoteLink.call(redis, new Keys(child.prefix(), queue), link, child.queue(), links.id(), links.linkId(),
+        return RemoteLink.call(redis, new Keys(child.prefix(), queue), part.settings().durability(), link, child.queue(), links.id(), links.linkId(),
                 ids, refs);
     }
 }
