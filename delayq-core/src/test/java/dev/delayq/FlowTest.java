@@ -285,7 +285,7 @@ class FlowTest {
         JobQueue parted = t.queue(dq, "fp", 4);
         assertThatThrownBy(() -> parted.enqueue(Job.builder().id("c").after("p").build()))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("needs a queue without partitions; name them with afterIn(\"fp\", ids)");
+                .hasMessageContaining("after(...) needs a queue without partitions; name them with afterIn(\"fp\", ids)");
     }
 
     @Test

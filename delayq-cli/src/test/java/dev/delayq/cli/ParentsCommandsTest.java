@@ -129,6 +129,6 @@ class ParentsCommandsTest {
         dq.queue("parted", 4);
         Cli.Result parted = cli.run("enqueue", "parted", "--id", "c", "--after", "p1");
         assertThat(parted.exit()).isEqualTo(2);
-        assertThat(parted.err()).contains("supported on a queue without partitions only");
+        assertThat(parted.err()).contains("after(...) needs a queue without partitions").contains("--after-in parted/ID");
     }
 }

@@ -226,8 +226,8 @@ public final class RedisQueue implements JobQueue, Leases {
             }
             if (!job.after().isEmpty() && parts.count() > 1) {
                 throw new IllegalArgumentException("job '" + job.id() + "' names parents, but queue '" + name() + "' has "
-                        + parts.count() + " partitions: after(...) names parents of the job's own key set, so it needs a queue"
-                        + " without partitions; name them with afterIn(\"" + name() + "\", ids) (see docs/flows.md)");
+                        + parts.count() + " partitions: after(...) needs a queue without partitions; name them with afterIn(\""
+                        + name() + "\", ids) (--after-in " + name() + "/ID; docs/flows.md)");
             }
         }
     }
