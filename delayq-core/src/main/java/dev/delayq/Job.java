@@ -111,6 +111,11 @@ public final class Job {
         return spec.after;
     }
 
+    /** The parents of this job in other queues (see {@link Builder#afterIn(String, String...)}); empty when none. */
+    public List<ParentRef> afterIn() {
+        return spec.afterIn;
+    }
+
     /** What a dead parent does to this job: {@link OnParentDead#DEAD} unless set. */
     public OnParentDead onParentDead() {
         return spec.onParentDead;
@@ -165,7 +170,7 @@ public final class Job {
     }
 
     /** Builder of a {@link Job}; {@link #build()} validates every field. */
-    public static final class Builder {
+    public static final class Builder implements Cloneable {
         private String id;
         private String name;
         private byte[] payload = new byte[0];
@@ -181,30 +186,18 @@ public final class Job {
         private String group;
         private String tracestate;
         private List<String> after = List.of();
+        private List<ParentRef> afterIn = List.of();
         private OnParentDead onParentDead = OnParentDead.DEAD;
 
         private Builder() {
         }
 
         private Builder copy() {
-            Builder c = new Builder();
-            c.id = id;
-            c.name = name;
-            c.payload = payload;
-            c.delay = delay;
-            c.runAt = runAt;
-            c.maxAttempts = maxAttempts;
-            c.dedupeKey = dedupeKey;
-            c.dedupeTtl = dedupeTtl;
-            c.dedupeMode = dedupeMode;
-            c.timeout = timeout;
-            c.priority = priority;
-            c.traceparent = traceparent;
-            c.tracestate = tracestate;
-            c.after = after;
-            c.onParentDead = onParentDead;
-            c.group = group;
-            return c;
+            try {
+                return (Builder) super.clone();
+            } catch (CloneNotSupportedException e) {
+                throw new AssertionError(e);
+            }
         }
 
         /**
@@ -335,7 +328,7 @@ public final class Job {
          * enqueued) that must all finish before this job is due. Until then it waits (state {@link JobState#WAITING});
          * the last parent's completion releases it in the same atomic step, and its own delay or run-at time then
          * counts from that release (an absolute time already past is kept as is). A done parent counts at once; a dead,
-         * cancelled or deleted one as {@link #onParentDead(OnParentDead)} says. Only on a queue without partitions (see
+         * cancelled or deleted one as {@link #onParentDead(OnParentDead)} says. On a partitioned queue use {@link #afterIn} (see
          * docs/flows.md).
          */
         public Builder after(String... parents) {
@@ -346,6 +339,13 @@ public final class Job {
         /** {@link #after(String...)} from a collection. */
         public Builder after(java.util.Collection<String> parents) {
             this.after = List.copyOf(parents);
+            return this;
+        }
+
+        /** Parents in another queue, or partition of a queue, counted as {@link #after(String...)}'s: docs/flows.md. */
+        public Builder afterIn(String queue, String... ids) {
+            this.afterIn = java.util.stream.Stream.concat(afterIn.stream(),
+                    java.util.Arrays.stream(ids).map(id -> new ParentRef(queue, id))).toList();
             return this;
         }
 
@@ -390,11 +390,11 @@ public final class Job {
             }
             boolean debounce = dedupeMode == DedupeMode.DEBOUNCE;
             Validation.dedupe(dedupeKey, dedupeTtl, debounce, Bounds.MAX_DEDUPE_TTL);
-            Validation.parents(after, id, Bounds.MAX_PARENTS, onParentDead != OnParentDead.DEAD);
+            Validation.parents(after, afterIn, id, Bounds.MAX_PARENTS, onParentDead != OnParentDead.DEAD);
             if (group != null) {
                 Validation.group(group);
             }
-            Validation.debounceParents(debounce, !after.isEmpty());
+            Validation.debounceParents(debounce, !after.isEmpty() || !afterIn.isEmpty());
             return new Job(this, id != null ? id : Ids.generate(), id == null);
         }
     }

@@ -281,11 +281,11 @@ class FlowTest {
     }
 
     @Test
-    void aPartitionedQueueRefusesParents() {
+    void aPartitionedQueueRefusesAfterAndNamesWhatIsSupported() {
         JobQueue parted = t.queue(dq, "fp", 4);
         assertThatThrownBy(() -> parted.enqueue(Job.builder().id("c").after("p").build()))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("supported on a queue without partitions only");
+                .hasMessageContaining("after(...) needs a queue without partitions; name them with afterIn(\"fp\", ids)");
     }
 
     @Test

@@ -314,6 +314,34 @@ class ScriptKeysTest {
     }
 
     @Test
+    void aRemoteParentHoldsTheLinkAndItsEndWritesANoticeIntoItsOwnOutbox() {
+        JobQueue r = t.queue(t.client(), "r");
+        String pr = REDIS.prefix() + ":{r}:";
+        r.enqueue(Job.builder().id("p").build());
+        q.enqueue(Job.builder().id("c").afterIn("r", "p").build());
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "deps", p + "history", p + "jobs", p + "meta",
+                p + "waiting", pr + "children:p", pr + "due", pr + "history", pr + "jobs", pr + "meta");
+        assertThat(s(call("HGET", p + "deps", "n\0c"))).isEqualTo("1:0:0:0:d0");
+        assertThat(s(call("HGET", p + "deps", "p\0c"))).isEmpty();
+        String link = s(call("HGET", p + "deps", "r\0c"));
+        assertThat(link).endsWith("\1r/p");
+        String linkId = link.substring(0, link.indexOf('\1'));
+        String m = "\u00ff\0k\0c\0" + linkId + "\0r/p";
+        assertThat((List<?>) call("SMEMBERS", pr + "children:p")).extracting(ScriptKeysTest::s).containsExactly(m);
+        assertThat(stored("c").state()).isEqualTo(JobState.WAITING);
+        ClaimedJob parent = r.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
+        r.leases().complete(parent.lease());
+        assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "deps", p + "history", p + "jobs", p + "meta",
+                p + "waiting", pr + "children:", pr + "done:batches", pr + "history", pr + "jobs", pr + "meta");
+        List<?> notice = (List<?>) call("ZRANGE", pr + "children:", "0", "-1");
+        assertThat(notice).hasSize(1);
+        assertThat(s(notice.get(0))).matches("d\0\\d+\0p\0k\0c\0" + linkId + "\0r/p");
+        assertThat(stored("c").state()).isEqualTo(JobState.WAITING);
+        q.cancel("c");
+        call("DEL", pr + "children:");
+    }
+
+    @Test
     void renewOnlyMovesTheLeaseExpiry() {
         q.enqueue(Job.builder().id("a").build());
         ClaimedJob j = q.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(1))).jobs().get(0);

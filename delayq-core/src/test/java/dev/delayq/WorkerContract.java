@@ -450,9 +450,9 @@ abstract class WorkerContract {
             }
         }
         // Each worker claims once from each partition when it starts, learns the head is far away, and sleeps; its
-        // schedule ticker reads each partition's (empty) schedules once, then sleeps until a notice or 30 s; and it
-        // beats once.
-        long initialClaims = (long) queues.size() * 4 * (partitions() * 2 + 1);
+        // schedule ticker reads each partition's (empty) schedules once, then sleeps until a notice or 30 s; its notice
+        // relay reads each partition's (empty) outbox once (docs/flows.md), then waits for a notice; and it beats once.
+        long initialClaims = (long) queues.size() * 4 * (partitions() * 3 + 1);
         Awaitility.await().atMost(WAIT).until(() -> evalshaCalls() - before >= initialClaims);
         Awaitility.await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
                 .untilAsserted(() -> assertThat(evalshaCalls() - before).as("script calls of the idle workers")

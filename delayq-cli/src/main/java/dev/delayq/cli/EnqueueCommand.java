@@ -4,6 +4,7 @@ import dev.delayq.DedupeMode;
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
 import dev.delayq.OnParentDead;
+import dev.delayq.ParentRef;
 import dev.delayq.internal.base.Validation;
 import java.io.IOException;
 import java.io.InputStream;
@@ -155,6 +156,12 @@ public final class EnqueueCommand implements Callable<Integer> {
                     + "from then. A done parent counts at once. Not on a queue with partitions (docs/flows.md).")
     java.util.List<String> after;
 
+    @Option(names = "--after-in", paramLabel = "QUEUE/ID,...", split = ",",
+            description = "Parents in other queues, or on a partitioned queue in its own, each written QUEUE/ID (a queue name has no "
+                    + "'/', so the first one ends it), e.g. payments/p7: counted as --after's are; a worker of the "
+                    + "parent's queue releases the job, woken by the parent's end (docs/flows.md).")
+    java.util.List<String> afterIn;
+
     @Option(names = "--on-parent-dead", paramLabel = "POLICY",
             description = "What a dead, cancelled or deleted parent does: 'dead' (default: the job goes dead, error "
                     + "'parent P is dead', and its own waiting children after it) or 'ignore' (it counts as finished: "
@@ -220,6 +227,12 @@ public final class EnqueueCommand implements Callable<Integer> {
         }
         if (after != null) {
             b.after(after);
+        }
+        if (afterIn != null) {
+            for (String ref : afterIn) {
+                ParentRef p = ParentRef.parse(ref);
+                b.afterIn(p.queue(), p.id());
+            }
         }
         if (onParentDead != null) {
             b.onParentDead(switch (onParentDead) {
@@ -287,10 +300,11 @@ public final class EnqueueCommand implements Callable<Integer> {
 
     private int enqueueLines(CliTracing tracing, String[] parent) throws IOException {
         if (id != null || name != null || when != null || payload != null || maxAttempts != null || dedupe != null
-                || priority != null || timeout != null || after != null || onParentDead != null || group != null) {
+                || priority != null || timeout != null || after != null || afterIn != null || onParentDead != null
+                || group != null) {
             throw new IllegalArgumentException("--jsonl takes every job from the file: it cannot be combined with "
                     + "--id, --name, --delay, --at, --payload, --payload-file, --max-attempts, --priority, --group, "
-                    + "--job-timeout, --after, --on-parent-dead or --dedupe-key/--dedupe-ttl/--dedupe-mode");
+                    + "--job-timeout, --after, --after-in, --on-parent-dead or --dedupe-key/--dedupe-ttl/--dedupe-mode");
         }
         InputStream in = jsonl.equals("-") ? System.in : open(Path.of(jsonl));
         try (in) {

@@ -83,6 +83,30 @@ class ParentsCommandsTest {
     }
 
     @Test
+    void parentsInAnotherQueueAreNamedQueueSlashIdAndCountedByJob() throws Exception {
+        JobQueue pay = dq.queue("pay:eu");
+        assertThat(cli.run("enqueue", "pay:eu", "--id", "p7:a").exit()).isZero();
+        cli.run("enqueue", "flows", "--id", "p1");
+        Cli.Result r = cli.run("enqueue", "flows", "--id", "c", "--after", "p1", "--after-in", "pay:eu/p7:a");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).isEqualTo("created c\n");
+        JsonNode parents = Json.MAPPER.readTree(cli.run("--json", "job", "flows", "c").out()).get("parents");
+        assertThat(parents.get("pending").asInt()).isEqualTo(2);
+        assertThat(Json.MAPPER.readTree(cli.run("--json", "job", "pay:eu", "p7:a").out()).get("children").get("waiting")
+                .asInt()).isEqualTo(1);
+        assertThat(cli.run("check", "flows").exit()).isZero();
+        assertThat(pay.get("p7:a")).isPresent();
+
+        Cli.Result unknown = cli.run("enqueue", "flows", "--id", "d", "--after-in", "pay:eu/P9");
+        assertThat(unknown.exit()).isEqualTo(2);
+        assertThat(unknown.err()).isEqualTo("delayq: unknown parent P9 (in queue pay:eu)\n");
+        assertThat(q.get("d")).isEmpty();
+        Cli.Result malformed = cli.run("enqueue", "flows", "--id", "d", "--after-in", "P9");
+        assertThat(malformed.exit()).isEqualTo(2);
+        assertThat(malformed.err()).contains("must be written QUEUE/ID");
+    }
+
+    @Test
     void onParentDeadIgnoreRunsTheChildAfterAFailedParent() {
         cli.run("enqueue", "flows", "--id", "p1");
         assertThat(cli.run("enqueue", "flows", "--id", "cb", "--after", "p1", "--on-parent-dead", "ignore").exit()).isZero();
@@ -105,6 +129,6 @@ class ParentsCommandsTest {
         dq.queue("parted", 4);
         Cli.Result parted = cli.run("enqueue", "parted", "--id", "c", "--after", "p1");
         assertThat(parted.exit()).isEqualTo(2);
-        assertThat(parted.err()).contains("supported on a queue without partitions only");
+        assertThat(parted.err()).contains("after(...) needs a queue without partitions").contains("--after-in parted/ID");
     }
 }

@@ -37,6 +37,8 @@ import java.nio.charset.StandardCharsets;
  *                                  parent; the scripts append the id to {@link #childrenPrefix()} (same slot)
  * &lt;prefix&gt;:{&lt;queue&gt;}:results   HASH  job id -&gt; the result its handler left (done jobs, while kept), "\0" + child
  *                                  -&gt; the ids of its parents (jobs with parents; see lua/includes/results.lua)
+ * &lt;prefix&gt;:{&lt;queue&gt;}:children:  ZSET  the outbox of notices to children in other queues (lua/includes/remote.lua):
+ *                                  the children prefix itself, {@link #notices()}
  * &lt;prefix&gt;:{&lt;queue&gt;}:lock:&lt;n&gt;  STRING short maintenance lock
  * &lt;prefix&gt;:{&lt;queue&gt;}:schedules HASH  schedule name -&gt; its definition and next/last tick (see ops.ScheduleRecord)
  * &lt;prefix&gt;:{&lt;queue&gt;}:schedules:paused HASH  name of a paused schedule -&gt; when it was paused (Redis ms); only
@@ -232,6 +234,14 @@ public final class Keys {
      */
     public byte[] results() {
         return results;
+    }
+
+    /**
+     * Flows: the outbox of notices to children waiting in other key sets (lua/includes/remote.lua). The children prefix
+     * itself (no job id is empty, so no children set has this name): every script that ends a parent names it already.
+     */
+    public byte[] notices() {
+        return children;
     }
 
     /** The event stream (while events are on). */

@@ -26,7 +26,7 @@ local function problem(id, text) problems[#problems + 1] = id .. ': ' .. text en
 
 local scanned, bytes = 0, 0
 -- A waiting job (deps.lua): in the waiting index, with counters that name as many pending parents as still wait on it
--- (a parent not finished whose children set holds it), at least one.
+-- (a parent not finished whose children set holds it, or a remote parent it lists), at least one.
 local function judge_waiting(id, r)
   local d = { deps = KEYS[11] }
   local n = deps_node(d, id)
@@ -42,6 +42,12 @@ local function judge_waiting(id, r)
         and redis.call('SISMEMBER', KEYS[13] .. p, m) == 1 then
       pending = pending + 1
     end
+  end
+  -- Its remote parents (remote.lua) are in other slots, which this script cannot read: each one listed counts.
+  local rv = redis.call('HGET', KEYS[11], 'r\0' .. id)
+  if rv then
+    for _ in string.gmatch(rv, '[^\1]+') do pending = pending + 1 end
+    pending = pending - 1 -- the link id
   end
   if pending == 0 then
     problem(id, 'waiting but all its parents have finished')

@@ -8,7 +8,8 @@
 --     generated ("1"/"0") NUL max attempts NUL name NUL dedupe key NUL dedupe ttl ms NUL priority NUL timeout ms
 --     [NUL traceparent NUL tracestate [NUL tag=value ...]] (empty field = absent; the trace fields for a job carrying
 --     a W3C trace context: traceparent 55 characters, tracestate at most 512, both empty for a job with none and
---     tagged fields; tags (read by option_tags, deps.lua): after = parent ids separated by \1 (see deps.lua), opd =
+--     tagged fields; tags (read by option_tags, deps.lua): after = parent ids separated by \1 (see deps.lua), remote =
+--     parents in other key sets, linked there first (see remote.lua), opd =
 --     ignore, mode = debounce or throttle (see includes/debounce.lua; debounce allows a dedupe key without TTL),
 --     group = the job's group key (see groups.lua)).
 --     A generated id found again can only be this very call
@@ -26,6 +27,7 @@
 -- @include groups
 -- @include jobs
 -- @include deps
+-- @include remote
 -- @include debounce
 -- @include results
 redis.replicate_commands()
@@ -95,6 +97,12 @@ for i = 1, n do
       dedupe = f[4] ~= '' and f[4] or nil, hold = ttl and now + ttl or (f[4] ~= '' and 0 or nil), priority = priority,
       timeout = timeout, trace = trace, debounce = tags and tags.mode == 'debounce',
       after = tags and tags.after, ignore = tags and tags.opd == 'ignore', group = tags and tags.group }
+    if tags and tags.remote then
+      opts[i].link, opts[i].remote = remote_parse(tags.remote)
+      if not opts[i].link or #opts[i].remote + (opts[i].after and #opts[i].after or 0) > DEPS_MAX then
+        return { -6, 'job ' .. i .. ': malformed remote parents' }
+      end
+    end
     if opts[i].after then
       local unknown = deps_unknown(k_jobs, opts[i].after)
       if unknown then return { -20, i, unknown } end
@@ -143,8 +151,8 @@ for i = 1, n do
   local fate, node, pending -- a child's ('run', 'wait' or 'dead', see deps.lua)
   if not owner then
     local rec
-    if o and o ~= 'g' and o.after then
-      fate, node, pending = deps_fate(k_jobs, o.after, o.ignore, ARGV[a + 2])
+    if o and o ~= 'g' and (o.after or o.remote) then
+      fate, node, pending = remote_fate(k_jobs, o, ARGV[a + 2])
       rec = fate ~= 'run' and deps_record(ARGV[a + 1], s, created_at, o, fate, dues[i], pending) or nil
     end
     rec = rec or fresh_record(ARGV[a + 1], s, created_at, (o and o ~= 'g') and o or nil)
@@ -177,7 +185,8 @@ for i = 1, n do
     d = d or { jobs = k_jobs, due = k_due, prio = k_prio, dead = KEYS[9], meta = k_meta, dedupe = k_dedupe,
       holds = k_holds, events = k_events, deps = KEYS[10], waiting = KEYS[11], children = KEYS[12], channel = channel }
     deps_created(d, id, s, fate, node, pending, now)
-    results_parents(KEYS[13], k_meta, id, o.after)
+    if o.after then results_parents(KEYS[13], k_meta, id, o.after) end -- the results of parents of this key set
+    if o.remote and fate == 'wait' then remote_linked(d, id, o) end
     if dk and fate == 'wait' then
       dedupe_take(k_dedupe, k_holds, dk, id)
       taken[dk] = id
@@ -198,7 +207,7 @@ for i = 1, n do
       members[#members + 1] = member(s, id)
     end
     if cfg.events then emit(k_events, cfg, 'enqueued', id, 'at', int(dues[i])) end
-    if fate then results_parents(KEYS[13], k_meta, id, o.after) end -- its parents had all finished
+    if fate and o.after then results_parents(KEYS[13], k_meta, id, o.after) end -- its parents had all finished
     if dk then
       dedupe_take(k_dedupe, k_holds, dk, id)
       taken[dk] = id

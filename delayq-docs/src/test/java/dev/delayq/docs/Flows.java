@@ -54,4 +54,14 @@ final class Flows {
         // end::results[]
         return worker;
     }
+
+    static void otherQueue(DelayQ dq) {
+        // tag::after-in[]
+        JobQueue payments = dq.queue("payments");
+        JobQueue orders = dq.queue("orders");
+        payments.enqueue(Job.builder().id("p7").payload("{\"order\":7}").build());
+        // Waits for p7 of queue payments (on a cluster, in another slot); a worker of payments releases it.
+        orders.enqueue(Job.builder().id("ship-7").afterIn("payments", "p7").build());
+        // end::after-in[]
+    }
 }

@@ -352,18 +352,19 @@ public final class Validation {
     }
 
     /**
-     * A job's parents (Job.Builder#after): at most {@code max}, distinct, valid ids, not the job's own {@code id};
+     * A job's parents (Job.Builder#after, #afterIn): at most {@code max}, distinct, valid ids, not the job's own {@code id};
      * {@code policySet}: an on-parent-dead policy other than the default was set, which needs parents.
      */
-    public static void parents(java.util.List<String> after, String id, int max, boolean policySet) {
-        if (policySet && after.isEmpty()) {
+    public static void parents(java.util.List<String> after, java.util.List<?> afterIn, String id, int max,
+                               boolean policySet) {
+        if (policySet && after.isEmpty() && afterIn.isEmpty()) {
             throw new IllegalArgumentException("onParentDead is set without parents: use after(...) too");
         }
-        if (after.size() > max) {
-            throw new IllegalArgumentException("a job may wait for at most " + max + " parents, not " + after.size());
+        if (after.size() + afterIn.size() > max) {
+            throw new IllegalArgumentException("a job may wait for at most " + max + " parents, not " + (after.size() + afterIn.size()));
         }
-        if (new java.util.HashSet<>(after).size() != after.size()) {
-            throw new IllegalArgumentException("parents must be distinct: " + after);
+        if (new java.util.HashSet<>(after).size() != after.size() || new java.util.HashSet<>(afterIn).size() != afterIn.size()) {
+            throw new IllegalArgumentException("parents must be distinct: " + (afterIn.isEmpty() ? after : afterIn));
         }
         for (String p : after) {
             jobId(p);

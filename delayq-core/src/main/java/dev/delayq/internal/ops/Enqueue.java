@@ -63,6 +63,16 @@ public final class Enqueue {
      */
     public static CompletableFuture<List<EnqueueResult>> call(RedisBackend redis, Keys keys, Durability durability,
                                                               List<Job> batch, String[] ids) {
+        return call(redis, keys, durability, batch, ids, null);
+    }
+
+    /**
+     * As {@link #call(RedisBackend, Keys, Durability, List, String[])}, with each job's remote tag ({@code remote[i]}:
+     * the link id and its parents' statuses from {@code remote_link.lua}, lua/includes/remote.lua; {@code null} for a
+     * job without parents in other key sets, or {@code remote} itself null for none).
+     */
+    public static CompletableFuture<List<EnqueueResult>> call(RedisBackend redis, Keys keys, Durability durability,
+                                                              List<Job> batch, String[] ids, String[] remote) {
         byte[][] k = ScriptKey.of(KEYS, keys);
         byte[][] args = new byte[ARGS + WIDTH * batch.size()][];
         args[Arg.WAKE_CHANNEL.ordinal()] = keys.wakeChannel();
@@ -73,7 +83,7 @@ public final class Enqueue {
             args[a + Each.ID.ordinal()] = utf8(ids[i]);
             args[a + Each.PAYLOAD.ordinal()] = job.payloadUnsafe();
             args[a + Each.WHEN.ordinal()] = ascii(job.runAt() != null ? "a" + job.runAt().toEpochMilli() : "d" + job.delay().toMillis());
-            args[a + Each.OPTIONS.ordinal()] = options(job);
+            args[a + Each.OPTIONS.ordinal()] = options(job, remote == null ? null : remote[i]);
         }
         CompletableFuture<List<Object>> call = durability.waits()
                 ? redis.evalDurable(Script.ENQUEUE, durability.localAof(), durability.replicas(), durability.timeout(), k, args)
@@ -87,9 +97,10 @@ public final class Enqueue {
      * or nine with the job's trace context (traceparent, tracestate), which a job without one never pays for; a job in
      * dedupe mode debounce sends the nine (the trace ones empty without one) and the tagged field {@code mode=debounce}.
      */
-    private static byte[] options(Job job) {
+    private static byte[] options(Job job, String remote) {
         if (job.maxAttempts() == 0 && job.name() == null && job.dedupeKey() == null && job.timeout() == null
-                && job.priority() == 0 && job.traceparent() == null && job.after().isEmpty() && job.group() == null) {
+                && job.priority() == 0 && job.traceparent() == null && job.after().isEmpty() && job.group() == null
+                && remote == null) {
             return job.idGenerated() ? GENERATED : Args.EMPTY;
         }
         String sep = "\0";
@@ -100,23 +111,24 @@ public final class Enqueue {
                 + (job.dedupeTtl() != null ? Long.toString(job.dedupeTtl().toMillis()) : "") + sep
                 + (job.priority() > 0 ? Integer.toString(job.priority()) : "") + sep
                 + (job.timeout() != null ? Long.toString(job.timeout().toMillis()) : "")
-                + (job.traceparent() != null || !tags(job).isEmpty()
+                + (job.traceparent() != null || !tags(job, remote).isEmpty()
                     ? sep + (job.traceparent() != null ? job.traceparent() : "") + sep + (job.tracestate() != null ? job.tracestate() : "")
                     : "")
-                + tags(job));
+                + tags(job, remote));
     }
 
     /**
      * The tagged option fields (after the nine positional ones): a flow's parents and policy
      * (lua/includes/deps.lua), the dedupe mode debounce (lua/includes/debounce.lua), the group (lua/includes/groups.lua).
      */
-    private static String tags(Job job) {
+    private static String tags(Job job, String remote) {
         String mode = job.dedupeMode() == DedupeMode.DEBOUNCE ? "\0mode=debounce" : "";
         String group = job.group() != null ? "\0group=" + job.group() : "";
-        if (job.after().isEmpty()) {
+        if (job.after().isEmpty() && remote == null) {
             return mode + group;
         }
-        return "\0after=" + String.join("\1", job.after())
+        return (job.after().isEmpty() ? "" : "\0after=" + String.join("\1", job.after()))
+                + (remote == null ? "" : "\0remote=" + remote)
                 + (job.onParentDead() == OnParentDead.IGNORE ? "\0opd=ignore" : "") + mode + group;
     }
 

@@ -79,6 +79,9 @@ final class Protocol {
             case LINKS -> Links.PROTOCOL;
             case PARENT_RESULTS -> ParentResults.PROTOCOL;
             case FLOW_IDS -> FlowIdsRead.PROTOCOL;
+            case REMOTE_LINK -> RemoteLink.PROTOCOL;
+            case NOTICES -> Notices.PROTOCOL;
+            case NOTICE_APPLY -> Notices.APPLY;
             case RENEW -> Renew.PROTOCOL;
             case RELEASE -> Release.PROTOCOL;
             case RECOVER -> Recover.PROTOCOL;

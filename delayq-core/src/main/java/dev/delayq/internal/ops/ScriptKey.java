@@ -33,6 +33,7 @@ enum ScriptKey {
     WAITING("waiting zset", Keys::waiting),
     CHILDREN("children key prefix", Keys::childrenPrefix),
     RESULTS("results hash", Keys::results),
+    CONFIG("config hash", Keys::config),
     PURGE_LOCK("lock key", k -> k.lock("purge")),
     /** The index a list reads: given by the caller. */
     INDEX("index zset", null);

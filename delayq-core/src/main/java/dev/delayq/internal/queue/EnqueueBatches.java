@@ -26,7 +26,7 @@ final class EnqueueBatches {
 
     /** Enqueues {@code jobs} under {@code ids}; the results in the jobs' order. */
     static CompletableFuture<List<EnqueueResult>> send(RedisBackend redis, Keys keys, Durability durability, List<Job> jobs,
-                                                       String[] ids) {
+                                                       String[] ids, String[] remote) {
         List<CompletableFuture<List<EnqueueResult>>> calls = new ArrayList<>();
         int start = 0;
         while (start < jobs.size()) {
@@ -37,7 +37,8 @@ final class EnqueueBatches {
                 bytes += jobs.get(end).payloadUnsafe().length;
                 end++;
             }
-            calls.add(Enqueue.call(redis, keys, durability, jobs.subList(start, end), Arrays.copyOfRange(ids, start, end)));
+            calls.add(Enqueue.call(redis, keys, durability, jobs.subList(start, end), Arrays.copyOfRange(ids, start, end),
+                    remote == null ? null : Arrays.copyOfRange(remote, start, end)));
             start = end;
         }
         return CompletableFuture.allOf(calls.toArray(new CompletableFuture[0])).thenApply(v -> {

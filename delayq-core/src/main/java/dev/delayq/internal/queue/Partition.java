@@ -29,6 +29,7 @@ import dev.delayq.internal.ops.Complete;
 import dev.delayq.internal.ops.Fail;
 import dev.delayq.internal.ops.Get;
 import dev.delayq.internal.ops.History;
+import dev.delayq.internal.ops.Notices;
 import dev.delayq.internal.ops.Pause;
 import dev.delayq.internal.ops.Progress;
 import dev.delayq.internal.ops.Settings;
@@ -43,7 +44,10 @@ import dev.delayq.internal.ops.Workers;
 import dev.delayq.internal.redis.RedisBackend;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
@@ -58,6 +62,8 @@ public final class Partition {
 
     /** Events kept per queue unless a cap is given. */
     static final int DEFAULT_EVENTS_CAP = 10_000;
+    /** How long a notice whose child does not exist yet waits before it is tried again (lua/includes/remote.lua). */
+    static final long NOTICE_RETRY_MS = 5_000;
     /** Dead jobs moved back per retry-all call. */
     private static final int RETRY_STEP = 1000;
 
@@ -122,11 +128,16 @@ public final class Partition {
 
     /** Enqueues jobs under the ids {@code ids} (their own, or adjusted to this partition). */
     CompletableFuture<List<EnqueueResult>> enqueueAll(List<Job> jobs, String[] ids) {
+        return enqueueAll(jobs, ids, null);
+    }
+
+    /** As {@link #enqueueAll(List, String[])}, with the jobs' remote tags (lua/includes/remote.lua; null: none). */
+    CompletableFuture<List<EnqueueResult>> enqueueAll(List<Job> jobs, String[] ids, String[] remote) {
         if (jobs.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
         registration.ensure();
-        return EnqueueBatches.send(redis, keys, settings.durability(), jobs, ids);
+        return EnqueueBatches.send(redis, keys, settings.durability(), jobs, ids, remote);
     }
 
     // ---- the worker's primitives ------------------------------------------------------------------------------
@@ -333,6 +344,62 @@ public final class Partition {
     /** One purge call of at most {@code jobs} jobs; see {@link Purge.Step}. */
     public Purge.Step purgeStep(long doneAgeMs, long deadAgeMs, int jobs, long lockMillis, String owner) {
         return redis.await(Purge.step(redis, keys, doneAgeMs, deadAgeMs, jobs, lockMillis, owner), "purge");
+    }
+
+    /** What one pass of {@link #relayNotices} did. */
+    public record Relayed(long applied, long expired, long putBack, boolean more) {
+    }
+
+    /**
+     * One pass over this key set's outbox of notices to children in other key sets (lua/includes/remote.lua): each
+     * notice due is applied to its child's key set (idempotent), then acknowledged; one whose child does not exist
+     * (yet) is put back for {@link #NOTICE_RETRY_MS}, and acknowledged unapplied once older than {@code expiryMs}.
+     * Bounded: at most {@code steps} reads of {@link Notices#STEP} notices, then the last acknowledgements. An
+     * application waits for the client's {@link dev.delayq.Durability} (as an enqueue does) before its acknowledgement.
+     */
+    public Relayed relayNotices(long expiryMs, int steps) {
+        List<byte[]> acks = List.of();
+        List<byte[]> later = List.of();
+        long applied = 0;
+        long expired = 0;
+        long putBack = 0;
+        for (int step = 0; ; step++) {
+            boolean last = step == steps;
+            Notices.Due due = redis.await(Notices.step(redis, keys, last ? 1 : Notices.STEP, NOTICE_RETRY_MS, acks, later),
+                    "notices");
+            if (last || due.notices().isEmpty()) {
+                return new Relayed(applied, expired, putBack, last && !due.notices().isEmpty());
+            }
+            acks = new ArrayList<>();
+            later = new ArrayList<>();
+            Map<String, List<Notices.Notice>> bySet = new LinkedHashMap<>();
+            for (Notices.Notice n : due.notices()) {
+                if (n.malformed()) {
+                    acks.add(n.raw());
+                    expired++;
+                } else {
+                    bySet.computeIfAbsent(n.childSet(), k -> new ArrayList<>()).add(n);
+                }
+            }
+            for (Map.Entry<String, List<Notices.Notice>> e : bySet.entrySet()) {
+                List<Notices.Notice> ns = e.getValue();
+                List<Long> codes = redis.await(Notices.apply(redis, new Keys(keys.prefix(), e.getKey()), settings.durability(),
+                        ns), "notice_apply");
+                for (int i = 0; i < ns.size(); i++) {
+                    Notices.Notice n = ns.get(i);
+                    if (codes.get(i) >= 0) {
+                        acks.add(n.raw());
+                        applied += codes.get(i);
+                    } else if (due.nowMs() - n.writtenMs() > expiryMs) {
+                        acks.add(n.raw());
+                        expired++;
+                    } else {
+                        later.add(n.raw());
+                        putBack++;
+                    }
+                }
+            }
+        }
     }
 
     /** The consistency check of this key set. */

@@ -169,6 +169,9 @@ public final class RedisQueue implements JobQueue, Leases {
         for (int i = 0; i < ids.length; i++) {
             ids[i] = count == 1 ? jobs.get(i).id() : Routing.storedId(jobs.get(i), count, name());
         }
+        if (jobs.stream().anyMatch(j -> !j.afterIn().isEmpty())) {
+            return RemoteParents.enqueue(redis, parts, jobs, ids);
+        }
         if (count == 1 || jobs.isEmpty()) {
             return parts.first().enqueueAll(jobs, ids);
         }
@@ -223,8 +226,8 @@ public final class RedisQueue implements JobQueue, Leases {
             }
             if (!job.after().isEmpty() && parts.count() > 1) {
                 throw new IllegalArgumentException("job '" + job.id() + "' names parents, but queue '" + name() + "' has "
-                        + parts.count() + " partitions: flows (after) are supported on a queue without partitions only,"
-                        + " with parents in the same queue (see docs/flows.md)");
+                        + parts.count() + " partitions: after(...) needs a queue without partitions; name them with afterIn(\""
+                        + name() + "\", ids) (--after-in " + name() + "/ID; docs/flows.md)");
             }
         }
     }

@@ -103,6 +103,12 @@ public final class QueuePartition implements WorkerPartition {
     }
 
     @Override
+    public Relayed relayNotices(long expiryMillis) {
+        Partition.Relayed r = part.relayNotices(expiryMillis, NoticeRelay.STEPS);
+        return new Relayed(r.applied(), r.expired(), r.putBack(), r.more());
+    }
+
+    @Override
     public long tickSchedules() {
         QueueSchedules.Pass pass = QueueSchedules.tick(part);
         return pass.wakeAtMillis() == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, pass.wakeAtMillis() - pass.nowMillis());
@@ -124,6 +130,10 @@ public final class QueuePartition implements WorkerPartition {
             @Override
             public void onMessage(byte[] message) {
                 long head;
+                if (message.length == 1 && message[0] == 'n') {
+                    listener.onNotices(); // written by deps_ended (lua/includes/deps.lua): not a due time
+                    return;
+                }
                 try {
                     head = Long.parseLong(new String(message, StandardCharsets.US_ASCII));
                 } catch (NumberFormatException e) {

@@ -37,6 +37,7 @@ public final class WorkerEngine {
     private final ClaimLoop claimLoop;
     private final LeaseKeeper leaseKeeper;
     private final Maintenance maintenance;
+    private final NoticeRelay notices;
     private final ScheduleTicker schedules;
     private final Heartbeat heartbeat;
     private final Acker acker;
@@ -88,6 +89,7 @@ public final class WorkerEngine {
         this.claimLoop = new ClaimLoop(ctx, dispatcher::dispatch);
         this.leaseKeeper = new LeaseKeeper(ctx);
         this.maintenance = new Maintenance(ctx.parts(), config.purgeInterval(), this.metrics, config.name());
+        this.notices = new NoticeRelay(ctx.parts(), config.purgeInterval(), this.metrics, config.name());
         this.schedules = new ScheduleTicker(ctx);
         this.heartbeat = new Heartbeat(ctx, Heartbeat.localHost());
         this.loopThread = threads(config.name() + "-claim", false).newThread(claimLoop);
@@ -122,6 +124,12 @@ public final class WorkerEngine {
                 @Override
                 public void onReconnect() {
                     claimLoop.onReconnect();
+                    notices.trigger(); // a wake-up notice of the outbox may have been missed too
+                }
+
+                @Override
+                public void onNotices() {
+                    notices.trigger();
                 }
             }));
         }
@@ -137,6 +145,7 @@ public final class WorkerEngine {
         }
         leaseKeeper.start();
         maintenance.start();
+        notices.start();
         claimLoop.start(loopThread);
         heartbeat.start();
         LOG.info("worker {} started on queue {} (concurrency {}, batch {}, lease {}{})", config.name(), queue,
@@ -190,6 +199,7 @@ public final class WorkerEngine {
         boolean[] interrupted = {false};
         claimLoop.stop();
         maintenance.stop();
+        notices.stop();
         schedules.stop();
         subscriptions.forEach(WorkerEngine::closeQuietly);
         waitThroughInterrupts(claimLoop::joinUntil, ticker.nanos() + Nanos.of(config.lease()) + TimeUnit.SECONDS.toNanos(10),

@@ -68,6 +68,13 @@ public interface WorkerPartition {
     PurgeStep purgeStep(int jobs, long lockMillis, String owner);
 
     /**
+     * One pass over this partition's outbox of notices to children waiting in other queues or partitions (a parent of
+     * theirs here has ended): each applied to its child and acknowledged; a notice whose child does not exist yet is
+     * kept, and dropped once older than {@code expiryMillis}. Bounded; waits for the answers.
+     */
+    Relayed relayNotices(long expiryMillis);
+
+    /**
      * Advances every due recurring schedule of this partition, waiting for the answer; returns how long (ms, Redis's
      * clock) until its next pending tick is due, or {@link Long#MAX_VALUE} when none is pending.
      */
@@ -116,6 +123,11 @@ public interface WorkerPartition {
 
         /** Notices may have been missed (the connection came back, or a notice could not be read). */
         void onReconnect();
+
+        /** A parent of this partition ended with children in other key sets: its outbox has notices to relay. */
+        default void onNotices() {
+            onReconnect();
+        }
     }
 
     /**
@@ -127,5 +139,16 @@ public interface WorkerPartition {
      * @param lockedForMs &gt; 0 when another worker holds the purge lock (nothing was done)
      */
     record PurgeStep(long done, long dead, boolean more, long lockedForMs) {
+    }
+
+    /**
+     * What one pass of {@link #relayNotices} did.
+     *
+     * @param applied notices that counted a parent for a waiting child
+     * @param expired notices dropped unapplied: their child never came to exist (or the notice could not be read)
+     * @param putBack notices put back to try again later: their child does not exist (yet)
+     * @param more    the pass stopped at its bound with notices left: pass again
+     */
+    record Relayed(long applied, long expired, long putBack, boolean more) {
     }
 }

@@ -11,17 +11,21 @@
 -- A parent with children carries record bit X_PARENT (record.lua): a record without it (every job of a queue that has
 -- no flows) takes the fast paths as before and its end looks nothing up. The end of a parent (done, dead, cancelled,
 -- deleted) reads its children set once and deletes it, so each child counts each parent once: O(1) per child.
+-- A children set may also hold children of other key sets (members "\255\0" .. key set .. "\0" .. child .. "\0" .. link
+-- id .. "\0" .. ref: remote.lua; a local member's first byte, the top byte of its sequence, is 0): the end of the parent
+-- writes one notice each into the outbox, the zset named by the children prefix itself (no job id is empty), and one
+-- "n" on the wake channel for them all.
 -- d: a table of keys (jobs, due, prio, dead, meta, dedupe, holds, events, deps, waiting, children) with the flow
 -- configuration (cfg) and the wake channel (channel).
 local DEPS_MAX = {{MAX_PARENTS}} -- parents of one job
 
 -- The tagged option fields (after the nine positional ones, see enqueue.lua) this version knows; nil and what was
--- wrong on any other. after: parent ids separated by \1; opd: 'ignore'; mode: 'debounce' or 'throttle' (debounce.lua); group: a group key (groups.lua).
+-- wrong on any other. after: parent ids separated by \1; remote: parents in other key sets (remote.lua); opd: 'ignore'; mode: 'debounce' or 'throttle' (debounce.lua); group: a group key (groups.lua).
 local function option_tags(f, from)
   local t = {}
   for i = from, #f do
     local tag, v = string.match(f[i], '^(%l+)=(.*)$')
-    if not tag or t[tag] or (tag ~= 'after' and tag ~= 'opd' and tag ~= 'mode' and tag ~= 'group') then
+    if not tag or t[tag] or (tag ~= 'after' and tag ~= 'opd' and tag ~= 'mode' and tag ~= 'group' and tag ~= 'remote') then
       return nil, 'unknown option field'
     end
     t[tag] = v
@@ -29,8 +33,8 @@ local function option_tags(f, from)
   if t.mode and t.mode ~= 'debounce' and t.mode ~= 'throttle' then return nil, 'malformed dedupe mode' end
   if t.opd and t.opd ~= 'ignore' then return nil, 'malformed on-parent-dead policy' end
   if t.group and not group_valid(t.group) then return nil, 'malformed group' end
-  if t.opd and not t.after then return nil, 'on-parent-dead without parents' end
-  if t.after and t.mode == 'debounce' then return nil, 'parents with debounce' end
+  if t.opd and not (t.after or t.remote) then return nil, 'on-parent-dead without parents' end
+  if (t.after or t.remote) and t.mode == 'debounce' then return nil, 'parents with debounce' end
   if t.after then
     local ps, seen = {}, {}
     for p in string.gmatch(t.after, '[^\1]+') do
@@ -73,7 +77,7 @@ local function deps_unlink(d, child, seq, ended)
     local m = member(seq, child)
     for p in string.gmatch(ps, '[^\1]+') do redis.call('SREM', d.children .. p, m) end
   end
-  redis.call('HDEL', d.deps, 'n\0' .. child, 'p\0' .. child)
+  redis.call('HDEL', d.deps, 'n\0' .. child, 'p\0' .. child, 'r\0' .. child)
   redis.call('ZREM', d.waiting, child)
   redis.call('HINCRBY', d.meta, 'waiting', '-1')
 end
@@ -179,7 +183,7 @@ local function deps_ended(d, ended, dead, now_micros)
     stack[sp + 1], stack[sp + 2] = ended[i], dead
     sp = sp + 2
   end
-  local released = false
+  local released, noticed = false, false
   while sp > 0 do
     local parent, parent_dead = stack[sp - 1], stack[sp]
     sp = sp - 2
@@ -188,9 +192,14 @@ local function deps_ended(d, ended, dead, now_micros)
     if #kids > 0 then redis.call('DEL', key) end
     for _, m in ipairs(kids) do
       local child = member_id(m)
-      local n = deps_node(d, child)
+      local n = string.byte(m) ~= 255 and deps_node(d, child)
       local r = n and safe_decode(record_of(d.jobs, child))
-      if r and r.state == WAITING and member(r.seq, child) == m then
+      if string.byte(m) == 255 then
+        -- A child in another key set (remote.lua): a notice in this key set's outbox, relayed by a worker.
+        redis.call('ZADD', d.children, int(now), (parent_dead and 'x' or 'd') .. '\0' .. int(now) .. '\0' .. parent
+          .. string.sub(m, 2))
+        noticed = true
+      elseif r and r.state == WAITING and member(r.seq, child) == m then
         n.pending = n.pending - 1
         if parent_dead then n.dead = n.dead + 1 else n.done = n.done + 1 end
         if parent_dead and not n.ignore then
@@ -209,4 +218,5 @@ local function deps_ended(d, ended, dead, now_micros)
     end
   end
   if released then publish_if_earlier(d.channel, head_before, earliest_due(d.due, d.prio, d.cfg.prios)) end
+  if noticed then redis.call('PUBLISH', d.channel, 'n') end -- wakes the workers' relay (NoticeRelay)
 end

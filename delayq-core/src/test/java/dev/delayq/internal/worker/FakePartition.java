@@ -95,6 +95,11 @@ final class FakePartition implements WorkerPartition {
     }
 
     @Override
+    public Relayed relayNotices(long expiryMillis) {
+        return new Relayed(0, 0, 0, false);
+    }
+
+    @Override
     public long tickSchedules() {
         return Long.MAX_VALUE;
     }
