@@ -3,7 +3,6 @@ package dev.delayq;
 import dev.delayq.internal.ClientSettings;
 import dev.delayq.internal.ServerChecks;
 import dev.delayq.internal.base.Validation;
-import dev.delayq.internal.queue.ManyStats;
 import dev.delayq.internal.queue.QueueDirectory;
 import dev.delayq.internal.redis.RedisBackend;
 import dev.delayq.internal.trace.JobTracing;
@@ -11,8 +10,6 @@ import dev.delayq.internal.trace.OtelTracing;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * The delayq client: one connection to Redis shared by every {@link JobQueue} and worker made from it.
@@ -115,9 +112,9 @@ public final class DelayQ implements AutoCloseable {
      *
      * @throws IllegalArgumentException when a name is invalid
      */
-    public Map<String, CompletableFuture<QueueStats>> statsAsync(List<String> queues) {
+    public java.util.Map<String, java.util.concurrent.CompletableFuture<QueueStats>> statsAsync(List<String> queues) {
         queues.forEach(Validation::queueName);
-        return ManyStats.statsAsync(queues.stream().map(q -> directory.queue(q, 0)).toList());
+        return dev.delayq.internal.queue.ManyStats.statsAsync(queues.stream().map(q -> directory.queue(q, 0)).toList());
     }
 
     /** The names of the queues that have had jobs enqueued under this prefix (or were created), sorted. */
