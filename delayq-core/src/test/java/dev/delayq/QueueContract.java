@@ -1570,7 +1570,7 @@ abstract class QueueContract {
         if (partitions() > 1) {
             assertThatThrownBy(() -> q.enqueue(Job.builder().id("c").after("p1", "p2").build()))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("supported on a queue without partitions only");
+                    .hasMessageContaining("after(...) needs a queue without partitions");
             return;
         }
         q.enqueue(Job.builder().id("c").after("p1", "p2").build());
