@@ -391,9 +391,7 @@ public final class Job {
             boolean debounce = dedupeMode == DedupeMode.DEBOUNCE;
             Validation.dedupe(dedupeKey, dedupeTtl, debounce, Bounds.MAX_DEDUPE_TTL);
             Validation.parents(after, afterIn, id, Bounds.MAX_PARENTS, onParentDead != OnParentDead.DEAD);
-            if (group != null) {
-                Validation.group(group);
-            }
+            Validation.optionalGroup(group);
             Validation.debounceParents(debounce, !after.isEmpty() || !afterIn.isEmpty());
             return new Job(this, id != null ? id : Ids.generate(), id == null);
         }

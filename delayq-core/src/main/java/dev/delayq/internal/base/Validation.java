@@ -34,6 +34,13 @@ public final class Validation {
         return group;
     }
 
+    /** A job's group: {@code null} (none) or as {@link #group(String)} checks it. */
+    public static void optionalGroup(String group) {
+        if (group != null) {
+            group(group);
+        }
+    }
+
     /** Queue names become part of key names inside the {@code {...}} hash tag. */
     public static String queueName(String name) {
         if (name == null || name.isEmpty()) {
