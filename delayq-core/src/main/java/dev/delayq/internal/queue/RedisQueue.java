@@ -224,11 +224,7 @@ public final class RedisQueue implements JobQueue, Leases {
                         + settings.maxPayloadBytes() + " bytes (DelayQ.builder().maxPayloadBytes(n) raises it; large data "
                         + "belongs in a store of its own, with a reference in the payload)");
             }
-            if (!job.after().isEmpty() && parts.count() > 1) {
-                throw new IllegalArgumentException("job '" + job.id() + "' names parents, but queue '" + name() + "' has "
-                        + parts.count() + " partitions: after(...) needs a queue without partitions; name them with afterIn(\""
-                        + name() + "\", ids) (--after-in " + name() + "/ID; docs/flows.md)");
-            }
+            RemoteParents.checkLocalParents(job, name(), parts.count());
         }
     }
 

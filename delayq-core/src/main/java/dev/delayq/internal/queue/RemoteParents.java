@@ -175,4 +175,13 @@ final class RemoteParents {
         return RemoteLink.call(redis, new Keys(child.prefix(), queue), part.settings().durability(), link, child.queue(), links.id(), links.linkId(),
                 ids, refs);
     }
+
+    /** A partitioned queue refuses {@code after(...)} (parents of the child's own key set), naming what works: afterIn. */
+    static void checkLocalParents(Job job, String queue, int partitions) {
+        if (!job.after().isEmpty() && partitions > 1) {
+            throw new IllegalArgumentException("job '" + job.id() + "' names parents, but queue '" + queue + "' has "
+                    + partitions + " partitions: after(...) needs a queue without partitions; name them with afterIn(\""
+                    + queue + "\", ids) (--after-in " + queue + "/ID; docs/flows.md)");
+        }
+    }
 }
