@@ -1,6 +1,7 @@
 package dev.delayq;
 
 import dev.delayq.internal.base.Ids;
+import dev.delayq.internal.base.JobOptionChecks;
 import dev.delayq.internal.base.Validation;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -389,10 +390,10 @@ public final class Job {
                 Validation.jobTimeout("job timeout", timeout);
             }
             boolean debounce = dedupeMode == DedupeMode.DEBOUNCE;
-            Validation.dedupe(dedupeKey, dedupeTtl, debounce, Bounds.MAX_DEDUPE_TTL);
-            Validation.parents(after, afterIn, id, Bounds.MAX_PARENTS, onParentDead != OnParentDead.DEAD);
+            JobOptionChecks.dedupe(dedupeKey, dedupeTtl, debounce, Bounds.MAX_DEDUPE_TTL);
+            JobOptionChecks.parents(after, afterIn, id, Bounds.MAX_PARENTS, onParentDead != OnParentDead.DEAD);
             Validation.optionalGroup(group);
-            Validation.debounceParents(debounce, !after.isEmpty() || !afterIn.isEmpty());
+            JobOptionChecks.debounceParents(debounce, !after.isEmpty() || !afterIn.isEmpty());
             return new Job(this, id != null ? id : Ids.generate(), id == null);
         }
     }
