@@ -3,6 +3,7 @@ package dev.delayq;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,6 +118,28 @@ abstract class RemoteParentsContract {
         assertThat(completeDue(orders)).containsExactly("ship");
         assertThat(orders.inspector().check().problems()).isEmpty();
         assertThat(payments.inspector().check().problems()).isEmpty();
+    }
+
+    @Test
+    void aChildReadsTheResultsOfItsParentsInItsOwnAndInAnotherQueue() {
+        enqueue(orders, "local");
+        enqueue(payments, "p7");
+        enqueue(payments, "p8"); // completes without a result
+        orders.enqueue(Job.builder().id("ship").after("local").afterIn("payments", "p7", "p8").build());
+        ClaimedJob local = orders.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
+        assertThat(orders.leases().complete(local.lease(), "packed".getBytes(StandardCharsets.UTF_8))).isEqualTo(Ack.OK);
+        for (ClaimedJob j : payments.leases().claim(ClaimOptions.of(10, Duration.ofSeconds(30))).jobs()) {
+            byte[] result = j.id().equals("p7") ? new byte[] {0, 1, (byte) 0xff} : null;
+            assertThat(payments.leases().complete(j.lease(), result)).isEqualTo(Ack.OK);
+        }
+        Map<String, Map<String, byte[]>> seen = new ConcurrentHashMap<>();
+        workers.add(Worker.builder(orders, job -> seen.put(job.id(), job.parentResults())).build().start());
+        worker(payments, new ConcurrentHashMap<>()); // relays the parents' notices
+        Awaitility.await().atMost(WAIT).until(() -> seen.containsKey("ship"));
+        // By the id for a parent of its own queue, by QUEUE/ID for one in another; a parent without a result: absent.
+        assertThat(seen.get("ship")).containsOnlyKeys("local", "payments/p7");
+        assertThat(seen.get("ship").get("local")).asString(StandardCharsets.UTF_8).isEqualTo("packed");
+        assertThat(seen.get("ship").get("payments/p7")).containsExactly(0, 1, 0xff);
     }
 
     @Test

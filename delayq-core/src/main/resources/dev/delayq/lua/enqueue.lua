@@ -185,7 +185,7 @@ for i = 1, n do
     d = d or { jobs = k_jobs, due = k_due, prio = k_prio, dead = KEYS[9], meta = k_meta, dedupe = k_dedupe,
       holds = k_holds, events = k_events, deps = KEYS[10], waiting = KEYS[11], children = KEYS[12], channel = channel }
     deps_created(d, id, s, fate, node, pending, now)
-    if o.after then results_parents(KEYS[13], k_meta, id, o.after) end -- the results of parents of this key set
+    results_parents(KEYS[13], k_meta, id, o.after, o.remote)
     if o.remote and fate == 'wait' then remote_linked(d, id, o) end
     if dk and fate == 'wait' then
       dedupe_take(k_dedupe, k_holds, dk, id)
@@ -207,7 +207,7 @@ for i = 1, n do
       members[#members + 1] = member(s, id)
     end
     if cfg.events then emit(k_events, cfg, 'enqueued', id, 'at', int(dues[i])) end
-    if fate and o.after then results_parents(KEYS[13], k_meta, id, o.after) end -- its parents had all finished
+    if fate then results_parents(KEYS[13], k_meta, id, o.after, o.remote) end -- its parents had all finished
     if dk then
       dedupe_take(k_dedupe, k_holds, dk, id)
       taken[dk] = id

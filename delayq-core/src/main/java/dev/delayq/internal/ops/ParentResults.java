@@ -30,7 +30,10 @@ public final class ParentResults {
     private ParentResults() {
     }
 
-    /** Parent id to its result, in the order the job named its parents; empty for a job without parents. */
+    /**
+     * Parent id to its result, in the order the job named its parents; empty for a job without parents. A parent in
+     * another key set comes as byte 2 and its ref ({@code queue/id}) with a null result: read there by the caller.
+     */
     public static CompletableFuture<Map<String, byte[]>> call(RedisBackend redis, Keys keys, String id) {
         return Reply.eval(redis, Script.PARENT_RESULTS, ScriptKey.of(KEYS, keys), Args.utf8(id)).thenApply(ParentResults::decode);
     }

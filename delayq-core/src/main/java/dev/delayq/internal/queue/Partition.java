@@ -155,9 +155,13 @@ public final class Partition {
         return Complete.call(redis, keys, settings.doneRetention(), leases, results);
     }
 
-    /** The results of job {@code id}'s parents that are still kept. */
+    /**
+     * The results of job {@code id}'s parents that are still kept; those of parents in other queues read from their key
+     * sets on the calling thread (a handler's), one call each.
+     */
     public CompletableFuture<java.util.Map<String, byte[]>> parentResultsAsync(String id) {
-        return dev.delayq.internal.ops.ParentResults.call(redis, keys, id);
+        return CompletableFuture.completedFuture(RemoteParents.results(redis, keys.prefix(),
+                redis.await(dev.delayq.internal.ops.ParentResults.call(redis, keys, id), "parent results")));
     }
 
     /** Fails a lease of this partition, where jobs without their own max attempts use {@code defaultMax}. */

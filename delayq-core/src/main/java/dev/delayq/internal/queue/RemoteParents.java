@@ -2,9 +2,11 @@ package dev.delayq.internal.queue;
 
 import dev.delayq.EnqueueResult;
 import dev.delayq.Job;
+import dev.delayq.JobState;
 import dev.delayq.ParentRef;
 import dev.delayq.internal.Keys;
 import dev.delayq.internal.base.Ids;
+import dev.delayq.internal.ops.Get;
 import dev.delayq.internal.ops.RemoteLink;
 import dev.delayq.internal.redis.RedisBackend;
 import java.util.ArrayList;
@@ -76,7 +78,7 @@ final class RemoteParents {
     }
 
     /** The partition count recorded for {@code queue} (1 when none is: a queue never opened has no partitions). */
-    private static int partitionCount(RedisBackend redis, String prefix, String queue) {
+    static int partitionCount(RedisBackend redis, String prefix, String queue) {
         String recorded = redis.hget(new Keys(prefix, queue).config(), "partitions");
         try {
             return recorded == null ? 1 : Math.max(1, Integer.parseInt(recorded));
@@ -183,5 +185,31 @@ final class RemoteParents {
                     + partitions + " partitions: after(...) needs a queue without partitions; name them with afterIn(\""
                     + queue + "\", ids) (--after-in " + queue + "/ID; docs/flows.md)");
         }
+    }
+
+    /**
+     * {@code listed} (parent_results.lua's answer) with the results of the parents in other key sets (each listed as
+     * byte 2 and its ref, without a result) read from their key sets: a done parent's result, by its ref
+     * ({@code queue/id}); one still kept only.
+     */
+    static Map<String, byte[]> results(RedisBackend redis, String prefix, Map<String, byte[]> listed) {
+        if (listed.keySet().stream().noneMatch(k -> k.startsWith("\u0002"))) {
+            return listed;
+        }
+        Map<String, Integer> counts = new HashMap<>();
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        for (Map.Entry<String, byte[]> e : listed.entrySet()) {
+            if (!e.getKey().startsWith("\u0002")) {
+                out.put(e.getKey(), e.getValue());
+                continue;
+            }
+            ParentRef ref = ParentRef.parse(e.getKey().substring(1));
+            int n = counts.computeIfAbsent(ref.queue(), q -> partitionCount(redis, prefix, q));
+            String set = n == 1 ? ref.queue() : ref.queue() + "#" + Routing.partitionOf(ref.id(), n);
+            redis.await(Get.call(redis, new Keys(prefix, set), ref.id(), 0), "parent result")
+                    .filter(j -> j.state() == JobState.DONE && j.result() != null)
+                    .ifPresent(j -> out.put(ref.toString(), j.result()));
+        }
+        return java.util.Collections.unmodifiableMap(out);
     }
 }
