@@ -91,24 +91,7 @@ public final class StatsCommand implements Callable<Integer> {
         }
         dev.delayq.GroupStats g = main.inspector(queue).groups(n);
         if (main.json()) {
-            java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
-            m.put("queue", queue);
-            m.put("groups", g.groups());
-            m.put("groupRate", rate(g.limits()));
-            m.put("groupConcurrency", g.limits().concurrency() > 0 ? g.limits().concurrency() : null);
-            java.util.List<Object> rows = new java.util.ArrayList<>();
-            for (dev.delayq.GroupStats.Group x : g.top()) {
-                java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
-                r.put("group", x.group());
-                r.put("scheduled", x.scheduled());
-                r.put("running", x.running());
-                r.put("rate", rate(x.limits()));
-                r.put("concurrency", x.limits().concurrency() > 0 ? x.limits().concurrency() : null);
-                r.put("weight", x.weight());
-                rows.add(r);
-            }
-            m.put("top", rows);
-            main.out().println(Json.line(m));
+            main.out().println(Json.line(JobFields.groups(queue, g)));
             return Exit.OK;
         }
         main.out().printf("groups %s: %d; every group: %s%n", queue, g.groups(), LimitCommand.describe(g.limits()));
@@ -119,9 +102,5 @@ public final class StatsCommand implements Callable<Integer> {
                     LimitCommand.describe(x.limits()));
         }
         return Exit.OK;
-    }
-
-    private static String rate(dev.delayq.Limits l) {
-        return l.rateJobs() > 0 ? l.rateJobs() + "/" + DurationText.format(l.ratePer()) : null;
     }
 }
