@@ -319,8 +319,9 @@ class ScriptKeysTest {
         String pr = REDIS.prefix() + ":{r}:";
         r.enqueue(Job.builder().id("p").build());
         q.enqueue(Job.builder().id("c").afterIn("r", "p").build());
+        // results: the child's list of its parents, for their results (results.lua)
         assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "deps", p + "history", p + "jobs", p + "meta",
-                p + "waiting", pr + "children:p", pr + "due", pr + "history", pr + "jobs", pr + "meta");
+                p + "results", p + "waiting", pr + "children:p", pr + "due", pr + "history", pr + "jobs", pr + "meta");
         assertThat(s(call("HGET", p + "deps", "n\0c"))).isEqualTo("1:0:0:0:d0");
         assertThat(s(call("HGET", p + "deps", "p\0c"))).isEmpty();
         String link = s(call("HGET", p + "deps", "r\0c"));
@@ -332,7 +333,7 @@ class ScriptKeysTest {
         ClaimedJob parent = r.leases().claim(ClaimOptions.of(1, Duration.ofSeconds(30))).jobs().get(0);
         r.leases().complete(parent.lease());
         assertThat(keys()).containsExactly(REDIS.prefix() + ":queues", p + "deps", p + "history", p + "jobs", p + "meta",
-                p + "waiting", pr + "children:", pr + "done:batches", pr + "history", pr + "jobs", pr + "meta");
+                p + "results", p + "waiting", pr + "children:", pr + "done:batches", pr + "history", pr + "jobs", pr + "meta");
         List<?> notice = (List<?>) call("ZRANGE", pr + "children:", "0", "-1");
         assertThat(notice).hasSize(1);
         assertThat(s(notice.get(0))).matches("d\0\\d+\0p\0k\0c\0" + linkId + "\0r/p");
