@@ -42,7 +42,7 @@ public final class Dashboard implements AutoCloseable {
     /** How much of a payload the API and the pages show (the rest is only counted). */
     public static final int PAYLOAD_PREVIEW_BYTES = 4096;
     /** How often the pages read the API again by default. */
-    public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_REFRESH = Pages.DEFAULT_REFRESH;
 
     private final DelayQ dq;
     private final String bind;
@@ -116,13 +116,6 @@ public final class Dashboard implements AutoCloseable {
     }
 
     /** A page refresh interval: 100 ms to 1 h. */
-    static Duration checkRefresh(Duration interval) {
-        if (interval == null || interval.compareTo(Duration.ofMillis(100)) < 0 || interval.compareTo(Duration.ofHours(1)) > 0) {
-            throw new IllegalArgumentException("refresh interval is " + interval + ": it must be 100 ms to 1 h");
-        }
-        return interval;
-    }
-
     private static void checkPort(int port) {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port is " + port + ": it must be 0 to 65535 (0 = any free port)");
@@ -389,7 +382,7 @@ public final class Dashboard implements AutoCloseable {
          * @throws IllegalArgumentException when it is outside 100 ms to 1 h
          */
         public Builder refresh(Duration interval) {
-            this.refresh = checkRefresh(interval);
+            this.refresh = Pages.checkRefresh(interval);
             return this;
         }
 

@@ -96,7 +96,7 @@ public final class DashboardServlet extends HttpServlet {
         private boolean readOnly;
         private boolean authenticatedByApplication;
         private Supplier<? extends java.util.Map<String, ?>> outbox;
-        private java.time.Duration refresh = Dashboard.DEFAULT_REFRESH;
+        private java.time.Duration refresh = Pages.DEFAULT_REFRESH; // Dashboard's class needs Prometheus
 
         private Builder(Supplier<? extends DelayQ> dq) {
             this.dq = dq;
@@ -129,7 +129,7 @@ public final class DashboardServlet extends HttpServlet {
          * @throws IllegalArgumentException when it is outside 100 ms to 1 h
          */
         public Builder refresh(java.time.Duration interval) {
-            this.refresh = Dashboard.checkRefresh(interval);
+            this.refresh = Pages.checkRefresh(interval);
             return this;
         }
 

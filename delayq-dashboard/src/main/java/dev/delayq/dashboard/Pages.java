@@ -32,6 +32,18 @@ final class Pages {
     private static final String SHELL = Asset.load(OWN + "app.html", "").text();
     private static final String LOGIN = Asset.load(OWN + "login.html", "").text();
 
+    /** How often the pages read the API again by default (Dashboard and DashboardServlet: no Prometheus class here). */
+    static final java.time.Duration DEFAULT_REFRESH = java.time.Duration.ofSeconds(5);
+
+    /** {@code interval} when it is 100 ms to 1 h. */
+    static java.time.Duration checkRefresh(java.time.Duration interval) {
+        if (interval == null || interval.compareTo(java.time.Duration.ofMillis(100)) < 0
+                || interval.compareTo(java.time.Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException("refresh interval is " + interval + ": it must be 100 ms to 1 h");
+        }
+        return interval;
+    }
+
     private Pages() {
     }
 
