@@ -111,6 +111,13 @@ redis.call('HSET', KEYS[3], 'seq', n, 'token', ARGV[5])
 '''
 
 
+def tokens(n, before):
+    """The tokens of the n jobs the last claim leased, in order: up to meta `fence` (tokens from Redis's clock, since
+    2026-12-06), else (earlier scripts, a counter) before + 1 to before + n. The HGET is one call per claim, counted."""
+    fence = r.hget(Q + 'meta', 'fence')
+    return list(range(int(fence) - n + 1, int(fence) + 1)) if fence else list(range(before + 1, before + n + 1))
+
+
 def claim_args(n):
     # max, lease ms, lookahead ms, recover limit, backoff base, cap, seed, channel, max stalls, worker, stand-by, bytes
     return [n, 30000, 50, 10, 1000, 60000, 1, 'ch', 100, 'w', 500, 8 << 20]
@@ -169,9 +176,9 @@ def run():
             if not got:
                 break
             args = [RET, 'ch']
-            for i in got[0::2]:  # the i-th job claimed holds token TOKENS + i + 1
+            for i, token in zip(got[0::2], tokens(len(got) // 2, TOKENS + len(ids))):
                 ids.append(overlay_id(i))
-                args += [ids[-1], TOKENS + len(ids)]
+                args += [ids[-1], token]
             held.append(args)
             if len(held) >= HELD:
                 complete_oldest()
@@ -183,16 +190,18 @@ def run():
         print(f'{what} {i1 / N:,.0f} instructions/job' if INSTR else
               f'{what} {1e6 * (c1 - c0) / N:.2f} us CPU/job ({(s1 - s0) / N:.2f} us in EVALSHA)', flush=True)
         return
+    toks = []
     while True:
         got = claim(keys=CLAIM_KEYS, args=claim_args(B))[10:]
         if not got:
             break
+        toks += tokens(len(got) // 2, TOKENS + len(ids))
         ids += [overlay_id(i) for i in got[0::2]]
     i1, c1, s1 = checkpoint('claim')
-    for i in range(0, len(ids), B):  # the i-th job claimed holds token TOKENS + i + 1
+    for i in range(0, len(ids), B):
         args = [RET, 'ch']
         for j in range(i, min(i + B, len(ids))):
-            args += [ids[j], TOKENS + j + 1]
+            args += [ids[j], toks[j]]
         assert all(code == 1 for code in complete(keys=COMPLETE_KEYS, args=args))
     i2, c2, s2 = checkpoint('complete')
     kept = f', {(r.info("memory")["used_memory"] - m0) / N:.0f} B/job of Redis memory kept done' if RET else ''

@@ -401,8 +401,8 @@ local function varint_string(n)
     local b2 = rest % 128
     return string.char(b1 + 128, b2 + 128, (rest - b2) / 128)
   end
-  -- Longer, without a table up to seven bytes: a due time in ms takes six until 2109 (2^42 ms), a token four from the
-  -- 2,097,152nd lease of a queue on.
+  -- Longer, without a table up to eight bytes: a due time in ms takes six until 2109 (2^42 ms), a fencing token eight
+  -- (microseconds of Redis's clock; a token granted by an earlier version, counted from 1, took one to four).
   local b1 = n % 128
   n = (n - b1) / 128
   local b2 = n % 128
@@ -419,7 +419,10 @@ local function varint_string(n)
   local b6 = n % 128
   n = (n - b6) / 128
   if n < 128 then return string.char(b1 + 128, b2 + 128, b3 + 128, b4 + 128, b5 + 128, b6 + 128, n) end
-  local b = { b1 + 128, b2 + 128, b3 + 128, b4 + 128, b5 + 128, b6 + 128 }
+  local b7 = n % 128 -- eight bytes: every fencing token (from Redis's clock in microseconds, claim.lua)
+  n = (n - b7) / 128
+  if n < 128 then return string.char(b1 + 128, b2 + 128, b3 + 128, b4 + 128, b5 + 128, b6 + 128, b7 + 128, n) end
+  local b = { b1 + 128, b2 + 128, b3 + 128, b4 + 128, b5 + 128, b6 + 128, b7 + 128 }
   put_varint(b, n)
   return string.char(unpack(b))
 end
@@ -476,7 +479,11 @@ local function leased_with_token(raw, token)
   elseif len == 3 then -- a queue's first two million leases
     local b1, b2, b3 = string.byte(raw, tp, tp + 2)
     t = b1 - 128 + (b2 - 128) * 128 + b3 * 16384
-  elseif len == 4 then -- the next 266 million
+  elseif len == 8 then -- every token claim grants (microseconds of Redis's clock); exact, the sum is below 2^53
+    local b1, b2, b3, b4, b5, b6, b7, b8 = string.byte(raw, tp, tp + 7)
+    t = b1 - 128 + (b2 - 128) * 128 + (b3 - 128) * 16384 + (b4 - 128) * 2097152 + (b5 - 128) * 268435456
+      + (b6 - 128) * 34359738368 + (b7 - 128) * 4398046511104 + b8 * 562949953421312
+  elseif len == 4 then -- tokens of earlier versions, counted from 1: the first 268 million of a queue
     local b1, b2, b3, b4 = string.byte(raw, tp, tp + 3)
     t = b1 - 128 + (b2 - 128) * 128 + (b3 - 128) * 16384 + b4 * 2097152
   else
